@@ -1,0 +1,1 @@
+# doc/local.mk: rules of this part of the tree (included by Makefile.am).

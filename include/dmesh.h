@@ -1,0 +1,381 @@
+/*
+ * dmesh: n-dimensional device meshes over MPI communicators.
+ *
+ * This header is the public contract of the library. Every function returns
+ * DMESH_SUCCESS (0) or one of the error classes below; outputs come last and
+ * are written only on success.
+ */
+#ifndef DMESH_H
+#define DMESH_H
+
+#include <stddef.h>
+#include <mpi.h>
+
+#include "dmesh_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \brief Marks a symbol as part of the library's exported interface. */
+#ifndef DMESH_EXPORT
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define DMESH_EXPORT __attribute__((visibility("default")))
+#else
+#define DMESH_EXPORT
+#endif
+#endif
+
+/** \brief Opaque handle of a device mesh. Free it with dmesh_free(). */
+typedef struct dmesh_s *dmesh_t;
+
+/** \brief The null mesh handle; dmesh_free() sets handles to it. */
+#define DMESH_NULL ((dmesh_t)0)
+/** \brief Most dimensions a mesh can have. */
+#define DMESH_MAX_DIMS 16
+/** \brief Longest dimension name, in bytes, including the terminating NUL. */
+#define DMESH_MAX_NAME 64
+
+/**
+ * \brief Error classes returned by every dmesh function.
+ *
+ * dmesh_error_string() names a class; dmesh_last_error() gives the detail of
+ * the last failure on the calling thread.
+ */
+enum dmesh_error {
+    DMESH_SUCCESS = 0,        /**< no error */
+    DMESH_ERR_ARG = 1,        /**< NULL where a value is needed, value out of range, bad device type or info value */
+    DMESH_ERR_SIZE = 2,       /**< shape too large for the communicator, int overflow, size mismatch */
+    DMESH_ERR_NAME = 3,       /**< duplicate, empty, too long or unknown dimension name */
+    DMESH_ERR_LAYOUT = 4,     /**< layout not sorted or not orthogonal, different universes, bad rank map */
+    DMESH_ERR_MISMATCH = 5,   /**< ranks called a collective with different arguments */
+    DMESH_ERR_NOT_MEMBER = 6, /**< rank-specific query on a mesh the calling rank is not part of */
+    DMESH_ERR_NO_DEVICE = 7,  /**< the device type needs a device this rank cannot get */
+    DMESH_ERR_BACKEND = 8,    /**< backend not built in or not usable with the device type */
+    DMESH_ERR_MPI = 9,        /**< an MPI call failed */
+    DMESH_ERR_NCCL = 10,      /**< an NCCL call failed */
+    DMESH_ERR_CUDA = 11,      /**< a CUDA runtime call failed */
+    DMESH_ERR_HWLOC = 12,     /**< an hwloc call failed */
+    DMESH_ERR_NOMEM = 13,     /**< memory allocation failed */
+    DMESH_ERR_INTERNAL = 14,  /**< a broken internal invariant: a bug in dmesh */
+    DMESH_ERR_LASTCODE = 15   /**< one past the last error class */
+};
+
+/* ------------------------------------------------------------------------ */
+/** \name Creation and destruction
+ *
+ * The creation calls are collective over \p comm: every rank of \p comm must
+ * call them with the same arguments. Each creation call starts a new
+ * *universe* (the shared state of a root mesh and of every mesh derived from
+ * it). They need MPI to be initialised, at any thread level; calls on
+ * different communicators may run concurrently from different threads only
+ * at MPI_THREAD_MULTIPLE.
+ *
+ * Recognised MPI_Info keys (MPI_INFO_NULL for none): `dmesh_backend`,
+ * `dmesh_backend.<dim>`, `nccl_*`, `dmesh_check`, `dmesh_comm_create`,
+ * `dmesh_device`, `dmesh_bind`. Unknown keys are ignored.
+ * @{ */
+
+/**
+ * \brief Create a mesh of shape \p shape over the first product(shape) ranks
+ *        of \p comm, in row-major order.
+ * \param[in] comm communicator whose ranks form the mesh (not freed; may be
+ *            freed by the caller while meshes built on it live on)
+ * \param[in] device_type "cpu" or "cuda" (no index: "cuda:0" is DMESH_ERR_ARG)
+ * \param[in] ndims number of dimensions, 1 to DMESH_MAX_DIMS
+ * \param[in] shape size of each dimension (each >= 1), outermost first;
+ *            product(shape) <= size of \p comm
+ * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
+ * \param[in] info options, or MPI_INFO_NULL
+ * \param[out] mesh the new mesh
+ * \return DMESH_SUCCESS or an error class
+ * \note Collective over \p comm. Ranks beyond product(shape) get a valid
+ *       handle for which they are not members.
+ */
+DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                            const char *const dim_names[], MPI_Info info, dmesh_t *mesh);
+
+/**
+ * \brief Create a mesh of shape \p shape whose row-major elements are the
+ *        ranks \p ranks of \p comm.
+ * \param[in] comm communicator the ranks refer to
+ * \param[in] device_type "cpu" or "cuda"
+ * \param[in] ndims number of dimensions, 1 to DMESH_MAX_DIMS
+ * \param[in] shape size of each dimension
+ * \param[in] ranks product(shape) distinct ranks of \p comm, row-major
+ * \param[in] dim_names ndims distinct names, or NULL
+ * \param[in] info options, or MPI_INFO_NULL
+ * \param[out] mesh the new mesh
+ * \return DMESH_SUCCESS or an error class (DMESH_ERR_LAYOUT for duplicate or
+ *         out-of-range ranks)
+ * \note Collective over \p comm. The rank list is copied.
+ */
+DMESH_EXPORT int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                              const int ranks[], const char *const dim_names[], MPI_Info info,
+                              dmesh_t *mesh);
+
+/**
+ * \brief Create a mesh from communicators that already exist, one per
+ *        dimension (PyTorch's DeviceMesh.from_group).
+ * \param[in] comm communicator the ranks refer to
+ * \param[in] device_type "cpu" or "cuda"
+ * \param[in] ndims number of dimensions
+ * \param[in] dim_comms on each rank, its communicator along each dimension
+ *            (MPI_COMM_NULL on ranks outside the mesh); dmesh keeps its own
+ *            duplicates, the caller still owns these
+ * \param[in] shape size of each dimension
+ * \param[in] ranks row-major rank list as for dmesh_create(); NULL allowed
+ *            when ndims == 1, the mesh then being the group of dim_comms[0]
+ * \param[in] dim_names ndims distinct names, or NULL
+ * \param[out] mesh the new mesh
+ * \return DMESH_SUCCESS, DMESH_ERR_LAYOUT when a communicator's members or
+ *         their order differ from the mesh's groups, or another error class
+ * \note Collective over \p comm.
+ */
+DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims,
+                                  const MPI_Comm dim_comms[], const int shape[], const int ranks[],
+                                  const char *const dim_names[], dmesh_t *mesh);
+
+/**
+ * \brief Free a mesh handle and set it to DMESH_NULL.
+ * \param[in,out] mesh handle to free; a DMESH_NULL handle is accepted
+ * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL
+ * \note Local for every mesh but the last of its universe; freeing the last
+ *       one frees the universe's communicators, which is collective over the
+ *       communicator of the root mesh (all its ranks free their last mesh).
+ *       A mesh still on the current-mesh stack must not be freed.
+ */
+DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Derived meshes
+ * Derived meshes share the universe of their parent and are freed
+ * independently of it.
+ * @{ */
+
+/**
+ * \brief Select dimensions of a mesh by name (PyTorch's `mesh["dp", "tp"]`).
+ * \param[in] mesh a named mesh
+ * \param[in] n number of names
+ * \param[in] dim_names names of the mesh, in outer-to-inner order; on a root
+ *            mesh also names registered by dmesh_flatten()
+ * \param[out] submesh the sliced mesh
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for an unknown name or an unnamed mesh,
+ *         DMESH_ERR_LAYOUT when the names are not in ascending stride order
+ *         or overlap
+ * \note Local: creates no communicator. Thread-safe with other queries.
+ */
+DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh);
+
+/**
+ * \brief Merge every dimension of a mesh into one, and register the result's
+ *        name on the root mesh.
+ * \param[in] mesh mesh to flatten (usually a slice of the root)
+ * \param[in] name name of the flat dimension; NULL joins the names with "_"
+ * \param[in] info options for the new communicator, or MPI_INFO_NULL
+ * \param[out] flat the one-dimensional mesh
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME when \p name is a root dimension or
+ *         was registered for another layout, or another error class
+ * \note Collective over the root communicator. A name registered before with
+ *       the same layout returns that mesh again without new communicators.
+ */
+DMESH_EXPORT int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat);
+
+/**
+ * \brief Split one dimension into several (PyTorch's `_unflatten`).
+ * \param[in] mesh mesh to transform
+ * \param[in] dim index of the dimension to split
+ * \param[in] n number of new dimensions
+ * \param[in] sizes their sizes, whose product is the size of \p dim
+ * \param[in] dim_names their names (required when \p mesh is named)
+ * \param[in] info options for the new communicators, or MPI_INFO_NULL
+ * \param[out] out the new mesh, with ndims - 1 + n dimensions
+ * \return DMESH_SUCCESS, DMESH_ERR_SIZE on a size mismatch, or another class
+ * \note Collective over the root communicator. The new names are not
+ *       registered on the root mesh. Unflattening the same dimension into
+ *       the same sizes again reuses the cached communicators.
+ */
+DMESH_EXPORT int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[],
+                                 const char *const dim_names[], MPI_Info info, dmesh_t *out);
+
+/**
+ * \brief Join the dimensions of several meshes of one universe.
+ * \param[in] n number of meshes, >= 1
+ * \param[in] meshes meshes of one universe with disjoint, orthogonal dimensions
+ * \param[out] out mesh with every dimension of every input, in order
+ * \return DMESH_SUCCESS, DMESH_ERR_LAYOUT for overlapping dimensions or
+ *         different universes, DMESH_ERR_NAME for repeated names
+ * \note Local: reuses the inputs' communicators.
+ */
+DMESH_EXPORT int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Queries
+ * Local calls: they never communicate and may run concurrently from several
+ * threads on the same mesh (any MPI thread level).
+ * @{ */
+
+/** \brief Number of dimensions. \param[in] mesh the mesh \param[out] ndims the count
+ *  \return DMESH_SUCCESS or DMESH_ERR_ARG */
+DMESH_EXPORT int dmesh_get_ndims(dmesh_t mesh, int *ndims);
+
+/**
+ * \brief Size of each dimension.
+ * \param[in] mesh the mesh
+ * \param[in] maxdims capacity of \p shape; must be >= the mesh's ndims
+ * \param[out] shape sizes, outermost first
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG if \p maxdims is too small
+ */
+DMESH_EXPORT int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[]);
+
+/** \brief Number of ranks in one copy of the mesh (the product of its shape).
+ *  \param[in] mesh the mesh \param[out] size the product \return DMESH_SUCCESS or DMESH_ERR_ARG */
+DMESH_EXPORT int dmesh_get_size(dmesh_t mesh, int *size);
+
+/**
+ * \brief Name of a dimension.
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[out] name the name, owned by the mesh and valid while it lives;
+ *             NULL for an unnamed mesh
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ */
+DMESH_EXPORT int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name);
+
+/** \brief Index of the dimension called \p name.
+ *  \param[in] mesh the mesh \param[in] name a dimension name \param[out] dim its index
+ *  \return DMESH_SUCCESS, DMESH_ERR_NAME if no dimension has that name */
+DMESH_EXPORT int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim);
+
+/** \brief Device type of the mesh ("cpu" or "cuda").
+ *  \param[in] mesh the mesh \param[out] device_type static string
+ *  \return DMESH_SUCCESS or DMESH_ERR_ARG */
+DMESH_EXPORT int dmesh_get_device_type(dmesh_t mesh, const char **device_type);
+
+/**
+ * \brief Coordinate of the calling rank in the mesh.
+ * \param[in] mesh the mesh
+ * \param[in] maxdims capacity of \p coords (>= ndims)
+ * \param[out] coords the coordinate (left untouched when not a member)
+ * \param[out] is_member 1 if the calling rank is part of the mesh, else 0
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ */
+DMESH_EXPORT int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member);
+
+/** \brief Rank of the caller in the communicator of \p dim (its coordinate on dim).
+ *  \param[in] mesh the mesh \param[in] dim dimension index \param[out] rank the local rank
+ *  \return DMESH_SUCCESS, DMESH_ERR_NOT_MEMBER for a non-member */
+DMESH_EXPORT int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank);
+
+/**
+ * \brief Members of the caller's group along \p dim, as ranks of the root
+ *        communicator, in local-rank order.
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[in] maxranks capacity of \p ranks (>= the size of \p dim)
+ * \param[out] ranks the members
+ * \param[out] nranks number written
+ * \return DMESH_SUCCESS, DMESH_ERR_NOT_MEMBER for a non-member
+ */
+DMESH_EXPORT int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[],
+                                       int *nranks);
+
+/**
+ * \brief The "mesh tensor": the ranks of the copy of the mesh that contains
+ *        the caller (or of the only copy), row-major.
+ * \param[in] mesh the mesh
+ * \param[in] maxranks capacity of \p ranks (>= dmesh_get_size())
+ * \param[out] ranks ranks of the root communicator
+ * \param[out] nranks number written
+ * \return DMESH_SUCCESS, DMESH_ERR_NOT_MEMBER when the caller is in no copy
+ *         and there are several
+ */
+DMESH_EXPORT int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks);
+
+/**
+ * \brief Communicator of the caller's group along \p dim.
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[out] comm borrowed communicator (do not free), valid while any mesh
+ *             of the universe lives; MPI_COMM_NULL for a non-member. Its rank
+ *             order is the local rank along \p dim.
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ */
+DMESH_EXPORT int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm);
+
+/** \brief CUDA device ordinal bound to the caller, -1 for a "cpu" mesh.
+ *  \param[in] mesh the mesh \param[out] device the ordinal \return DMESH_SUCCESS or DMESH_ERR_ARG */
+DMESH_EXPORT int dmesh_get_device(dmesh_t mesh, int *device);
+
+/**
+ * \brief Value equality, as PyTorch's `==`: same device type, rank map,
+ *        layout and names.
+ * \param[in] a first mesh \param[in] b second mesh
+ * \param[out] equal 1 if equal, else 0
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ */
+DMESH_EXPORT int dmesh_equal(dmesh_t a, dmesh_t b, int *equal);
+
+/**
+ * \brief Human-readable description of a mesh, with snprintf rules.
+ * \param[in] mesh the mesh
+ * \param[out] buf buffer (may be NULL when \p len is 0)
+ * \param[in] len capacity of \p buf
+ * \param[out] needed length of the full text without the NUL (may be NULL)
+ * \return DMESH_SUCCESS (also when truncated) or DMESH_ERR_ARG
+ */
+DMESH_EXPORT int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed);
+
+/** \brief Figures of a universe's communicator cache. */
+typedef struct {
+    int comms_mpi;  /**< MPI communicators created (or duplicated) by the universe */
+    int comms_nccl; /**< NCCL communicators created by the universe */
+    long lookups;   /**< cache lookups */
+    long hits;      /**< lookups that found an existing communicator */
+} dmesh_cache_info_t;
+
+/** \brief Cache figures of the universe of \p mesh.
+ *  \param[in] mesh the mesh \param[out] info the figures \return DMESH_SUCCESS or DMESH_ERR_ARG */
+DMESH_EXPORT int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Current-mesh stack
+ * One stack per thread (PyTorch's `with mesh:`), at most 64 deep. The stack
+ * holds borrowed handles: pop a mesh before freeing it.
+ * @{ */
+
+/** \brief Push \p mesh on the calling thread's stack.
+ *  \param[in] mesh a mesh \return DMESH_SUCCESS, DMESH_ERR_ARG if NULL or the stack is full */
+DMESH_EXPORT int dmesh_push(dmesh_t mesh);
+
+/** \brief Pop the top of the calling thread's stack.
+ *  \param[out] mesh the popped mesh (may be NULL to discard it)
+ *  \return DMESH_SUCCESS, DMESH_ERR_ARG if the stack is empty */
+DMESH_EXPORT int dmesh_pop(dmesh_t *mesh);
+
+/** \brief Top of the calling thread's stack, DMESH_NULL when empty.
+ *  \param[out] mesh the current mesh (borrowed) \return DMESH_SUCCESS or DMESH_ERR_ARG */
+DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Errors
+ * @{ */
+
+/** \brief Static name and description of an error class ("unknown error" for others).
+ *  \param[in] err an error class \return a static string; thread-safe */
+DMESH_EXPORT const char *dmesh_error_string(int err);
+
+/** \brief Detail of the last failure on the calling thread ("" if none).
+ *  \return a thread-local string, valid until the thread's next failing call */
+DMESH_EXPORT const char *dmesh_last_error(void);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMESH_H */

@@ -1,0 +1,1 @@
+# lib/fortran/local.mk: rules of this part of the tree (included by Makefile.am).

@@ -1,0 +1,1 @@
+# test/gpu.mk: rules of this part of the tree (included by Makefile.am).

@@ -1,0 +1,12 @@
+# test/local.mk: shared test infrastructure. Suites have their own fragments
+# (layout.mk, mesh.mk, gpu.mk).
+EXTRA_DIST += test/mpirun.sh.in
+DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
+DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+DMESH_TEST_LIBS = lib/libdmesh.la $(CHECK_LIBS)
+
+# Public headers must compile as C++.
+check_PROGRAMS += test/test_cxx_headers
+test_test_cxx_headers_SOURCES = test/test_cxx_headers.cc
+test_test_cxx_headers_LDADD = lib/libdmesh.la
+TESTS += test/test_cxx_headers

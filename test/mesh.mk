@@ -1,0 +1,1 @@
+# test/mesh.mk: rules of this part of the tree (included by Makefile.am).
