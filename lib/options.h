@@ -1,0 +1,61 @@
+/* Options of a creation call, parsed from MPI_Info keys and environment
+ * variables (DESIGN.md section 4). */
+#ifndef DMESH_OPTIONS_H
+#define DMESH_OPTIONS_H
+
+#include <mpi.h>
+
+#include "dmesh.h"
+
+enum dmesh_backend { DMESH_BACKEND_UNSET = -1, DMESH_BACKEND_MPI = 0, DMESH_BACKEND_NCCL = 1 };
+enum dmesh_comm_create { DMESH_COMM_CREATE_SPLIT = 0, DMESH_COMM_CREATE_GROUP = 1 };
+enum dmesh_bind { DMESH_BIND_AUTO = 0, DMESH_BIND_NONE = 1 };
+
+/* ncclConfig_t fields an axis may set; a field is used only when its bit is
+ * in set_mask. Plain values, so that this header needs no NCCL. */
+enum {
+    DMESH_NCCL_OPT_BLOCKING = 1 << 0,
+    DMESH_NCCL_OPT_CGA_CLUSTER_SIZE = 1 << 1,
+    DMESH_NCCL_OPT_MIN_CTAS = 1 << 2,
+    DMESH_NCCL_OPT_MAX_CTAS = 1 << 3,
+    DMESH_NCCL_OPT_NET_NAME = 1 << 4,
+    DMESH_NCCL_OPT_SPLIT_SHARE = 1 << 5
+};
+
+typedef struct {
+    unsigned set_mask;
+    int blocking;
+    int cga_cluster_size;
+    int min_ctas;
+    int max_ctas;
+    int split_share;
+    char net_name[64];
+} dmesh_nccl_options_t;
+
+/* Backend choice and NCCL settings of one mesh dimension. */
+typedef struct {
+    int backend; /* enum dmesh_backend */
+    dmesh_nccl_options_t nccl;
+} dmesh_axis_options_t;
+
+typedef struct {
+    int check;       /* agreement check before creating communicators */
+    int comm_create; /* enum dmesh_comm_create */
+    int device;      /* forced CUDA ordinal, or -1 */
+    int bind;        /* enum dmesh_bind */
+    int nccl_lazy;   /* create NCCL communicators at first dmesh_get_nccl_comm */
+    int debug;       /* DMESH_DEBUG */
+    dmesh_axis_options_t axis[DMESH_MAX_DIMS];
+} dmesh_options_t;
+
+/* Parse info (may be MPI_INFO_NULL) for a mesh of ndims dims named names
+ * (NULL: unnamed) and device type cuda (1) or cpu (0). Environment variables
+ * give the defaults. Unknown keys are ignored; bad values are DMESH_ERR_ARG. */
+int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
+                        dmesh_options_t *opts);
+
+/* Canonical text of an axis's backend options, part of the cache key and of
+ * the agreement hash: equal options give equal text. */
+void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len);
+
+#endif /* DMESH_OPTIONS_H */
