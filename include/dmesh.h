@@ -146,6 +146,17 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  *       A mesh still on the current-mesh stack must not be freed.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
+
+/**
+ * \brief Abort every NCCL communicator of the universe of \p mesh (inside one
+ *        ncclGroupStart/End) and free its MPI communicators, without waiting
+ *        for the other ranks; for error paths where a collective may hang.
+ * \param[in] mesh any mesh of the universe
+ * \return DMESH_SUCCESS, or the first error met (the teardown goes on)
+ * \note Local. Afterwards every mesh of the universe may only be freed;
+ *       dmesh_get_comm() returns MPI_COMM_NULL for it.
+ */
+DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
 /** @} */
 
 /* ------------------------------------------------------------------------ */

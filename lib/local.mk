@@ -1,12 +1,28 @@
-# lib/local.mk: the dmesh library.
+# lib/local.mk: the dmesh library. Everything is compiled once into the
+# convenience library libdmesh_core.la (hidden symbols; tests and tools that
+# need internals link it), which libdmesh.la exports. lib/gpu.mk adds the
+# device binding and NCCL sources.
 lib_LTLIBRARIES += lib/libdmesh.la
+noinst_LTLIBRARIES += lib/libdmesh_core.la
 include_HEADERS += include/dmesh.h include/dmesh_layout.h
 nodist_include_HEADERS += include/dmesh_version.h
 
-lib_libdmesh_la_SOURCES = \
+lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
-	lib/layout.c
-lib_libdmesh_la_CFLAGS = $(AM_CFLAGS) $(DMESH_VISIBILITY_CFLAGS)
-lib_libdmesh_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) $(HWLOC_CPPFLAGS)
-lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION) $(CUDA_LDFLAGS) $(NCCL_LDFLAGS) $(HWLOC_LDFLAGS)
-lib_libdmesh_la_LIBADD = $(NCCL_LIBS) $(CUDA_LIBS) $(HWLOC_LIBS)
+	lib/layout.c \
+	lib/options.c lib/options.h \
+	lib/cache.c lib/cache.h \
+	lib/universe.c lib/universe.h \
+	lib/comm_mpi.c lib/comm_mpi.h \
+	lib/mesh.c lib/mesh.h \
+	lib/comm_nccl.h lib/topo.h
+lib_libdmesh_core_la_CFLAGS = $(AM_CFLAGS) $(DMESH_VISIBILITY_CFLAGS)
+lib_libdmesh_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) $(HWLOC_CPPFLAGS)
+lib_libdmesh_core_la_LIBADD = $(NCCL_LDFLAGS) $(NCCL_LIBS) $(CUDA_LDFLAGS) $(CUDA_LIBS) \
+	$(HWLOC_LDFLAGS) $(HWLOC_LIBS)
+
+lib_libdmesh_la_SOURCES =
+lib_libdmesh_la_LIBADD = lib/libdmesh_core.la
+lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
+
+include lib/gpu.mk

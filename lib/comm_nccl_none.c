@@ -1,0 +1,29 @@
+/* NCCL pairing when dmesh is built without NCCL: the backend is unavailable. */
+#include "config.h"
+
+#include "comm_nccl.h"
+#include "error.h"
+
+int dmesh_nccl_available(void)
+{
+    return 0;
+}
+
+int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, void **nccl_comm)
+{
+    (void)comm;
+    (void)opts;
+    (void)nccl_comm;
+    return dmesh_error_set(DMESH_ERR_BACKEND, "backend \"nccl\": dmesh was built without NCCL");
+}
+
+int dmesh_nccl_comm_destroy(void *nccl_comm)
+{
+    return nccl_comm == NULL ? DMESH_SUCCESS : DMESH_ERR_INTERNAL;
+}
+
+int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[])
+{
+    (void)nccl_comms;
+    return n == 0 ? DMESH_SUCCESS : DMESH_ERR_INTERNAL;
+}

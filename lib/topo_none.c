@@ -1,0 +1,13 @@
+/* Device binding without the CUDA runtime: no device can be bound. */
+#include "config.h"
+
+#include "error.h"
+#include "topo.h"
+
+int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int *device)
+{
+    (void)comm;
+    (void)opts;
+    (void)device;
+    return dmesh_error_set(DMESH_ERR_NO_DEVICE, "device type \"cuda\": dmesh was built without the CUDA runtime");
+}
