@@ -1,5 +1,670 @@
-/* Placeholder: the layout algebra is being written. */
+/*
+ * The layout algebra of include/dmesh_layout.h (algorithms: SEMANTICS.md,
+ * section 1). Pure arithmetic, no MPI.
+ *
+ * Sizes and strides are ints, but their products and sums easily are not, so
+ * every intermediate is int64_t and anything that would not fit an int is
+ * DMESH_ERR_SIZE. With at most DMESH_LAYOUT_MAX_ATOMS atoms, checking a
+ * running product or sum against INT_MAX after every step keeps it far from
+ * the int64_t limit (INT_MAX * INT_MAX < 2^62).
+ */
 #include "config.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "dmesh_layout.h"
 #include "error.h"
-int dmesh_axis_parse(const char *text, dmesh_axis_t *a) { (void)text; (void)a; return DMESH_ERR_INTERNAL; }
+
+/* The text form of an axis is at most two lists of 32 ints of 10 digits. */
+#define AXIS_TEXT_MAX (2 * DMESH_LAYOUT_MAX_ATOMS * 12 + 8)
+
+/* Every function trusts natoms, sizes and strides once this has passed. */
+static int axis_check(const dmesh_axis_t *a, const char *func)
+{
+    if (a == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: axis is NULL", func);
+    if (a->natoms < 0 || a->natoms > DMESH_LAYOUT_MAX_ATOMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: natoms %d is not in [0, %d]", func, a->natoms,
+                               DMESH_LAYOUT_MAX_ATOMS);
+    for (int k = 0; k < a->natoms; k++) {
+        const dmesh_atom_t *at = &a->atoms[k];
+        if (at->size < 1 || at->stride < 0)
+            return dmesh_error_set(DMESH_ERR_ARG,
+                                   "%s: atom %d is %d:%d (size must be >= 1, stride >= 0)", func, k,
+                                   at->size, at->stride);
+    }
+    return DMESH_SUCCESS;
+}
+
+static int numel64(const dmesh_axis_t *a, const char *func, int64_t *numel)
+{
+    int64_t p = 1;
+
+    for (int k = 0; k < a->natoms; k++) {
+        p *= a->atoms[k].size;
+        if (p > INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE,
+                                   "%s: number of elements exceeds INT_MAX at atom %d (%d:%d)",
+                                   func, k, a->atoms[k].size, a->atoms[k].stride);
+    }
+    *numel = p;
+    return DMESH_SUCCESS;
+}
+
+static int cosize64(const dmesh_axis_t *a, const char *func, int64_t *cosize)
+{
+    int64_t last = 0; /* the largest index */
+
+    for (int k = 0; k < a->natoms; k++) {
+        last += (int64_t)(a->atoms[k].size - 1) * a->atoms[k].stride;
+        if (last >= INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE,
+                                   "%s: largest index exceeds INT_MAX - 1 at atom %d (%d:%d)", func,
+                                   k, a->atoms[k].size, a->atoms[k].stride);
+    }
+    *cosize = last + 1;
+    return DMESH_SUCCESS;
+}
+
+/* The i-th index of a checked axis whose cosize fits an int: peel the digits
+ * of i off from the innermost (fastest) atom outwards. */
+static int64_t axis_at(const dmesh_axis_t *a, int64_t i)
+{
+    int64_t index = 0;
+
+    for (int k = a->natoms - 1; k >= 0 && i > 0; k--) {
+        index += (i % a->atoms[k].size) * a->atoms[k].stride;
+        i /= a->atoms[k].size;
+    }
+    return index;
+}
+
+/* Sort atoms by ascending stride, then size (insertion sort: n <= 32). */
+static void sort_by_stride(dmesh_atom_t at[], int n)
+{
+    for (int i = 1; i < n; i++) {
+        dmesh_atom_t x = at[i];
+        int j = i;
+        while (j > 0 && (at[j - 1].stride > x.stride ||
+                         (at[j - 1].stride == x.stride && at[j - 1].size > x.size))) {
+            at[j] = at[j - 1];
+            j--;
+        }
+        at[j] = x;
+    }
+}
+
+/* Copy n atoms built innermost first into an axis, outermost first. */
+static void store_reversed(const dmesh_atom_t rev[], int n, dmesh_axis_t *out)
+{
+    out->natoms = n;
+    for (int k = 0; k < n; k++)
+        out->atoms[k] = rev[n - 1 - k];
+}
+
+int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
+{
+    dmesh_atom_t rev[DMESH_LAYOUT_MAX_ATOMS]; /* innermost first, so merges hit rev[n-1] */
+    int n = 0;
+
+    DMESH_TRY(axis_check(in, __func__));
+    DMESH_CHECK_PTR(out);
+    for (int k = in->natoms - 1; k >= 0; k--) {
+        dmesh_atom_t at = in->atoms[k];
+        if (at.size == 1)
+            continue; /* a single coordinate contributes nothing, whatever its stride */
+        if (n > 0 && (int64_t)rev[n - 1].size * rev[n - 1].stride == at.stride) {
+            /* the outer atom starts where the inner one ends: one longer atom */
+            int64_t size = (int64_t)rev[n - 1].size * at.size;
+            if (size > INT_MAX)
+                return dmesh_error_set(DMESH_ERR_SIZE,
+                                       "%s: merging atom %d (%d:%d) gives a size over INT_MAX",
+                                       __func__, k, at.size, at.stride);
+            rev[n - 1].size = (int)size;
+            continue;
+        }
+        rev[n++] = at;
+    }
+    store_reversed(rev, n, out);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
+{
+    int64_t p;
+
+    DMESH_TRY(axis_check(a, __func__));
+    DMESH_CHECK_PTR(numel);
+    DMESH_TRY(numel64(a, __func__, &p));
+    *numel = (int)p;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
+{
+    int64_t c;
+
+    DMESH_TRY(axis_check(a, __func__));
+    DMESH_CHECK_PTR(cosize);
+    DMESH_TRY(cosize64(a, __func__, &c));
+    *cosize = (int)c;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
+{
+    int64_t numel, cosize;
+
+    DMESH_TRY(axis_check(a, __func__));
+    DMESH_CHECK_PTR(index);
+    DMESH_TRY(numel64(a, __func__, &numel));
+    if (i < 0 || i >= numel)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: coordinate %d is not in [0, %" PRId64 ")",
+                               __func__, i, numel);
+    /* a small cosize guarantees the sum below fits an int */
+    DMESH_TRY(cosize64(a, __func__, &cosize));
+    *index = (int)axis_at(a, i);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
+{
+    int64_t numel, cosize;
+
+    DMESH_TRY(axis_check(a, __func__));
+    DMESH_CHECK_PTR(n);
+    DMESH_TRY(numel64(a, __func__, &numel));
+    DMESH_TRY(cosize64(a, __func__, &cosize));
+    if (max < numel)
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below numel %" PRId64, __func__,
+                               max, numel);
+    DMESH_CHECK_PTR(out);
+    for (int64_t i = 0; i < numel; i++)
+        out[i] = (int)axis_at(a, i);
+    *n = (int)numel;
+    return DMESH_SUCCESS;
+}
+
+/*
+ * The complement fills the gaps between the axis's atoms (taken by ascending
+ * stride) and repeats the whole up to n. dmesh also demands that the copies
+ * tile [0, n) exactly (each index in exactly one copy, at one coordinate):
+ * every atom must start at a multiple of what lies below it, and n must be a
+ * multiple of the axis's extent. Otherwise groups would overlap or index past
+ * the rank map.
+ */
+int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
+{
+    dmesh_atom_t at[DMESH_LAYOUT_MAX_ATOMS], rev[DMESH_LAYOUT_MAX_ATOMS + 1];
+    dmesh_axis_t c;
+    int m = 0, nrev = 0;
+    int64_t cur = 1; /* extent of the atoms placed so far */
+
+    DMESH_TRY(axis_check(a, __func__));
+    DMESH_CHECK_PTR(out);
+    if (n < 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: codomain size %d < 1", __func__, n);
+    for (int k = 0; k < a->natoms; k++)
+        if (a->atoms[k].size > 1)
+            at[m++] = a->atoms[k];
+    sort_by_stride(at, m);
+    for (int k = 0; k < m; k++) {
+        if (at[k].stride < cur || at[k].stride % cur != 0)
+            return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                   "%s: atom %d:%d %s the atoms of smaller stride (extent %" PRId64
+                                   "): copies do not tile [0, %d)",
+                                   __func__, at[k].size, at[k].stride,
+                                   at[k].stride < cur ? "overlaps" : "is not aligned on", cur, n);
+        if (at[k].stride / cur > 1)
+            rev[nrev++] = (dmesh_atom_t){(int)(at[k].stride / cur), (int)cur};
+        cur = (int64_t)at[k].size * at[k].stride;
+        if (cur > n)
+            break;
+    }
+    if (n % cur != 0)
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "%s: codomain size %d is not a multiple of the axis extent %" PRId64,
+                               __func__, n, cur);
+    if (n / cur > 1)
+        rev[nrev++] = (dmesh_atom_t){(int)(n / cur), (int)cur};
+    store_reversed(rev, nrev, &c);
+    return dmesh_axis_canonical(&c, out);
+}
+
+/* Linearise the digits of index along the atoms of an axis, outermost atom
+ * most significant. Only valid when the axis and its complement tile the
+ * codomain: then the sizes and strides of both, sorted by stride, form a
+ * mixed radix, so the digit of an atom is (index / stride) % size no matter
+ * where the atom sits in that order. */
+static int64_t linearise(const dmesh_axis_t *a, int index)
+{
+    int64_t lin = 0;
+
+    for (int k = 0; k < a->natoms; k++) {
+        const dmesh_atom_t *at = &a->atoms[k];
+        if (at->size > 1) /* size-1 atoms have digit 0 (and may have stride 0) */
+            lin = lin * at->size + (index / at->stride) % at->size;
+    }
+    return lin;
+}
+
+int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, int *position)
+{
+    dmesh_axis_t c;
+
+    DMESH_TRY(dmesh_axis_complement(a, n, &c));
+    DMESH_CHECK_PTR(group);
+    DMESH_CHECK_PTR(position);
+    if (index < 0 || index >= n)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: index %d is not in [0, %d)", __func__, index, n);
+    *group = (int)linearise(&c, index);
+    *position = (int)linearise(a, index);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
+                      int *ngroups, int *group_size)
+{
+    dmesh_axis_t c;
+    int64_t na, nc;
+
+    DMESH_TRY(dmesh_axis_complement(a, n, &c));
+    DMESH_CHECK_PTR(ngroups);
+    DMESH_CHECK_PTR(group_size);
+    if (max < n)
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below the rank map size %d",
+                               __func__, max, n);
+    DMESH_CHECK_PTR(out);
+    /* complement() checked that the copies tile [0, n): na * nc == n */
+    DMESH_TRY(numel64(a, __func__, &na));
+    DMESH_TRY(numel64(&c, __func__, &nc));
+    /* The first row holds the axis's own indices until the end, so every copy
+     * is its offset plus that row; row 0 is rewritten last and in place. */
+    for (int64_t x = 0; x < na; x++)
+        out[x] = (int)axis_at(a, x);
+    for (int64_t k = nc - 1; k >= 0; k--) {
+        int64_t offset = axis_at(&c, k);
+        for (int64_t x = 0; x < na; x++) {
+            int64_t i = offset + out[x];
+            out[k * na + x] = rank_map != NULL ? rank_map[i] : (int)i;
+        }
+    }
+    *ngroups = (int)nc;
+    *group_size = (int)na;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int index, int max,
+                        int out[], int *count)
+{
+    int group, position;
+    int64_t na, base;
+
+    DMESH_TRY(dmesh_axis_decompose(a, n, index, &group, &position));
+    DMESH_CHECK_PTR(count);
+    DMESH_TRY(numel64(a, __func__, &na));
+    if (max < na)
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below the group size %" PRId64,
+                               __func__, max, na);
+    DMESH_CHECK_PTR(out);
+    base = index - axis_at(a, position); /* the copy's offset */
+    for (int64_t x = 0; x < na; x++) {
+        int64_t i = base + axis_at(a, x);
+        out[x] = rank_map != NULL ? rank_map[i] : (int)i;
+    }
+    *count = (int)na;
+    return DMESH_SUCCESS;
+}
+
+/* Append one result atom of compose(), refusing strides over INT_MAX. */
+static int push_atom(dmesh_atom_t rev[], int *n, int64_t size, int64_t stride, const char *func)
+{
+    if (stride > INT_MAX)
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: result stride %" PRId64 " exceeds INT_MAX",
+                               func, stride);
+    rev[(*n)++] = (dmesh_atom_t){(int)size, (int)stride};
+    return DMESH_SUCCESS;
+}
+
+/*
+ * Walk A's canonical atoms from the innermost outwards: while the remaining
+ * stride rd exceeds an atom, the mode skips over it whole (rd shrinks by its
+ * size); once rd divides an atom, the mode takes cs / rd of its coordinates,
+ * spaced rd apart. The outermost atom is unbounded, so whatever is left ends
+ * there. Besides SEMANTICS.md's divisibility test, the remaining size must be
+ * a multiple of what an atom takes, or the result would not be a layout (the
+ * pseudo-code would silently drop elements); the walk stops once the mode is
+ * used up, as later atoms cannot matter.
+ */
+int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)
+{
+    dmesh_axis_t fa;
+    dmesh_atom_t rev[DMESH_LAYOUT_MAX_ATOMS + 1];
+    int n = 0;
+    int64_t rs = size, rd = stride;
+
+    DMESH_TRY(axis_check(a, __func__));
+    DMESH_CHECK_PTR(out);
+    if (size < 1 || stride < 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: mode %d:%d (size must be >= 1, stride >= 0)",
+                               __func__, size, stride);
+    DMESH_TRY(dmesh_axis_canonical(a, &fa));
+    if (stride == 0 || size == 1) {
+        *out = (dmesh_axis_t){.natoms = 1, .atoms = {{size, 0}}};
+        return DMESH_SUCCESS;
+    }
+    for (int k = fa.natoms - 1; k >= 1 && rs > 1; k--) {
+        int64_t cs = fa.atoms[k].size, ns;
+        if (cs % rd != 0 && rd % cs != 0)
+            return dmesh_error_set(
+                DMESH_ERR_LAYOUT, "%s: mode %d:%d: stride %" PRId64 " and atom %d:%d do not divide",
+                __func__, size, stride, rd, fa.atoms[k].size, fa.atoms[k].stride);
+        ns = cs / rd < 1 ? 1 : cs / rd;
+        ns = ns < rs ? ns : rs;
+        if (rs % ns != 0)
+            return dmesh_error_set(
+                DMESH_ERR_LAYOUT,
+                "%s: mode %d:%d: %" PRId64 " elements left, atom %d:%d gives %" PRId64, __func__,
+                size, stride, rs, fa.atoms[k].size, fa.atoms[k].stride, ns);
+        if (ns > 1)
+            DMESH_TRY(push_atom(rev, &n, ns, rd * fa.atoms[k].stride, __func__));
+        rs /= ns;
+        rd = (rd + cs - 1) / cs;
+    }
+    if (rs > 1 || n == 0)
+        DMESH_TRY(push_atom(rev, &n, rs, rd * (fa.natoms > 0 ? fa.atoms[0].stride : 0), __func__));
+    store_reversed(rev, n, out);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_compose_modes(const dmesh_axis_t *a, int n, const int sizes[], const int strides[],
+                             dmesh_axis_t out[])
+{
+    dmesh_axis_t scratch;
+
+    if (n < 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: number of modes %d < 0", __func__, n);
+    if (n > 0) {
+        DMESH_CHECK_PTR(sizes);
+        DMESH_CHECK_PTR(strides);
+        DMESH_CHECK_PTR(out);
+    }
+    /* a dry run first, so that out is written only when every mode composes */
+    for (int j = 0; j < n; j++)
+        DMESH_TRY(dmesh_axis_compose(a, sizes[j], strides[j], &scratch));
+    for (int j = 0; j < n; j++)
+        DMESH_TRY(dmesh_axis_compose(a, sizes[j], strides[j], &out[j]));
+    return DMESH_SUCCESS;
+}
+
+/* Nested strides: sorted by stride, each atom starts at a multiple of the
+ * extent of the next smaller one. A stride-0 atom (of size > 1, canonical
+ * atoms have no other) repeats an index, which is never orthogonal, even
+ * alone. */
+int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
+{
+    dmesh_axis_t c;
+
+    DMESH_TRY(dmesh_axis_canonical(a, &c));
+    DMESH_CHECK_PTR(orthogonal);
+    sort_by_stride(c.atoms, c.natoms);
+    *orthogonal = 1;
+    for (int k = 0; k < c.natoms; k++) {
+        int64_t below = k > 0 ? (int64_t)c.atoms[k - 1].size * c.atoms[k - 1].stride : 1;
+        if (c.atoms[k].stride == 0 || c.atoms[k].stride % below != 0)
+            *orthogonal = 0;
+    }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_is_sorted(const dmesh_axis_t *a, int *sorted)
+{
+    dmesh_axis_t c;
+
+    DMESH_TRY(dmesh_axis_canonical(a, &c));
+    DMESH_CHECK_PTR(sorted);
+    *sorted = 1;
+    for (int k = 1; k < c.natoms; k++)
+        if (c.atoms[k - 1].stride < c.atoms[k].stride)
+            *sorted = 0;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
+{
+    if (a == NULL || b == NULL || a->natoms != b->natoms)
+        return 0;
+    if (a->natoms < 0 || a->natoms > DMESH_LAYOUT_MAX_ATOMS)
+        return 0;
+    for (int k = 0; k < a->natoms; k++)
+        if (a->atoms[k].size != b->atoms[k].size || a->atoms[k].stride != b->atoms[k].stride)
+            return 0;
+    return 1;
+}
+
+/* Append "v" (one atom) or "(v0,v1,...)" to buf at *pos. */
+static void print_list(const dmesh_axis_t *a, int strides, char *buf, size_t *pos)
+{
+    int one = a->natoms == 1;
+
+    if (!one)
+        buf[(*pos)++] = '(';
+    for (int k = 0; k < a->natoms; k++) {
+        int v = strides ? a->atoms[k].stride : a->atoms[k].size;
+        *pos += (size_t)sprintf(buf + *pos, k > 0 ? ",%d" : "%d", v);
+    }
+    if (!one)
+        buf[(*pos)++] = ')';
+    buf[*pos] = '\0';
+}
+
+int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
+{
+    char text[AXIS_TEXT_MAX];
+    size_t pos = 0;
+
+    DMESH_TRY(axis_check(a, __func__));
+    if (buf == NULL && len > 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL but len is %zu", __func__, len);
+    if (a->natoms == 0) {
+        strcpy(text, "1:0"); /* the empty axis: one element at index 0 */
+        pos = 3;
+    } else {
+        print_list(a, 0, text, &pos);
+        text[pos++] = ':';
+        print_list(a, 1, text, &pos);
+    }
+    if (len > 0) {
+        size_t copy = pos < len - 1 ? pos : len - 1;
+        memcpy(buf, text, copy);
+        buf[copy] = '\0';
+    }
+    if (needed != NULL)
+        *needed = pos;
+    return DMESH_SUCCESS;
+}
+
+static void skip_space(const char **p)
+{
+    while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r' || **p == '\f' || **p == '\v')
+        (*p)++;
+}
+
+/* One unsigned decimal int; digits past INT_MAX are consumed, then refused. */
+static int parse_int(const char **p, const char *text, int *v)
+{
+    int64_t x = 0;
+    int over = 0;
+
+    skip_space(p);
+    if (**p < '0' || **p > '9')
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": %s at offset %d", text,
+                               **p == '-' ? "negative value" : "expected a number",
+                               (int)(*p - text));
+    for (; **p >= '0' && **p <= '9'; (*p)++) {
+        x = x * 10 + (**p - '0');
+        if (x > INT_MAX) {
+            over = 1;
+            x = INT_MAX; /* keep x small; the value is refused anyway */
+        }
+    }
+    if (over)
+        return dmesh_error_set(DMESH_ERR_SIZE, "dmesh_axis_parse: \"%.80s\": value over INT_MAX",
+                               text);
+    *v = (int)x;
+    return DMESH_SUCCESS;
+}
+
+/* "v" or "(v0, v1, ...)": at most DMESH_LAYOUT_MAX_ATOMS values. */
+static int parse_list(const char **p, const char *text, int vals[], int *n)
+{
+    skip_space(p);
+    *n = 0;
+    if (**p != '(') {
+        *n = 1;
+        return parse_int(p, text, &vals[0]);
+    }
+    do {
+        (*p)++; /* past '(' or ',' */
+        if (*n == DMESH_LAYOUT_MAX_ATOMS)
+            return dmesh_error_set(DMESH_ERR_SIZE,
+                                   "dmesh_axis_parse: \"%.80s\": more than %d atoms", text,
+                                   DMESH_LAYOUT_MAX_ATOMS);
+        DMESH_TRY(parse_int(p, text, &vals[(*n)++]));
+        skip_space(p);
+    } while (**p == ',');
+    if (**p != ')')
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_axis_parse: \"%.80s\": expected ',' or ')' at offset %d",
+                               text, (int)(*p - text));
+    (*p)++;
+    return DMESH_SUCCESS;
+}
+
+/* Expect character c (after optional space) at *p. */
+static int expect_char(const char **p, const char *text, char c)
+{
+    skip_space(p);
+    if (**p != c)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_axis_parse: \"%.80s\": expected %s at offset %d", text,
+                               c == ':' ? "':'" : "end of text", (int)(*p - text));
+    if (c != '\0')
+        (*p)++;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
+{
+    int sizes[DMESH_LAYOUT_MAX_ATOMS], strides[DMESH_LAYOUT_MAX_ATOMS], ns, nd;
+    const char *p = text;
+
+    DMESH_CHECK_PTR(text);
+    DMESH_CHECK_PTR(a);
+    DMESH_TRY(parse_list(&p, text, sizes, &ns));
+    DMESH_TRY(expect_char(&p, text, ':'));
+    DMESH_TRY(parse_list(&p, text, strides, &nd));
+    DMESH_TRY(expect_char(&p, text, '\0'));
+    if (ns != nd)
+        return dmesh_error_set(
+            DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": %d sizes but %d strides", text, ns, nd);
+    for (int k = 0; k < ns; k++)
+        if (sizes[k] < 1)
+            return dmesh_error_set(DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": size %d of atom %d",
+                                   text, sizes[k], k);
+    /* "1:0" is how the empty axis prints; read it back as the empty axis */
+    a->natoms = (strchr(text, '(') == NULL && sizes[0] == 1 && strides[0] == 0) ? 0 : ns;
+    for (int k = 0; k < a->natoms; k++)
+        a->atoms[k] = (dmesh_atom_t){sizes[k], strides[k]};
+    return DMESH_SUCCESS;
+}
+
+int dmesh_layout_row_major(int ndims, const int shape[], dmesh_layout_t *l)
+{
+    dmesh_layout_t tmp;
+    int64_t stride = 1; /* suffix product of the shape */
+
+    DMESH_CHECK_PTR(l);
+    if (ndims < 0 || ndims > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d is not in [0, %d]", __func__, ndims,
+                               DMESH_MAX_DIMS);
+    if (ndims > 0)
+        DMESH_CHECK_PTR(shape);
+    tmp.naxes = ndims;
+    for (int i = ndims - 1; i >= 0; i--) {
+        if (shape[i] < 1)
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: shape[%d] = %d < 1", __func__, i, shape[i]);
+        tmp.axes[i] = (dmesh_axis_t){.natoms = 1, .atoms = {{shape[i], (int)stride}}};
+        DMESH_TRY(dmesh_axis_canonical(&tmp.axes[i], &tmp.axes[i])); /* size 1 -> empty */
+        stride *= shape[i];
+        if (stride > INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE, "%s: product of shape[%d..] exceeds INT_MAX",
+                                   __func__, i);
+    }
+    *l = tmp;
+    return DMESH_SUCCESS;
+}
+
+static int layout_check(const dmesh_layout_t *l, const char *func)
+{
+    if (l == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: layout is NULL", func);
+    if (l->naxes < 0 || l->naxes > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: naxes %d is not in [0, %d]", func, l->naxes,
+                               DMESH_MAX_DIMS);
+    for (int i = 0; i < l->naxes; i++)
+        DMESH_TRY(axis_check(&l->axes[i], func));
+    return DMESH_SUCCESS;
+}
+
+int dmesh_layout_concat(const dmesh_layout_t *l, dmesh_axis_t *a)
+{
+    dmesh_axis_t tmp = {.natoms = 0};
+
+    DMESH_TRY(layout_check(l, __func__));
+    DMESH_CHECK_PTR(a);
+    for (int i = 0; i < l->naxes; i++) {
+        const dmesh_axis_t *x = &l->axes[i];
+        if (tmp.natoms + x->natoms > DMESH_LAYOUT_MAX_ATOMS)
+            return dmesh_error_set(DMESH_ERR_SIZE, "%s: more than %d atoms in all axes", __func__,
+                                   DMESH_LAYOUT_MAX_ATOMS);
+        memcpy(&tmp.atoms[tmp.natoms], x->atoms, (size_t)x->natoms * sizeof(x->atoms[0]));
+        tmp.natoms += x->natoms;
+    }
+    *a = tmp;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axis_t axes[],
+                        dmesh_layout_t *out)
+{
+    dmesh_layout_t tmp; /* out may alias l */
+
+    DMESH_TRY(layout_check(l, __func__));
+    DMESH_CHECK_PTR(out);
+    if (dim < 0 || dim >= l->naxes)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d is not in [0, %d)", __func__, dim,
+                               l->naxes);
+    if (n < 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: number of new axes %d < 0", __func__, n);
+    if (l->naxes - 1 + n > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: %d axes exceed DMESH_MAX_DIMS (%d)", __func__,
+                               l->naxes - 1 + n, DMESH_MAX_DIMS);
+    if (n > 0)
+        DMESH_CHECK_PTR(axes);
+    for (int j = 0; j < n; j++)
+        DMESH_TRY(axis_check(&axes[j], __func__));
+    tmp.naxes = 0;
+    for (int i = 0; i < dim; i++)
+        tmp.axes[tmp.naxes++] = l->axes[i];
+    for (int j = 0; j < n; j++)
+        tmp.axes[tmp.naxes++] = axes[j];
+    for (int i = dim + 1; i < l->naxes; i++)
+        tmp.axes[tmp.naxes++] = l->axes[i];
+    *out = tmp;
+    return DMESH_SUCCESS;
+}
