@@ -1,1 +1,4 @@
-# tools/local.mk: rules of this part of the tree (included by Makefile.am).
+# tools/local.mk: dmesh-info.
+bin_PROGRAMS += tools/dmesh-info
+tools_dmesh_info_SOURCES = tools/dmesh-info.c
+tools_dmesh_info_LDADD = lib/libdmesh.la

@@ -1,0 +1,125 @@
+/* Hash table of communicator entries, keyed by canonical axis layout and
+ * backend options: a 64-bit FNV-1a hash picks the chain, an exact comparison
+ * decides. Entries also sit in an array in creation order, so that the
+ * universe can free them in reverse. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "error.h"
+
+#define FNV_PRIME 1099511628211ULL
+
+uint64_t dmesh_hash(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        h = (h ^ b[i]) * FNV_PRIME;
+    return h;
+}
+
+static uint64_t entry_hash(const dmesh_axis_t *axis, const char *options)
+{
+    uint64_t h = dmesh_hash(DMESH_HASH_INIT, &axis->natoms, sizeof(axis->natoms));
+
+    h = dmesh_hash(h, axis->atoms, sizeof(axis->atoms[0]) * (size_t)axis->natoms);
+    return dmesh_hash(h, options, strlen(options));
+}
+
+int dmesh_cache_init(dmesh_cache_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->nbuckets = 64;
+    c->buckets = calloc((size_t)c->nbuckets, sizeof(*c->buckets));
+    if (c->buckets == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
+    return DMESH_SUCCESS;
+}
+
+dmesh_comm_entry_t *dmesh_cache_find(dmesh_cache_t *c, const dmesh_axis_t *axis,
+                                     const char *options)
+{
+    uint64_t h = entry_hash(axis, options);
+    dmesh_comm_entry_t *e;
+
+    c->lookups++;
+    for (e = c->buckets[h % (uint64_t)c->nbuckets]; e != NULL; e = e->next) {
+        if (e->hash == h && dmesh_axis_equal(&e->axis, axis) && strcmp(e->options, options) == 0) {
+            c->hits++;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+int dmesh_cache_entry_new(const dmesh_axis_t *axis, const char *options, int backend,
+                          dmesh_comm_entry_t **out)
+{
+    dmesh_comm_entry_t *e = calloc(1, sizeof(*e));
+
+    if (e == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
+    e->axis = *axis;
+    snprintf(e->options, sizeof(e->options), "%s", options);
+    e->backend = backend;
+    e->hash = entry_hash(axis, e->options);
+    e->comm = MPI_COMM_NULL;
+    *out = e;
+    return DMESH_SUCCESS;
+}
+
+/* Double the bucket array when the load passes 1, keeping chains short. */
+static int grow(dmesh_cache_t *c)
+{
+    int nb = c->nbuckets * 2, i;
+    dmesh_comm_entry_t **b = calloc((size_t)nb, sizeof(*b));
+
+    if (b == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
+    for (i = 0; i < c->count; i++) {
+        dmesh_comm_entry_t *e = c->order[i];
+        e->next = b[e->hash % (uint64_t)nb];
+        b[e->hash % (uint64_t)nb] = e;
+    }
+    free(c->buckets);
+    c->buckets = b;
+    c->nbuckets = nb;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_cache_add(dmesh_cache_t *c, dmesh_comm_entry_t *e)
+{
+    uint64_t slot;
+
+    if (c->count == c->capacity) {
+        int cap = c->capacity ? 2 * c->capacity : 16;
+        dmesh_comm_entry_t **o = realloc(c->order, (size_t)cap * sizeof(*o));
+        if (o == NULL)
+            return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
+        c->order = o;
+        c->capacity = cap;
+    }
+    c->order[c->count++] = e;
+    if (c->count > c->nbuckets)
+        return grow(c);
+    slot = e->hash % (uint64_t)c->nbuckets;
+    e->next = c->buckets[slot];
+    c->buckets[slot] = e;
+    return DMESH_SUCCESS;
+}
+
+void dmesh_cache_destroy(dmesh_cache_t *c)
+{
+    int i;
+
+    for (i = 0; i < c->count; i++)
+        free(c->order[i]);
+    free(c->order);
+    free(c->buckets);
+    memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,56 @@
+/* The communicator cache of a universe: one entry per distinct
+ * (canonical axis layout, backend, backend options). */
+#ifndef DMESH_CACHE_H
+#define DMESH_CACHE_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "dmesh_layout.h"
+#include "options.h"
+
+#define DMESH_OPTIONS_KEY_LEN 160
+
+typedef struct dmesh_comm_entry {
+    dmesh_axis_t axis;                   /* canonical */
+    char options[DMESH_OPTIONS_KEY_LEN]; /* dmesh_axis_options_key(): backend and its options */
+    int backend;                         /* enum dmesh_backend */
+    uint64_t hash;
+    MPI_Comm comm;          /* this rank's group along the axis; MPI_COMM_NULL if none */
+    void *nccl;             /* ncclComm_t paired with comm, NULL until created */
+    int nccl_pending;       /* lazy NCCL creation still to do */
+    dmesh_nccl_options_t nccl_options;
+    struct dmesh_comm_entry *next; /* hash chain */
+} dmesh_comm_entry_t;
+
+typedef struct {
+    dmesh_comm_entry_t **buckets;
+    int nbuckets;
+    dmesh_comm_entry_t **order; /* entries in creation order, for teardown */
+    int count, capacity;
+    long lookups, hits;
+} dmesh_cache_t;
+
+/* 64-bit FNV-1a hash of n bytes, continuing h (start from DMESH_HASH_INIT). */
+uint64_t dmesh_hash(uint64_t h, const void *p, size_t n);
+#define DMESH_HASH_INIT 1469598103934665603ULL
+
+int dmesh_cache_init(dmesh_cache_t *c);
+
+/* Find the entry of (axis, options key); counts a lookup and, when found, a hit.
+ * axis must be canonical. */
+dmesh_comm_entry_t *dmesh_cache_find(dmesh_cache_t *c, const dmesh_axis_t *axis,
+                                     const char *options);
+
+/* Allocate an empty entry for (axis, options, backend), not yet in the cache. */
+int dmesh_cache_entry_new(const dmesh_axis_t *axis, const char *options, int backend,
+                          dmesh_comm_entry_t **e);
+
+/* Insert e (which the cache then owns). */
+int dmesh_cache_add(dmesh_cache_t *c, dmesh_comm_entry_t *e);
+
+/* Free the table and the entries (their communicators must be freed already). */
+void dmesh_cache_destroy(dmesh_cache_t *c);
+
+#endif /* DMESH_CACHE_H */

@@ -1,0 +1,77 @@
+/* Creation of the MPI communicator of one axis. Every rank computes its own
+ * colour (group index) and key (position) from the layout; nothing is
+ * enumerated over the world and nothing is exchanged but the split itself. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "comm_mpi.h"
+#include "error.h"
+
+/* Tag of MPI_Comm_create_group; groups of one axis are disjoint. */
+#define DMESH_CREATE_GROUP_TAG 0x6d65
+
+static int create_by_split(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my_index,
+                           int colour_base, MPI_Comm *out)
+{
+    int colour = MPI_UNDEFINED, key = 0, rc, err = DMESH_SUCCESS;
+
+    /* even a rank whose decomposition failed takes part, so that none hangs */
+    if (my_index >= 0 && (err = dmesh_axis_decompose(axis, n, my_index, &colour, &key)) != 0)
+        colour = MPI_UNDEFINED;
+    else if (my_index >= 0)
+        colour += colour_base;
+    rc = MPI_Comm_split(comm, colour, key, out);
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_split");
+    if (err != DMESH_SUCCESS && *out != MPI_COMM_NULL)
+        MPI_Comm_free(out);
+    return err;
+}
+
+static int create_by_group(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
+                           int my_index, MPI_Comm *out)
+{
+    int size, count, rc, err;
+    int *members;
+    MPI_Group all = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
+
+    *out = MPI_COMM_NULL;
+    if (my_index < 0)
+        return DMESH_SUCCESS;
+    DMESH_TRY(dmesh_axis_numel(axis, &size));
+    if ((members = malloc((size_t)size * sizeof(*members))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "group of %d ranks: out of memory", size);
+    err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
+    if (err != DMESH_SUCCESS)
+        goto out;
+    if ((rc = MPI_Comm_group(comm, &all)) != MPI_SUCCESS ||
+        (rc = MPI_Group_incl(all, count, members, &mine)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_create_group(comm, mine, DMESH_CREATE_GROUP_TAG, out)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPI_Comm_create_group");
+out:
+    if (mine != MPI_GROUP_NULL)
+        MPI_Group_free(&mine);
+    if (all != MPI_GROUP_NULL)
+        MPI_Group_free(&all);
+    free(members);
+    return err;
+}
+
+int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
+                          int my_index, int colour_base, int use_group, MPI_Comm *out)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc;
+
+    if (use_group)
+        DMESH_TRY(create_by_group(comm, axis, n, rank_map, my_index, &c));
+    else
+        DMESH_TRY(create_by_split(comm, axis, n, my_index, colour_base, &c));
+    if (c != MPI_COMM_NULL && (rc = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN)) != MPI_SUCCESS) {
+        MPI_Comm_free(&c);
+        return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
+    }
+    *out = c;
+    return DMESH_SUCCESS;
+}

@@ -1,0 +1,781 @@
+/* Mesh creation, derived meshes and destruction. Validation happens at the
+ * API boundary; collective calls then run the agreement check (when on) so
+ * that every rank returns the same error class instead of some ranks
+ * entering a communicator creation alone. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm_nccl.h"
+#include "error.h"
+#include "mesh.h"
+#include "topo.h"
+
+/* The validated arguments of a root creation call. */
+typedef struct {
+    int cuda;
+    int n;            /* rank map size: product(shape) */
+    int size;         /* size of the user's communicator */
+    int *rank_map;    /* owned copy, NULL for the identity */
+    int local_map;    /* rank map differs between ranks */
+    dmesh_layout_t layout;
+    char names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
+    int named;
+    dmesh_options_t opts;
+    uint64_t hash;    /* of everything all ranks must agree on */
+} root_args_t;
+
+int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func)
+{
+    if (mesh == DMESH_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
+    if (dim != -1 && (dim < 0 || dim >= mesh->layout.naxes))
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", func, dim,
+                               mesh->layout.naxes);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_mesh_alloc(dmesh_universe_t *u, dmesh_t *out)
+{
+    dmesh_t m = calloc(1, sizeof(*m));
+
+    if (m == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "mesh handle: out of memory");
+    m->u = u;
+    u->refcount++;
+    *out = m;
+    return DMESH_SUCCESS;
+}
+
+static int check_device_type(const char *device_type, int *cuda)
+{
+    if (device_type == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "device type is NULL (use \"cpu\" or \"cuda\")");
+    if (strcmp(device_type, "cpu") != 0 && strcmp(device_type, "cuda") != 0)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "device type \"%s\" is not \"cpu\" or \"cuda\" (no device index: "
+                               "dmesh binds the device itself)",
+                               device_type);
+    *cuda = device_type[0] == 'c' && device_type[1] == 'u';
+    return DMESH_SUCCESS;
+}
+
+/* Copy n dimension names (NULL: unnamed) into out, checking each. */
+static int copy_names(int n, const char *const names[], char out[][DMESH_MAX_NAME], int *named)
+{
+    int i, j;
+
+    *named = names != NULL;
+    for (i = 0; names != NULL && i < n; i++) {
+        if (names[i] == NULL || names[i][0] == '\0')
+            return dmesh_error_set(DMESH_ERR_NAME, "dimension name %d is %s", i,
+                                   names[i] ? "empty" : "NULL");
+        if (strlen(names[i]) >= DMESH_MAX_NAME)
+            return dmesh_error_set(DMESH_ERR_NAME, "dimension name \"%.16s...\" is longer than %d bytes",
+                                   names[i], DMESH_MAX_NAME - 1);
+        for (j = 0; j < i; j++)
+            if (strcmp(names[i], names[j]) == 0)
+                return dmesh_error_set(DMESH_ERR_NAME, "dimension name \"%s\" is used twice",
+                                       names[i]);
+        strcpy(out[i], names[i]);
+    }
+    return DMESH_SUCCESS;
+}
+
+static int check_shape(int ndims, const int shape[], int size, int *n)
+{
+    long long p = 1;
+    int i;
+
+    if (ndims < 1 || ndims > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "ndims %d out of range [1, %d]", ndims,
+                               DMESH_MAX_DIMS);
+    if (shape == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "shape is NULL");
+    for (i = 0; i < ndims; i++) {
+        if (shape[i] < 1)
+            return dmesh_error_set(DMESH_ERR_ARG, "shape[%d] = %d: sizes must be >= 1", i, shape[i]);
+        p *= shape[i];
+        if (p > INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE, "mesh shape product exceeds INT_MAX");
+    }
+    if (p > size)
+        return dmesh_error_set(DMESH_ERR_SIZE, "mesh shape product %lld exceeds communicator size %d",
+                               p, size);
+    *n = (int)p;
+    return DMESH_SUCCESS;
+}
+
+/* A rank list must hold n distinct ranks of the communicator. */
+static int check_ranks(int n, const int ranks[], int size, int **copy)
+{
+    unsigned char *seen;
+    int i, err = DMESH_SUCCESS;
+
+    if (ranks == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "ranks is NULL");
+    if ((seen = calloc((size_t)size, 1)) == NULL || (*copy = malloc((size_t)n * sizeof(int))) == NULL) {
+        free(seen);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "rank list of %d: out of memory", n);
+    }
+    for (i = 0; i < n && err == DMESH_SUCCESS; i++) {
+        if (ranks[i] < 0 || ranks[i] >= size)
+            err = dmesh_error_set(DMESH_ERR_LAYOUT, "ranks[%d] = %d is not a rank of the communicator "
+                                  "(size %d)", i, ranks[i], size);
+        else if (seen[ranks[i]]++)
+            err = dmesh_error_set(DMESH_ERR_LAYOUT, "rank %d appears twice in ranks[]", ranks[i]);
+        else
+            (*copy)[i] = ranks[i];
+    }
+    free(seen);
+    if (err != DMESH_SUCCESS) {
+        free(*copy);
+        *copy = NULL;
+    }
+    return err;
+}
+
+/* Every axis's backend must be built in and usable with the device type. */
+static int check_backends(int ndims, int cuda, const dmesh_options_t *o)
+{
+    int d;
+
+    for (d = 0; d < ndims; d++) {
+        if (o->axis[d].backend != DMESH_BACKEND_NCCL)
+            continue;
+        if (!cuda)
+            return dmesh_error_set(DMESH_ERR_BACKEND,
+                                   "backend \"nccl\" (dim %d) needs device type \"cuda\"", d);
+        if (!dmesh_nccl_available())
+            return dmesh_error_set(DMESH_ERR_BACKEND,
+                                   "backend \"nccl\" (dim %d): dmesh was built without NCCL", d);
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Hash of the options every rank must share (not the device: a wrapper may
+ * legitimately force a different one per rank). */
+static uint64_t hash_options(uint64_t h, int ndims, const dmesh_options_t *o)
+{
+    char key[DMESH_OPTIONS_KEY_LEN];
+    int d;
+
+    h = dmesh_hash(h, &o->comm_create, sizeof(o->comm_create));
+    h = dmesh_hash(h, &o->nccl_lazy, sizeof(o->nccl_lazy));
+    for (d = 0; d < ndims; d++) {
+        dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
+        h = dmesh_hash(h, key, strlen(key) + 1);
+    }
+    return h;
+}
+
+static uint64_t hash_names(uint64_t h, int n, int named, char names[][DMESH_MAX_NAME])
+{
+    int i;
+
+    h = dmesh_hash(h, &named, sizeof(named));
+    for (i = 0; named && i < n; i++)
+        h = dmesh_hash(h, names[i], strlen(names[i]) + 1);
+    return h;
+}
+
+static uint64_t hash_layout(uint64_t h, const dmesh_layout_t *l)
+{
+    int d;
+
+    h = dmesh_hash(h, &l->naxes, sizeof(l->naxes));
+    for (d = 0; d < l->naxes; d++) {
+        h = dmesh_hash(h, &l->axes[d].natoms, sizeof(int));
+        h = dmesh_hash(h, l->axes[d].atoms, sizeof(dmesh_atom_t) * (size_t)l->axes[d].natoms);
+    }
+    return h;
+}
+
+/* Ranks of comm that the members of sub are, in sub's rank order. */
+static int translate_members(MPI_Comm sub, MPI_Comm comm, int max, int out[], int *count)
+{
+    MPI_Group gs = MPI_GROUP_NULL, gc = MPI_GROUP_NULL;
+    int size, i, rc, *idx = NULL, err = DMESH_SUCCESS;
+
+    if ((rc = MPI_Comm_size(sub, &size)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_size of a dimension communicator");
+    if (size > max)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "dimension communicator has %d ranks, expected %d",
+                               size, max);
+    if ((idx = malloc((size_t)size * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
+    for (i = 0; i < size; i++)
+        idx[i] = i;
+    if ((rc = MPI_Comm_group(sub, &gs)) != MPI_SUCCESS || (rc = MPI_Comm_group(comm, &gc)) != MPI_SUCCESS ||
+        (rc = MPI_Group_translate_ranks(gs, size, idx, gc, out)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "translating a dimension communicator's ranks");
+    if (gs != MPI_GROUP_NULL)
+        MPI_Group_free(&gs);
+    if (gc != MPI_GROUP_NULL)
+        MPI_Group_free(&gc);
+    free(idx);
+    *count = size;
+    return err;
+}
+
+static int find_index(const root_args_t *a, int rank)
+{
+    int i;
+
+    if (a->rank_map == NULL)
+        return rank < a->n ? rank : -1;
+    for (i = 0; i < a->n; i++)
+        if (a->rank_map[i] == rank)
+            return i;
+    return -1;
+}
+
+/* Each given dimension communicator must hold exactly the caller's group
+ * along its dimension, in local-rank order. */
+static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[], root_args_t *a)
+{
+    int rank, me, d, i, count, expect, got[1024], *want, *have, err = DMESH_SUCCESS;
+
+    MPI_Comm_rank(comm, &rank);
+    if ((me = find_index(a, rank)) < 0)
+        return DMESH_SUCCESS;
+    for (d = 0; d < ndims && err == DMESH_SUCCESS; d++) {
+        DMESH_TRY(dmesh_axis_numel(&a->layout.axes[d], &expect));
+        if (dim_comms[d] == MPI_COMM_NULL)
+            return dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[%d] is MPI_COMM_NULL on rank %d, "
+                                   "a member of the mesh", d, rank);
+        want = expect <= 512 ? got : malloc(2 * (size_t)expect * sizeof(int));
+        if (want == NULL)
+            return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
+        have = want + expect;
+        err = dmesh_axis_group_of(&a->layout.axes[d], a->n, a->rank_map, me, expect, want, &count);
+        if (err == DMESH_SUCCESS)
+            err = translate_members(dim_comms[d], comm, expect, have, &count);
+        for (i = 0; err == DMESH_SUCCESS && i < expect; i++)
+            if (count != expect || have[i] != want[i])
+                err = dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[%d] on rank %d: member %d is "
+                                      "rank %d, the mesh expects rank %d (group of %d)", d, rank, i,
+                                      i < count ? have[i] : -1, want[i], expect);
+        if (want != got)
+            free(want);
+    }
+    return err;
+}
+
+/* from_comms of one dimension without a rank list: the mesh is the group of
+ * dim_comms[0], which differs between groups (PyTorch's from_group). */
+static int map_from_comm(MPI_Comm comm, MPI_Comm dim, int shape0, root_args_t *a)
+{
+    int count, i;
+
+    a->local_map = 1;
+    if ((a->rank_map = malloc((size_t)shape0 * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
+    for (i = 0; i < shape0; i++)
+        a->rank_map[i] = -1;
+    if (dim == MPI_COMM_NULL)
+        return DMESH_SUCCESS;
+    DMESH_TRY(translate_members(dim, comm, shape0, a->rank_map, &count));
+    if (count != shape0)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[0] has %d ranks, shape[0] is %d", count,
+                               shape0);
+    return DMESH_SUCCESS;
+}
+
+enum { RANKS_IDENTITY, RANKS_GIVEN, RANKS_FROM_COMM };
+
+static int root_validate(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                         const int ranks[], int ranks_mode, const char *const names[],
+                         MPI_Info info, const MPI_Comm dim_comms[], dmesh_t *mesh, root_args_t *a)
+{
+    int rc;
+
+    if ((rc = MPI_Comm_size(comm, &a->size)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
+    DMESH_CHECK_PTR(mesh);
+    DMESH_TRY(check_device_type(device_type, &a->cuda));
+    DMESH_TRY(check_shape(ndims, shape, a->size, &a->n));
+    DMESH_TRY(copy_names(ndims, names, a->names, &a->named));
+    DMESH_TRY(dmesh_options_parse(info, ndims, names, a->cuda, &a->opts));
+    DMESH_TRY(check_backends(ndims, a->cuda, &a->opts));
+    DMESH_TRY(dmesh_layout_row_major(ndims, shape, &a->layout));
+    if (ranks_mode == RANKS_GIVEN)
+        DMESH_TRY(check_ranks(a->n, ranks, a->size, &a->rank_map));
+    if (ranks_mode == RANKS_FROM_COMM)
+        DMESH_TRY(map_from_comm(comm, dim_comms[0], shape[0], a));
+    if (dim_comms != NULL)
+        DMESH_TRY(check_dim_comms(comm, ndims, dim_comms, a));
+    return DMESH_SUCCESS;
+}
+
+static uint64_t root_hash(const char *fn, const root_args_t *a)
+{
+    uint64_t h = dmesh_hash(DMESH_HASH_INIT, fn, strlen(fn));
+
+    h = dmesh_hash(h, &a->cuda, sizeof(a->cuda));
+    h = dmesh_hash(h, &a->n, sizeof(a->n));
+    h = hash_layout(h, &a->layout);
+    h = hash_names(h, a->layout.naxes, a->named, (char(*)[DMESH_MAX_NAME])a->names);
+    h = hash_options(h, a->layout.naxes, &a->opts);
+    if (a->rank_map != NULL && !a->local_map)
+        h = dmesh_hash(h, a->rank_map, (size_t)a->n * sizeof(int));
+    return h;
+}
+
+/* The entries of a new root mesh: from the cache (split), or duplicates of
+ * the communicators the user gave. */
+static int root_entries(dmesh_t m, const root_args_t *a, const MPI_Comm dim_comms[])
+{
+    int d;
+
+    for (d = 0; d < a->layout.naxes; d++) {
+        if (dim_comms != NULL)
+            DMESH_TRY(dmesh_universe_adopt_entry(m->u, &a->layout.axes[d], &a->opts.axis[d],
+                                                 m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL,
+                                                 a->opts.nccl_lazy, &m->entry[d]));
+        else
+            DMESH_TRY(dmesh_universe_get_entry(m->u, &a->layout.axes[d], &a->opts.axis[d],
+                                               a->opts.comm_create, a->opts.nccl_lazy, &m->entry[d]));
+    }
+    return DMESH_SUCCESS;
+}
+
+static void debug_mesh(const char *what, dmesh_t m)
+{
+    char text[1024];
+
+    if (!m->u->debug || m->u->rank != 0)
+        return;
+    dmesh_to_string(m, text, sizeof(text), NULL);
+    dmesh_universe_debug(m->u, "%s: %s", what, text);
+}
+
+static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
+                      const MPI_Comm dim_comms[], dmesh_t *mesh)
+{
+    dmesh_universe_t *u = NULL;
+    dmesh_t m = DMESH_NULL;
+
+    if (err != DMESH_SUCCESS && !a->opts.check)
+        return err;
+    DMESH_TRY(dmesh_universe_create(comm, err ? 0 : a->n, err ? NULL : a->rank_map, a->cuda, &u));
+    u->local_map = a->local_map;
+    u->debug = a->opts.debug;
+    if (a->opts.check)
+        err = dmesh_universe_agree(u, root_hash(fn, a), err, fn);
+    if (err == DMESH_SUCCESS && a->cuda)
+        err = dmesh_topo_bind(u->comm, &a->opts, &u->device);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_mesh_alloc(u, &m);
+    if (err == DMESH_SUCCESS) {
+        m->layout = u->root_layout = a->layout;
+        memcpy(m->names, a->names, sizeof(m->names));
+        memcpy(u->root_names, a->names, sizeof(u->root_names));
+        m->named = u->root_named = a->named;
+        m->is_root = 1;
+        err = root_entries(m, a, dim_comms);
+    }
+    if (err == DMESH_SUCCESS)
+        debug_mesh(fn, m);
+    if (err != DMESH_SUCCESS)
+        dmesh_free(&m);
+    dmesh_universe_release(u);
+    if (err == DMESH_SUCCESS)
+        *mesh = m;
+    return err;
+}
+
+static int root_create(MPI_Comm comm, const char *fn, const char *device_type, int ndims,
+                       const int shape[], const int ranks[], int ranks_mode,
+                       const char *const names[], MPI_Info info, const MPI_Comm dim_comms[],
+                       dmesh_t *mesh)
+{
+    root_args_t a;
+    int err;
+
+    if (comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
+    memset(&a, 0, sizeof(a));
+    a.opts.check = 1;
+    err = root_validate(comm, device_type, ndims, shape, ranks, ranks_mode, names, info, dim_comms,
+                        mesh, &a);
+    if (err == DMESH_ERR_MPI) /* the communicator itself is unusable: nothing to agree on */
+        return err;
+    err = root_build(comm, fn, &a, err, dim_comms, mesh);
+    free(a.rank_map);
+    return err;
+}
+
+int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+               const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+{
+    return root_create(comm, "dmesh_init", device_type, ndims, shape, NULL, RANKS_IDENTITY,
+                       dim_names, info, NULL, mesh);
+}
+
+int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                 const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+{
+    return root_create(comm, "dmesh_create", device_type, ndims, shape, ranks, RANKS_GIVEN,
+                       dim_names, info, NULL, mesh);
+}
+
+int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MPI_Comm dim_comms[],
+                     const int shape[], const int ranks[], const char *const dim_names[],
+                     dmesh_t *mesh)
+{
+    int mode = ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM;
+
+    if (dim_comms == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: dim_comms is NULL");
+    if (ranks == NULL && ndims != 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: ranks may be NULL only when "
+                               "ndims == 1 (ndims is %d)", ndims);
+    return root_create(comm, "dmesh_from_comms", device_type, ndims, shape, ranks, mode, dim_names,
+                       MPI_INFO_NULL, dim_comms, mesh);
+}
+
+int dmesh_free(dmesh_t *mesh)
+{
+    DMESH_CHECK_PTR(mesh);
+    if (*mesh == DMESH_NULL)
+        return DMESH_SUCCESS;
+    dmesh_universe_release((*mesh)->u);
+    free(*mesh);
+    *mesh = DMESH_NULL;
+    return DMESH_SUCCESS;
+}
+
+/* ---- derived meshes ---- */
+
+/* A new handle in u with the layout, names and entries of t. */
+static int mesh_from(dmesh_universe_t *u, const struct dmesh_s *t, dmesh_t *out)
+{
+    dmesh_t m = DMESH_NULL;
+
+    DMESH_TRY(dmesh_mesh_alloc(u, &m));
+    m->layout = t->layout;
+    m->named = t->named;
+    memcpy(m->names, t->names, sizeof(m->names));
+    memcpy(m->entry, t->entry, sizeof(m->entry));
+    *out = m;
+    return DMESH_SUCCESS;
+}
+
+static int find_dim(dmesh_t m, const char *name)
+{
+    int d;
+
+    for (d = 0; m->named && d < m->layout.naxes; d++)
+        if (strcmp(m->names[d], name) == 0)
+            return d;
+    return -1;
+}
+
+/* Axes given in a slice or concatenate must be sorted (slice only) and must
+ * not overlap: together they form an orthogonal layout. */
+static int check_joined(const dmesh_layout_t *l, int need_sorted, const char *fn)
+{
+    dmesh_axis_t all;
+    int ok = 0;
+
+    if (dmesh_layout_concat(l, &all) != DMESH_SUCCESS)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
+    DMESH_TRY(dmesh_axis_is_sorted(&all, &ok));
+    if (need_sorted && !ok)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: dimensions are not in ascending stride order "
+                               "(outer to inner, as in the root mesh)", fn);
+    DMESH_TRY(dmesh_axis_is_orthogonal(&all, &ok));
+    if (!ok)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
+    return DMESH_SUCCESS;
+}
+
+/* Append the dimension called name (of m, or registered on the root) to s. */
+static int slice_add(dmesh_t m, const char *name, dmesh_t s)
+{
+    const dmesh_flat_name_t *f;
+    int d = find_dim(m, name), k = s->layout.naxes;
+
+    if (d >= 0) {
+        s->layout.axes[k] = m->layout.axes[d];
+        s->entry[k] = m->entry[d];
+    } else if (m->is_root && (f = dmesh_universe_find_flat(m->u, name)) != NULL) {
+        s->layout.axes[k] = f->axis;
+        s->entry[k] = f->entry;
+    } else {
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: no dimension \"%s\" in the mesh%s", name,
+                               m->is_root ? " (nor registered by dmesh_flatten)" : "");
+    }
+    strcpy(s->names[k], name);
+    s->layout.naxes++;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh)
+{
+    struct dmesh_s s;
+    int i;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_slice"));
+    DMESH_CHECK_PTR(dim_names);
+    DMESH_CHECK_PTR(submesh);
+    if (!mesh->named)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: the mesh has no dimension names");
+    if (n < 1 || n > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_slice: n = %d out of range [1, %d]", n,
+                               DMESH_MAX_DIMS);
+    memset(&s, 0, sizeof(s));
+    s.named = 1;
+    for (i = 0; i < n; i++) {
+        if (dim_names[i] == NULL)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: dim_names[%d] is NULL", i);
+        DMESH_TRY(slice_add(mesh, dim_names[i], &s));
+    }
+    DMESH_TRY(check_joined(&s.layout, 1, "dmesh_slice"));
+    return mesh_from(mesh->u, &s, submesh);
+}
+
+/* Options of the new axes of a derived mesh: info applies to them only. */
+static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const names[],
+                           dmesh_options_t *o)
+{
+    DMESH_TRY(dmesh_options_parse(info, n, names, m->u->cuda, o));
+    return check_backends(n, m->u->cuda, o);
+}
+
+/* Agreement for a derived collective call, over the root communicator;
+ * non-members of the mesh take part too (the splits need every rank). */
+static int derived_agree(dmesh_t m, const char *fn, uint64_t h, int err, const dmesh_options_t *o)
+{
+    if (!o->check)
+        return err;
+    h = dmesh_hash(h, fn, strlen(fn));
+    h = hash_layout(h, &m->layout);
+    h = hash_names(h, m->layout.naxes, m->named, m->names);
+    return dmesh_universe_agree(m->u, h, err, fn);
+}
+
+/* Default flatten name: the dimension names joined with "_". */
+static int join_names(dmesh_t m, char out[DMESH_MAX_NAME])
+{
+    size_t len = 0, k;
+    int d;
+
+    if (!m->named)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: an unnamed mesh needs a name");
+    for (d = 0; d < m->layout.naxes; d++) {
+        k = strlen(m->names[d]);
+        if (len + k + (d > 0) >= DMESH_MAX_NAME)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: joined name is longer than %d "
+                                   "bytes", DMESH_MAX_NAME - 1);
+        if (d > 0)
+            out[len++] = '_';
+        memcpy(out + len, m->names[d], k + 1);
+        len += k;
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Local checks of flatten; *reuse is the registered entry to return again. */
+static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
+                         dmesh_comm_entry_t **reuse)
+{
+    const dmesh_flat_name_t *f;
+    dmesh_universe_t *u = m->u;
+    int d;
+
+    *reuse = NULL;
+    if (name[0] == '\0' || strlen(name) >= DMESH_MAX_NAME)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: name is empty or too long");
+    if (m->layout.naxes == 1 && m->named && strcmp(m->names[0], name) == 0) {
+        *reuse = m->entry[0];
+        return DMESH_SUCCESS;
+    }
+    for (d = 0; u->root_named && d < u->root_layout.naxes; d++)
+        if (strcmp(u->root_names[d], name) == 0)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" is a dimension of the "
+                                   "root mesh", name);
+    if ((f = dmesh_universe_find_flat(u, name)) != NULL) {
+        if (!dmesh_axis_equal(&f->axis, axis))
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" was registered before "
+                                   "for another layout", name);
+        *reuse = f->entry;
+    }
+    return DMESH_SUCCESS;
+}
+
+static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[DMESH_MAX_NAME],
+                         dmesh_axis_t *axis, dmesh_options_t *o, dmesh_comm_entry_t **reuse)
+{
+    dmesh_axis_t all;
+    const char *names[1] = {flat};
+
+    if (name == NULL)
+        DMESH_TRY(join_names(m, flat));
+    else
+        snprintf(flat, DMESH_MAX_NAME, "%s", name);
+    DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
+    DMESH_TRY(dmesh_axis_canonical(&all, axis));
+    DMESH_TRY(derived_options(m, info, 1, names, o));
+    if (name != NULL && strlen(name) >= DMESH_MAX_NAME)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: name is longer than %d bytes",
+                               DMESH_MAX_NAME - 1);
+    return flatten_check(m, flat, axis, reuse);
+}
+
+int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
+{
+    struct dmesh_s t;
+    dmesh_options_t o;
+    dmesh_comm_entry_t *e = NULL;
+    int err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_flatten"));
+    DMESH_CHECK_PTR(flat);
+    memset(&t, 0, sizeof(t));
+    o.check = 1;
+    err = flatten_local(mesh, name, info, t.names[0], &t.layout.axes[0], &o, &e);
+    DMESH_TRY(derived_agree(mesh, "dmesh_flatten",
+                            dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, &o));
+    if (e == NULL) {
+        DMESH_TRY(dmesh_universe_get_entry(mesh->u, &t.layout.axes[0], &o.axis[0], o.comm_create,
+                                           o.nccl_lazy, &e));
+        DMESH_TRY(dmesh_universe_register(mesh->u, t.names[0], &t.layout.axes[0], e));
+    }
+    t.layout.naxes = 1;
+    t.named = 1;
+    t.entry[0] = e;
+    return mesh_from(mesh->u, &t, flat);
+}
+
+/* Local part of unflatten: the new layout and names in t. */
+static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const char *const names[],
+                           struct dmesh_s *t)
+{
+    dmesh_axis_t parts[DMESH_MAX_DIMS];
+    int strides[DMESH_MAX_DIMS], size, d, named;
+    char fresh[DMESH_MAX_DIMS][DMESH_MAX_NAME];
+
+    DMESH_TRY(dmesh_mesh_check(m, dim, "dmesh_unflatten"));
+    if (n < 1 || n > DMESH_MAX_DIMS || m->layout.naxes - 1 + n > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_unflatten: %d new dims make more than %d", n,
+                               DMESH_MAX_DIMS);
+    DMESH_CHECK_PTR(sizes);
+    DMESH_TRY(check_shape(n, sizes, INT_MAX, &size));
+    DMESH_TRY(dmesh_axis_numel(&m->layout.axes[dim], &d));
+    if (size != d)
+        return dmesh_error_set(DMESH_ERR_SIZE, "dmesh_unflatten: sizes multiply to %d, dim %d has "
+                               "size %d", size, dim, d);
+    if (m->named != (names != NULL))
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: %s", m->named ?
+                               "a named mesh needs names for the new dims" :
+                               "the mesh is unnamed: pass no names");
+    DMESH_TRY(copy_names(n, names, fresh, &named));
+    for (d = n - 1, size = 1; d >= 0; size *= sizes[d--])
+        strides[d] = size;
+    DMESH_TRY(dmesh_axis_compose_modes(&m->layout.axes[dim], n, sizes, strides, parts));
+    for (d = 0; d < n; d++)
+        DMESH_TRY(dmesh_axis_canonical(&parts[d], &parts[d]));
+    DMESH_TRY(dmesh_layout_splice(&m->layout, dim, n, parts, &t->layout));
+    t->named = m->named;
+    for (d = 0; d < t->layout.naxes; d++)
+        strcpy(t->names[d], d < dim ? m->names[d] : d < dim + n ? fresh[d - dim] :
+               m->names[d - n + 1]);
+    for (d = 0; m->named && d < t->layout.naxes; d++)
+        if (find_dim(t, t->names[d]) != d)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: name \"%s\" is used twice",
+                                   t->names[d]);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
+                    MPI_Info info, dmesh_t *out)
+{
+    struct dmesh_s t;
+    dmesh_options_t o;
+    uint64_t h;
+    int d, err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_unflatten"));
+    DMESH_CHECK_PTR(out);
+    memset(&t, 0, sizeof(t));
+    o.check = 1;
+    err = unflatten_local(mesh, dim, n, sizes, dim_names, &t);
+    if (err == DMESH_SUCCESS)
+        err = derived_options(mesh, info, n, dim_names, &o);
+    h = dmesh_hash(DMESH_HASH_INIT, &dim, sizeof(dim));
+    h = hash_layout(h, &t.layout);
+    h = hash_names(h, t.layout.naxes, t.named, t.names);
+    DMESH_TRY(derived_agree(mesh, "dmesh_unflatten", h, err, &o));
+    for (d = 0; d < t.layout.naxes; d++) {
+        if (d < dim || d >= dim + n)
+            t.entry[d] = mesh->entry[d < dim ? d : d - n + 1];
+        else
+            DMESH_TRY(dmesh_universe_get_entry(mesh->u, &t.layout.axes[d], &o.axis[d - dim],
+                                               o.comm_create, o.nccl_lazy, &t.entry[d]));
+    }
+    return mesh_from(mesh->u, &t, out);
+}
+
+int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
+{
+    struct dmesh_s t;
+    int i, d, k;
+
+    DMESH_CHECK_PTR(meshes);
+    DMESH_CHECK_PTR(out);
+    if (n < 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: n = %d, need at least 1", n);
+    memset(&t, 0, sizeof(t));
+    for (i = 0; i < n; i++) {
+        DMESH_TRY(dmesh_mesh_check(meshes[i], -1, "dmesh_concatenate"));
+        if (meshes[i]->u != meshes[0]->u)
+            return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] comes from "
+                                   "another root mesh than meshes[0]", i);
+        if (meshes[i]->named != meshes[0]->named)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: named and unnamed meshes");
+        if (t.layout.naxes + meshes[i]->layout.naxes > DMESH_MAX_DIMS)
+            return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: more than %d dims",
+                                   DMESH_MAX_DIMS);
+        for (d = 0; d < meshes[i]->layout.naxes; d++) {
+            k = t.layout.naxes++;
+            t.layout.axes[k] = meshes[i]->layout.axes[d];
+            t.entry[k] = meshes[i]->entry[d];
+            strcpy(t.names[k], meshes[i]->names[d]);
+        }
+    }
+    t.named = meshes[0]->named;
+    for (d = 0; t.named && d < t.layout.naxes; d++)
+        if (find_dim(&t, t.names[d]) != d)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: name \"%s\" is used twice",
+                                   t.names[d]);
+    DMESH_TRY(check_joined(&t.layout, 0, "dmesh_concatenate"));
+    return mesh_from(meshes[0]->u, &t, out);
+}
+
+int dmesh_abort(dmesh_t mesh)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_abort"));
+    return dmesh_universe_abort(mesh->u);
+}
+
+int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
+{
+    dmesh_comm_entry_t *e;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, "dmesh_get_nccl_comm"));
+    DMESH_CHECK_PTR(nccl);
+    e = mesh->entry[dim];
+    if (e->backend != DMESH_BACKEND_NCCL)
+        return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
+    if (mesh->u->my_index < 0)
+        return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
+    DMESH_TRY(dmesh_universe_nccl_entry(mesh->u, e));
+    *nccl = e->nccl;
+    return DMESH_SUCCESS;
+}

@@ -1,0 +1,325 @@
+/* Queries on meshes: local arithmetic on the layout and the rank map, no
+ * communication. Also value equality, the text form, and the per-thread
+ * current-mesh stack. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "mesh.h"
+
+#define DMESH_STACK_DEPTH 64
+
+static _Thread_local dmesh_t stack[DMESH_STACK_DEPTH];
+static _Thread_local int stack_top;
+
+int dmesh_get_ndims(dmesh_t mesh, int *ndims)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(ndims);
+    *ndims = mesh->layout.naxes;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
+{
+    int d;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(shape);
+    if (maxdims < mesh->layout.naxes)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
+                               mesh->layout.naxes);
+    for (d = 0; d < mesh->layout.naxes; d++)
+        DMESH_TRY(dmesh_axis_numel(&mesh->layout.axes[d], &shape[d]));
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_size(dmesh_t mesh, int *size)
+{
+    dmesh_axis_t all;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(size);
+    DMESH_TRY(dmesh_layout_concat(&mesh->layout, &all));
+    return dmesh_axis_numel(&all, size);
+}
+
+int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_CHECK_PTR(name);
+    *name = mesh->named ? mesh->names[dim] : NULL;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
+{
+    int d;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(name);
+    DMESH_CHECK_PTR(dim);
+    for (d = 0; mesh->named && d < mesh->layout.naxes; d++) {
+        if (strcmp(mesh->names[d], name) == 0) {
+            *dim = d;
+            return DMESH_SUCCESS;
+        }
+    }
+    return dmesh_error_set(DMESH_ERR_NAME, "%s: no dimension \"%s\" in the mesh", __func__, name);
+}
+
+int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(device_type);
+    *device_type = mesh->u->cuda ? "cuda" : "cpu";
+    return DMESH_SUCCESS;
+}
+
+static int not_member(const char *func)
+{
+    return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "%s: the calling rank is not in the mesh", func);
+}
+
+int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member)
+{
+    const dmesh_universe_t *u;
+    int d, group, c[DMESH_MAX_DIMS];
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(is_member);
+    u = mesh->u;
+    if (u->my_index >= 0) {
+        DMESH_CHECK_PTR(coords);
+        if (maxdims < mesh->layout.naxes)
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
+                                   mesh->layout.naxes);
+        for (d = 0; d < mesh->layout.naxes; d++)
+            DMESH_TRY(dmesh_axis_decompose(&mesh->layout.axes[d], u->n, u->my_index, &group, &c[d]));
+        memcpy(coords, c, (size_t)mesh->layout.naxes * sizeof(int));
+    }
+    *is_member = u->my_index >= 0;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
+{
+    int group, pos;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_CHECK_PTR(rank);
+    if (mesh->u->my_index < 0)
+        return not_member(__func__);
+    DMESH_TRY(dmesh_axis_decompose(&mesh->layout.axes[dim], mesh->u->n, mesh->u->my_index, &group,
+                                   &pos));
+    *rank = pos;
+    return DMESH_SUCCESS;
+}
+
+/* Ranks of the copy of atoms that contains index; outputs only on success. */
+static int copy_of(const dmesh_universe_t *u, const dmesh_axis_t *atoms, int index, int max,
+                   int ranks[], int *nranks)
+{
+    int count;
+
+    DMESH_CHECK_PTR(ranks);
+    DMESH_CHECK_PTR(nranks);
+    DMESH_TRY(dmesh_axis_numel(atoms, &count));
+    if (max < count)
+        return dmesh_error_set(DMESH_ERR_ARG, "capacity %d is less than the %d ranks", max, count);
+    DMESH_TRY(dmesh_axis_group_of(atoms, u->n, u->rank_map, index, max, ranks, &count));
+    *nranks = count;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int *nranks)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    if (mesh->u->my_index < 0)
+        return not_member(__func__);
+    return copy_of(mesh->u, &mesh->layout.axes[dim], mesh->u->my_index, maxranks, ranks, nranks);
+}
+
+int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
+{
+    dmesh_axis_t all;
+    int size, index;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_layout_concat(&mesh->layout, &all));
+    DMESH_TRY(dmesh_axis_numel(&all, &size));
+    index = mesh->u->my_index;
+    /* a non-member sees the only copy, if there is one */
+    if (index < 0 && (size != mesh->u->n || mesh->u->local_map))
+        return not_member(__func__);
+    return copy_of(mesh->u, &all, index < 0 ? 0 : index, maxranks, ranks, nranks);
+}
+
+int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_CHECK_PTR(comm);
+    *comm = mesh->entry[dim]->comm;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_device(dmesh_t mesh, int *device)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(device);
+    *device = mesh->u->device;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
+{
+    const dmesh_cache_t *c;
+    int i;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_CHECK_PTR(info);
+    c = &mesh->u->cache;
+    memset(info, 0, sizeof(*info));
+    info->comms_mpi = c->count;
+    for (i = 0; i < c->count; i++)
+        info->comms_nccl += c->order[i]->nccl != NULL;
+    info->lookups = c->lookups;
+    info->hits = c->hits;
+    return DMESH_SUCCESS;
+}
+
+static int same_ranks(const dmesh_universe_t *a, const dmesh_universe_t *b)
+{
+    int i, r;
+
+    if (a->n != b->n)
+        return 0;
+    for (i = 0; i < a->n; i++)
+        if (dmesh_universe_rank_at(a, i) != dmesh_universe_rank_at(b, i))
+            return 0;
+    if (a->comm == b->comm)
+        return 1;
+    /* ranks of one communicator: the private duplicates of one user comm */
+    return MPI_Comm_compare(a->comm, b->comm, &r) == MPI_SUCCESS &&
+           (r == MPI_IDENT || r == MPI_CONGRUENT);
+}
+
+int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
+{
+    int d, eq;
+
+    DMESH_TRY(dmesh_mesh_check(a, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(b, -1, __func__));
+    DMESH_CHECK_PTR(equal);
+    eq = a->u->cuda == b->u->cuda && a->named == b->named && a->layout.naxes == b->layout.naxes;
+    for (d = 0; eq && d < a->layout.naxes; d++)
+        eq = dmesh_axis_equal(&a->layout.axes[d], &b->layout.axes[d]) &&
+             (!a->named || strcmp(a->names[d], b->names[d]) == 0);
+    *equal = eq && (a->u == b->u || same_ranks(a->u, b->u));
+    return DMESH_SUCCESS;
+}
+
+/* Text accumulated with snprintf rules: what does not fit is counted. */
+typedef struct {
+    char *buf;
+    size_t len, used;
+} text_t;
+
+static void put(text_t *t, const char *fmt, ...) DMESH_PRINTF(2, 3);
+static void put(text_t *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    va_start(ap, fmt);
+    k = vsnprintf(t->used < t->len ? t->buf + t->used : NULL,
+                  t->used < t->len ? t->len - t->used : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        t->used += (size_t)k;
+}
+
+/* The mesh tensor as nested brackets, or "?" when this rank cannot see it. */
+static void put_ranks(text_t *t, dmesh_t m, const int shape[])
+{
+    int size, n, i, d, *ranks;
+
+    if (dmesh_get_size(m, &size) != DMESH_SUCCESS || (ranks = malloc((size_t)size * sizeof(int))) == NULL)
+        return;
+    if (dmesh_get_ranks(m, size, ranks, &n) != DMESH_SUCCESS) {
+        put(t, "?");
+        free(ranks);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        int span = 1, opens = 0, closes = 0;
+        for (d = m->layout.naxes - 1; d >= 0; d--) {
+            span *= shape[d];
+            opens += i % span == 0;
+            closes += (i + 1) % span == 0;
+        }
+        put(t, "%s%.*s%d%.*s", i % shape[m->layout.naxes - 1] ? ", " : i ? ", " : "", opens,
+            "[[[[[[[[[[[[[[[[", ranks[i], closes, "]]]]]]]]]]]]]]]]");
+    }
+    free(ranks);
+}
+
+int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+{
+    text_t t = {buf, len, 0};
+    int shape[DMESH_MAX_DIMS], d;
+    char axis[256];
+
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    if (buf == NULL && len > 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
+    DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
+    put(&t, "DeviceMesh(%s, (", mesh->u->cuda ? "cuda" : "cpu");
+    for (d = 0; d < mesh->layout.naxes; d++)
+        put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? mesh->names[d] : "",
+            mesh->named ? "=" : "", shape[d]);
+    put(&t, "), layout (");
+    for (d = 0; d < mesh->layout.naxes; d++) {
+        dmesh_axis_to_string(&mesh->layout.axes[d], axis, sizeof(axis), NULL);
+        put(&t, "%s%s", d ? ", " : "", axis);
+    }
+    put(&t, "), mesh ");
+    put_ranks(&t, mesh, shape);
+    put(&t, ")");
+    if (len > 0 && t.used >= len)
+        buf[len - 1] = '\0';
+    if (needed != NULL)
+        *needed = t.used;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_push(dmesh_t mesh)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    if (stack_top == DMESH_STACK_DEPTH)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: current-mesh stack is full (%d)", __func__,
+                               DMESH_STACK_DEPTH);
+    stack[stack_top++] = mesh;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_pop(dmesh_t *mesh)
+{
+    if (stack_top == 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: current-mesh stack is empty", __func__);
+    stack_top--;
+    if (mesh != NULL)
+        *mesh = stack[stack_top];
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_current(dmesh_t *mesh)
+{
+    DMESH_CHECK_PTR(mesh);
+    *mesh = stack_top > 0 ? stack[stack_top - 1] : DMESH_NULL;
+    return DMESH_SUCCESS;
+}

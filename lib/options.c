@@ -1,0 +1,250 @@
+/* Options of creation calls: MPI_Info keys, with environment variables as
+ * defaults. Unknown keys are ignored (the info may carry keys for other
+ * libraries); a recognised key with a bad value is DMESH_ERR_ARG. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "options.h"
+
+/* A parsed dimension selector of a ".<dim>" key: by name or by index. */
+typedef struct {
+    int by_name[DMESH_MAX_DIMS];
+    int by_index[DMESH_MAX_DIMS];
+} dim_forms_t;
+
+static int parse_int(const char *key, const char *val, int lo, int hi, int *out)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(val, &end, 10);
+    if (errno != 0 || end == val || *end != '\0' || v < lo || v > hi)
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not an integer in [%d, %d]",
+                               key, val, lo, hi);
+    *out = (int)v;
+    return DMESH_SUCCESS;
+}
+
+static int parse_choice(const char *key, const char *val, const char *a, const char *b, int *out)
+{
+    if (strcmp(val, a) == 0)
+        *out = 0;
+    else if (strcmp(val, b) == 0)
+        *out = 1;
+    else
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is neither \"%s\" nor \"%s\"",
+                               key, val, a, b);
+    return DMESH_SUCCESS;
+}
+
+static int parse_bool(const char *key, const char *val, int *out)
+{
+    int v = 0;
+
+    if (strcmp(val, "1") == 0 || strcmp(val, "yes") == 0 || strcmp(val, "on") == 0)
+        val = "true";
+    if (strcmp(val, "0") == 0 || strcmp(val, "no") == 0 || strcmp(val, "off") == 0)
+        val = "false";
+    DMESH_TRY(parse_choice(key, val, "false", "true", &v));
+    *out = v;
+    return DMESH_SUCCESS;
+}
+
+static int parse_backend(const char *key, const char *val, int *out)
+{
+    int v = 0;
+
+    DMESH_TRY(parse_choice(key, val, "mpi", "nccl", &v));
+    *out = v ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
+    return DMESH_SUCCESS;
+}
+
+/* Apply one nccl_<field> value to o; *known = 0 when field is not one. */
+static int parse_nccl_field(const char *key, const char *field, const char *val,
+                            dmesh_nccl_options_t *o, int *known)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+        size_t off;
+    } ints[] = {
+        {"blocking", DMESH_NCCL_OPT_BLOCKING, offsetof(dmesh_nccl_options_t, blocking)},
+        {"cga_cluster_size", DMESH_NCCL_OPT_CGA_CLUSTER_SIZE,
+         offsetof(dmesh_nccl_options_t, cga_cluster_size)},
+        {"min_ctas", DMESH_NCCL_OPT_MIN_CTAS, offsetof(dmesh_nccl_options_t, min_ctas)},
+        {"max_ctas", DMESH_NCCL_OPT_MAX_CTAS, offsetof(dmesh_nccl_options_t, max_ctas)},
+        {"split_share", DMESH_NCCL_OPT_SPLIT_SHARE, offsetof(dmesh_nccl_options_t, split_share)},
+    };
+    size_t i;
+
+    *known = 1;
+    if (strcmp(field, "net_name") == 0) {
+        if (val[0] == '\0' || strlen(val) >= sizeof(o->net_name))
+            return dmesh_error_set(DMESH_ERR_ARG, "option %s: bad network name \"%s\"", key, val);
+        strcpy(o->net_name, val);
+        o->set_mask |= DMESH_NCCL_OPT_NET_NAME;
+        return DMESH_SUCCESS;
+    }
+    for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+        if (strcmp(field, ints[i].name) == 0) {
+            DMESH_TRY(parse_int(key, val, 0, INT_MAX, (int *)((char *)o + ints[i].off)));
+            o->set_mask |= ints[i].bit;
+            return DMESH_SUCCESS;
+        }
+    }
+    *known = 0;
+    return DMESH_SUCCESS;
+}
+
+/* Resolve the <dim> of "key.<dim>" to an index: a name of the mesh or a
+ * decimal index; both forms for one dim, or an unknown dim, is an error. */
+static int resolve_dim(const char *key, const char *dim, int ndims, const char *const names[],
+                       dim_forms_t *forms, int *out)
+{
+    int d;
+    char *end;
+    long v;
+
+    for (d = 0; names != NULL && d < ndims; d++) {
+        if (strcmp(names[d], dim) == 0) {
+            forms->by_name[d] = 1;
+            *out = d;
+            goto check;
+        }
+    }
+    v = strtol(dim, &end, 10);
+    if (end == dim || *end != '\0' || v < 0 || v >= ndims)
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: \"%s\" is no dimension of the mesh (%d dims)",
+                               key, dim, ndims);
+    d = (int)v;
+    forms->by_index[d] = 1;
+    *out = d;
+check:
+    if (forms->by_name[d] && forms->by_index[d])
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "option %s: dimension %d is named both by name and by index", key, d);
+    return DMESH_SUCCESS;
+}
+
+/* Apply one per-axis key (dmesh_backend or nccl_<field>) to the axes it names. */
+static int apply_axis_key(const char *key, const char *val, int ndims, const char *const names[],
+                          dmesh_options_t *o, dim_forms_t *forms, int *per_dim_backend)
+{
+    char base[MPI_MAX_INFO_KEY + 1];
+    const char *dot = strchr(key, '.');
+    int d, lo = 0, hi = ndims, known = 1;
+
+    snprintf(base, sizeof(base), "%.*s", dot ? (int)(dot - key) : (int)strlen(key), key);
+    if (dot != NULL) {
+        DMESH_TRY(resolve_dim(key, dot + 1, ndims, names, forms, &lo));
+        hi = lo + 1;
+    }
+    for (d = lo; d < hi; d++) {
+        if (strcmp(base, "dmesh_backend") == 0) {
+            /* a per-dim choice wins over the global one, whatever the key order */
+            if (dot != NULL || !per_dim_backend[d])
+                DMESH_TRY(parse_backend(key, val, &o->axis[d].backend));
+            per_dim_backend[d] |= dot != NULL;
+        } else {
+            DMESH_TRY(parse_nccl_field(key, base + 5, val, &o->axis[d].nccl, &known));
+        }
+    }
+    (void)known;
+    return DMESH_SUCCESS;
+}
+
+static int apply_key(const char *key, const char *val, int ndims, const char *const names[],
+                     dmesh_options_t *o, dim_forms_t *forms, int *per_dim_backend)
+{
+    if (strcmp(key, "dmesh_check") == 0)
+        return parse_bool(key, val, &o->check);
+    if (strcmp(key, "dmesh_comm_create") == 0)
+        return parse_choice(key, val, "split", "group", &o->comm_create);
+    if (strcmp(key, "dmesh_device") == 0)
+        return parse_int(key, val, 0, INT_MAX, &o->device);
+    if (strcmp(key, "dmesh_bind") == 0)
+        return parse_choice(key, val, "auto", "none", &o->bind);
+    if (strcmp(key, "dmesh_nccl_init") == 0)
+        return parse_choice(key, val, "eager", "lazy", &o->nccl_lazy);
+    if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
+        return apply_axis_key(key, val, ndims, names, o, forms, per_dim_backend);
+    if (strncmp(key, "nccl_", 5) == 0)
+        return apply_axis_key(key, val, ndims, names, o, forms, per_dim_backend);
+    return DMESH_SUCCESS;
+}
+
+static int apply_env(dmesh_options_t *o)
+{
+    const char *v;
+
+    if ((v = getenv("DMESH_CHECK")) != NULL && *v)
+        DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
+    if ((v = getenv("DMESH_COMM_CREATE")) != NULL && *v)
+        DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
+    if ((v = getenv("DMESH_DEVICE")) != NULL && *v)
+        DMESH_TRY(parse_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
+    if ((v = getenv("DMESH_DEBUG")) != NULL && *v)
+        o->debug = strcmp(v, "0") != 0;
+    return DMESH_SUCCESS;
+}
+
+static void set_defaults(int cuda, dmesh_options_t *o)
+{
+    int d;
+
+    memset(o, 0, sizeof(*o));
+    o->check = 1;
+    o->device = -1;
+    for (d = 0; d < DMESH_MAX_DIMS; d++)
+        o->axis[d].backend = cuda ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
+}
+
+int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
+                        dmesh_options_t *opts)
+{
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    int nkeys = 0, i, flag, rc;
+    int per_dim_backend[DMESH_MAX_DIMS] = {0};
+    dim_forms_t forms;
+
+    set_defaults(cuda, opts);
+    memset(&forms, 0, sizeof(forms));
+    DMESH_TRY(apply_env(opts));
+    if (info == MPI_INFO_NULL)
+        return DMESH_SUCCESS;
+    if ((rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Info_get_nkeys");
+    for (i = 0; i < nkeys; i++) {
+        if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS)
+            return dmesh_error_mpi(rc, "MPI_Info_get_nthkey");
+        if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS)
+            return dmesh_error_mpi(rc, "MPI_Info_get");
+        if (flag)
+            DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms, per_dim_backend));
+    }
+    return DMESH_SUCCESS;
+}
+
+void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len)
+{
+    const dmesh_nccl_options_t *n = &o->nccl;
+
+    if (o->backend != DMESH_BACKEND_NCCL) {
+        snprintf(buf, len, "mpi");
+        return;
+    }
+    snprintf(buf, len, "nccl m%x b%d c%d n%d x%d s%d %s", n->set_mask,
+             n->set_mask & DMESH_NCCL_OPT_BLOCKING ? n->blocking : -1,
+             n->set_mask & DMESH_NCCL_OPT_CGA_CLUSTER_SIZE ? n->cga_cluster_size : -1,
+             n->set_mask & DMESH_NCCL_OPT_MIN_CTAS ? n->min_ctas : -1,
+             n->set_mask & DMESH_NCCL_OPT_MAX_CTAS ? n->max_ctas : -1,
+             n->set_mask & DMESH_NCCL_OPT_SPLIT_SHARE ? n->split_share : -1,
+             n->set_mask & DMESH_NCCL_OPT_NET_NAME ? n->net_name : "-");
+}

@@ -1,0 +1,399 @@
+/* Universes: the private duplicate of the user's communicator, cached on it
+ * as an attribute so that later meshes on the same communicator do not pay
+ * for another MPI_Comm_dup; the rank map; the communicator cache and its
+ * teardown; the agreement check. */
+#include "config.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm_mpi.h"
+#include "comm_nccl.h"
+#include "error.h"
+#include "universe.h"
+
+/* The private duplicate of one user communicator. One reference belongs to
+ * the attribute on the user's communicator, one to each universe. */
+struct dmesh_private_comm {
+    MPI_Comm comm;
+    MPI_Comm user; /* the user's handle, to delete the attribute at finalize */
+    int refs;
+    struct dmesh_private_comm *prev, *next; /* list of those still attached */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int comm_keyval = MPI_KEYVAL_INVALID;
+static int finalize_keyval = MPI_KEYVAL_INVALID;
+static dmesh_private_comm_t *attached; /* private comms still cached on a user comm */
+
+static void private_comm_release(dmesh_private_comm_t *p)
+{
+    int last;
+
+    pthread_mutex_lock(&lock);
+    last = --p->refs == 0;
+    pthread_mutex_unlock(&lock);
+    if (last) {
+        MPI_Comm_free(&p->comm);
+        free(p);
+    }
+}
+
+/* The user's communicator is being freed (or MPI finalised): drop the
+ * attribute's reference; universes still alive keep the duplicate. */
+static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    dmesh_private_comm_t *p = value;
+
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    pthread_mutex_lock(&lock);
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        attached = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    pthread_mutex_unlock(&lock);
+    private_comm_release(p);
+    return MPI_SUCCESS;
+}
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: release every
+ * private duplicate still cached on a user communicator, then the keyvals. */
+static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)value;
+    (void)extra;
+    while (attached != NULL)
+        MPI_Comm_delete_attr(attached->user, comm_keyval);
+    MPI_Comm_free_keyval(&comm_keyval);
+    MPI_Comm_free_keyval(&finalize_keyval);
+    return MPI_SUCCESS;
+}
+
+static int keyvals_create(void)
+{
+    int rc = MPI_SUCCESS;
+
+    pthread_mutex_lock(&lock);
+    if (comm_keyval == MPI_KEYVAL_INVALID) {
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_attr_delete, &comm_keyval, NULL);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_attr_delete,
+                                        &finalize_keyval, NULL);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
+    }
+    pthread_mutex_unlock(&lock);
+    return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
+}
+
+/* Collective over user: the private duplicate of user, with a reference for
+ * the caller. */
+static int private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
+{
+    dmesh_private_comm_t *p;
+    int flag = 0, rc;
+
+    DMESH_TRY(keyvals_create());
+    if ((rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_get_attr");
+    if (!flag) {
+        if ((p = calloc(1, sizeof(*p))) == NULL)
+            return dmesh_error_set(DMESH_ERR_NOMEM, "private communicator: out of memory");
+        if ((rc = MPI_Comm_dup(user, &p->comm)) != MPI_SUCCESS) {
+            free(p);
+            return dmesh_error_mpi(rc, "MPI_Comm_dup of the user's communicator");
+        }
+        MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN);
+        p->user = user;
+        p->refs = 1;
+        if ((rc = MPI_Comm_set_attr(user, comm_keyval, p)) != MPI_SUCCESS) {
+            MPI_Comm_free(&p->comm);
+            free(p);
+            return dmesh_error_mpi(rc, "MPI_Comm_set_attr");
+        }
+        pthread_mutex_lock(&lock);
+        p->next = attached;
+        if (attached)
+            attached->prev = p;
+        attached = p;
+        pthread_mutex_unlock(&lock);
+    }
+    pthread_mutex_lock(&lock);
+    p->refs++;
+    pthread_mutex_unlock(&lock);
+    *out = p;
+    return DMESH_SUCCESS;
+}
+
+static int find_my_index(const dmesh_universe_t *u)
+{
+    int i;
+
+    if (u->rank_map == NULL)
+        return u->rank < u->n ? u->rank : -1;
+    for (i = 0; i < u->n; i++)
+        if (u->rank_map[i] == u->rank)
+            return i;
+    return -1;
+}
+
+int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
+                          dmesh_universe_t **out)
+{
+    dmesh_universe_t *u = calloc(1, sizeof(*u));
+    int err;
+
+    if (u == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "universe: out of memory");
+    u->refcount = 1;
+    u->n = n;
+    u->cuda = cuda;
+    u->device = -1;
+    if ((err = dmesh_cache_init(&u->cache)) != DMESH_SUCCESS)
+        goto fail;
+    if (rank_map != NULL) {
+        if ((u->rank_map = malloc((size_t)n * sizeof(int))) == NULL) {
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "rank map of %d ranks: out of memory", n);
+            goto fail;
+        }
+        memcpy(u->rank_map, rank_map, (size_t)n * sizeof(int));
+    }
+    if ((err = private_comm_get(user_comm, &u->pcomm)) != DMESH_SUCCESS)
+        goto fail;
+    u->comm = u->pcomm->comm;
+    MPI_Comm_rank(u->comm, &u->rank);
+    MPI_Comm_size(u->comm, &u->size);
+    u->my_index = find_my_index(u);
+    *out = u;
+    return DMESH_SUCCESS;
+fail:
+    dmesh_cache_destroy(&u->cache);
+    free(u->rank_map);
+    free(u);
+    return err;
+}
+
+/* Free the communicators of the cache: NCCL first, then MPI, each in
+ * reverse creation order (an NCCL communicator may use its MPI one). */
+static void free_comms(dmesh_universe_t *u)
+{
+    int i;
+
+    for (i = u->cache.count - 1; i >= 0; i--) {
+        dmesh_comm_entry_t *e = u->cache.order[i];
+        if (e->nccl != NULL)
+            dmesh_nccl_comm_destroy(e->nccl);
+        e->nccl = NULL;
+    }
+    for (i = u->cache.count - 1; i >= 0; i--) {
+        dmesh_comm_entry_t *e = u->cache.order[i];
+        if (e->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&e->comm);
+    }
+}
+
+void dmesh_universe_release(dmesh_universe_t *u)
+{
+    if (--u->refcount > 0)
+        return;
+    free_comms(u);
+    dmesh_cache_destroy(&u->cache);
+    private_comm_release(u->pcomm);
+    free(u->flat);
+    free(u->rank_map);
+    free(u);
+}
+
+int dmesh_universe_abort(dmesh_universe_t *u)
+{
+    void **nccl = NULL;
+    int i, n = 0, err = DMESH_SUCCESS;
+
+    if (u->cache.count > 0 && (nccl = malloc((size_t)u->cache.count * sizeof(*nccl))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_abort: out of memory");
+    for (i = u->cache.count - 1; i >= 0; i--) {
+        if (u->cache.order[i]->nccl != NULL)
+            nccl[n++] = u->cache.order[i]->nccl;
+        u->cache.order[i]->nccl = NULL;
+    }
+    if (n > 0)
+        err = dmesh_nccl_comm_abort_all(n, nccl);
+    free(nccl);
+    free_comms(u);
+    u->aborted = 1;
+    return err;
+}
+
+int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
+{
+    /* one MPI_MIN allreduce of (v, ~v) gives both min(v) and ~max(v) */
+    uint64_t v = local_err ? dmesh_hash(DMESH_HASH_INIT, &local_err, sizeof(local_err)) : hash;
+    uint64_t in[2] = {v, ~v}, out[2];
+    char detail[512];
+    int rc;
+
+    if (local_err)
+        snprintf(detail, sizeof(detail), "%s", dmesh_last_error());
+    rc = MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "agreement check (MPI_Allreduce)");
+    if (local_err)
+        return dmesh_error_set(local_err, "%s", detail);
+    if (out[0] != ~out[1])
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "%s: ranks passed different arguments (compared: %s), or another "
+                               "rank rejected its arguments",
+                               what, "shape, names, layout, rank map, device type, backends and options");
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
+{
+    return dmesh_agree(u->comm, hash, local_err, what);
+}
+
+static int create_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, int comm_create, int lazy)
+{
+    /* a rank map private to each group: its first rank tells the groups apart */
+    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+
+    if (base > INT_MAX - u->n)
+        return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
+    DMESH_TRY(dmesh_comm_mpi_create(u->comm, &e->axis, u->n, u->rank_map, u->my_index, (int)base,
+                                    comm_create == DMESH_COMM_CREATE_GROUP, &e->comm));
+    if (e->backend == DMESH_BACKEND_NCCL) {
+        e->nccl_pending = 1;
+        if (!lazy)
+            DMESH_TRY(dmesh_universe_nccl_entry(u, e));
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Look up (axis, o); on a miss add a new entry to the cache and report it
+ * through *fresh. */
+static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                       const dmesh_axis_options_t *o, dmesh_comm_entry_t **out, int *fresh)
+{
+    char key[DMESH_OPTIONS_KEY_LEN], text[256];
+    dmesh_comm_entry_t *e;
+    int err;
+
+    dmesh_axis_options_key(o, key, sizeof(key));
+    dmesh_axis_to_string(axis, text, sizeof(text), NULL);
+    *fresh = (e = dmesh_cache_find(&u->cache, axis, key)) == NULL;
+    if (!*fresh) {
+        dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
+        *out = e;
+        return DMESH_SUCCESS;
+    }
+    DMESH_TRY(dmesh_cache_entry_new(axis, key, o->backend, &e));
+    e->nccl_options = o->nccl;
+    if ((err = dmesh_cache_add(&u->cache, e)) != DMESH_SUCCESS) {
+        free(e);
+        return err;
+    }
+    dmesh_universe_debug(u, "new communicator: axis %s, %s", text, key);
+    *out = e;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
+                               dmesh_comm_entry_t **out)
+{
+    dmesh_comm_entry_t *e;
+    int fresh, rc;
+
+    DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
+    if (fresh && given != MPI_COMM_NULL) {
+        if ((rc = MPI_Comm_dup(given, &e->comm)) != MPI_SUCCESS)
+            return dmesh_error_mpi(rc, "MPI_Comm_dup of a dimension communicator");
+        MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN);
+    }
+    if (fresh && e->backend == DMESH_BACKEND_NCCL) {
+        e->nccl_pending = 1;
+        if (!nccl_lazy)
+            DMESH_TRY(dmesh_universe_nccl_entry(u, e));
+    }
+    *out = e;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                             const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
+                             dmesh_comm_entry_t **out)
+{
+    dmesh_comm_entry_t *e;
+    int fresh;
+
+    /* a new entry is in the cache before its communicator exists, so that a
+     * failure below is cleaned up with the universe */
+    DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
+    if (fresh)
+        DMESH_TRY(create_entry(u, e, comm_create, nccl_lazy));
+    *out = e;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
+{
+    (void)u;
+    if (!e->nccl_pending)
+        return DMESH_SUCCESS;
+    if (e->comm != MPI_COMM_NULL)
+        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, &e->nccl));
+    e->nccl_pending = 0;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,
+                            dmesh_comm_entry_t *e)
+{
+    dmesh_flat_name_t *f;
+
+    if (u->nflat == u->flat_capacity) {
+        int cap = u->flat_capacity ? 2 * u->flat_capacity : 4;
+        if ((f = realloc(u->flat, (size_t)cap * sizeof(*f))) == NULL)
+            return dmesh_error_set(DMESH_ERR_NOMEM, "flatten registry: out of memory");
+        u->flat = f;
+        u->flat_capacity = cap;
+    }
+    f = &u->flat[u->nflat++];
+    snprintf(f->name, sizeof(f->name), "%s", name);
+    f->axis = *axis;
+    f->entry = e;
+    return DMESH_SUCCESS;
+}
+
+const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, const char *name)
+{
+    int i;
+
+    for (i = 0; i < u->nflat; i++)
+        if (strcmp(u->flat[i].name, name) == 0)
+            return &u->flat[i];
+    return NULL;
+}
+
+void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!u->debug || u->rank != 0)
+        return;
+    va_start(ap, fmt);
+    fprintf(stderr, "dmesh: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
