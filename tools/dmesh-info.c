@@ -105,15 +105,21 @@ static void describe_rank(dmesh_t m, char *row, size_t len)
     for (d = 0; d < ndims; d++)
         k += (size_t)snprintf(row + k, len - k, "%s%d", d ? "," : "", coords[d]);
     k += (size_t)snprintf(row + k, len - k, ")");
+    while (k < 14 && k + 1 < len)
+        row[k++] = ' ';
+    row[k] = '\0';
     for (d = 0; d < ndims && k < len; d++) {
+        char group[256];
+        size_t g = 0;
         if (dmesh_get_group_ranks(m, d, MAX_GROUP, ranks, &n) != DMESH_SUCCESS) {
-            k += (size_t)snprintf(row + k, len - k, "  [...]");
+            k += (size_t)snprintf(row + k, len - k, "  %-14s", "[...]");
             continue;
         }
-        k += (size_t)snprintf(row + k, len - k, "  [");
-        for (i = 0; i < n && k < len; i++)
-            k += (size_t)snprintf(row + k, len - k, "%s%d", i ? "," : "", ranks[i]);
-        k += (size_t)snprintf(row + k, len - k, "]");
+        for (i = 0; i < n && g < sizeof(group); i++)
+            g += (size_t)snprintf(group + g, sizeof(group) - g, "%s%d", i ? "," : "[", ranks[i]);
+        if (g < sizeof(group))
+            snprintf(group + g, sizeof(group) - g, "]");
+        k += (size_t)snprintf(row + k, len - k, "  %-14s", group);
     }
 }
 
@@ -136,9 +142,10 @@ static void print_table(dmesh_t m, const char *title)
     dmesh_to_string(m, text, sizeof(text), NULL);
     dmesh_get_ndims(m, &ndims);
     printf("%s: %s\n%6s  %-14s", title, text, "rank", "coordinate");
+    printf("  groups along each dimension:\n%6s  %-14s", "", "");
     for (d = 0; d < ndims; d++) {
         dmesh_get_dim_name(m, d, &name);
-        printf("  group along %s", name ? name : "?");
+        printf("  %-14s", name ? name : "?");
     }
     printf("\n");
     for (r = 0; r < size; r++)
