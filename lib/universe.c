@@ -236,24 +236,27 @@ int dmesh_universe_abort(dmesh_universe_t *u)
 
 int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
 {
-    /* one MPI_MIN allreduce of (v, ~v) gives both min(v) and ~max(v) */
+    /* A rank that rejected its arguments contributes the hash of its error
+     * class: ranks agree when all passed the same arguments, or all failed in
+     * the same way. One MPI_MIN allreduce of (v, ~v) gives min(v) and ~max(v). */
     uint64_t v = local_err ? dmesh_hash(DMESH_HASH_INIT, &local_err, sizeof(local_err)) : hash;
     uint64_t in[2] = {v, ~v}, out[2];
-    char detail[512];
+    char own[400] = "";
     int rc;
 
     if (local_err)
-        snprintf(detail, sizeof(detail), "%s", dmesh_last_error());
+        snprintf(own, sizeof(own), "%s", dmesh_last_error());
     rc = MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, comm);
     if (rc != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "agreement check (MPI_Allreduce)");
-    if (local_err)
-        return dmesh_error_set(local_err, "%s", detail);
     if (out[0] != ~out[1])
         return dmesh_error_set(DMESH_ERR_MISMATCH,
-                               "%s: ranks passed different arguments (compared: %s), or another "
-                               "rank rejected its arguments",
-                               what, "shape, names, layout, rank map, device type, backends and options");
+                               "%s: ranks passed different arguments (compared: shape, names, "
+                               "layout, rank map, device type, backends and options), or some "
+                               "ranks rejected theirs%s%s%s",
+                               what, local_err ? " (this rank: " : "", own, local_err ? ")" : "");
+    if (local_err) /* every rank failed the same way: keep this rank's own detail */
+        return dmesh_error_set(local_err, "%s", own);
     return DMESH_SUCCESS;
 }
 
