@@ -1,1 +1,39 @@
-# examples/local.mk: rules of this part of the tree (included by Makefile.am).
+# examples/local.mk: the examples, built and run by make check on 8 ranks
+# (skipped above DMESH_TEST_MAX_NP by test/mpirun.sh) and on 2 ranks (so
+# that MPICH builds run them too). Each example exits non-zero when its
+# allreduce result is wrong. Their sources are also installed, with the
+# launch scripts, under $(docdir)/examples.
+DMESH_EXAMPLE_RUNS = \
+	examples/hello_mesh-np8.sh examples/hello_mesh-np2.sh \
+	examples/expert_parallel-np8.sh examples/expert_parallel-np2.sh \
+	examples/flatten-np8.sh examples/flatten-np2.sh
+DMESH_FORTRAN_EXAMPLE_RUNS = \
+	examples/hello_mesh_fortran-np8.sh examples/hello_mesh_fortran-np2.sh \
+	examples/hello_mesh_f08-np8.sh examples/hello_mesh_f08-np2.sh
+EXTRA_DIST += $(DMESH_EXAMPLE_RUNS) $(DMESH_FORTRAN_EXAMPLE_RUNS)
+
+exampledir = $(docdir)/examples
+dist_example_DATA = examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \
+	examples/hello_mesh.f90 examples/hello_mesh_f08.f90 \
+	examples/slurm.sbatch examples/mpirun.sh
+
+check_PROGRAMS += examples/hello_mesh examples/expert_parallel examples/flatten
+examples_hello_mesh_SOURCES = examples/hello_mesh.c
+examples_hello_mesh_LDADD = lib/libdmesh.la
+examples_expert_parallel_SOURCES = examples/expert_parallel.c
+examples_expert_parallel_LDADD = lib/libdmesh.la
+examples_flatten_SOURCES = examples/flatten.c
+examples_flatten_LDADD = lib/libdmesh.la
+TESTS += $(DMESH_EXAMPLE_RUNS)
+
+if DMESH_HAVE_FORTRAN
+check_PROGRAMS += examples/hello_mesh_fortran examples/hello_mesh_f08
+examples_hello_mesh_fortran_SOURCES = examples/hello_mesh.f90
+# Per-target flags give the object its own name: hello_mesh.c has the same stem.
+examples_hello_mesh_fortran_FCFLAGS = $(AM_FCFLAGS)
+examples_hello_mesh_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+examples_hello_mesh_f08_SOURCES = examples/hello_mesh_f08.f90
+examples_hello_mesh_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(examples_hello_mesh_fortran_OBJECTS) $(examples_hello_mesh_f08_OBJECTS): $(DMESH_FORTRAN_MODS)
+TESTS += $(DMESH_FORTRAN_EXAMPLE_RUNS)
+endif

@@ -1,1 +1,40 @@
-# lib/fortran/local.mk: rules of this part of the tree (included by Makefile.am).
+# lib/fortran/local.mk: the Fortran modules dmesh (use mpi) and dmesh_f08
+# (use mpi_f08), with their common module dmesh_base, in libdmesh_fortran.la
+# (which links libdmesh.la). Built when configure finds an MPI Fortran
+# compiler with mpi_f08 (FC is the MPI wrapper).
+#
+# Module files: the three modules live in one source file, so that no rule
+# has to order the modules among themselves. The compiler writes the .mod
+# files into the current directory, the top build directory (VPATH builds
+# included); programs that use the modules find them through AM_FCFLAGS and
+# must depend on $(DMESH_FORTRAN_MODS) (see test/fortran.mk and
+# examples/local.mk). They are installed into $(fmoddir), the directory that
+# pkg-config reports (dmesh.pc: fflags; dmesh-fortran.pc: Cflags).
+
+DMESH_FORTRAN_MODS = dmesh.mod dmesh_f08.mod dmesh_base.mod
+AM_FCFLAGS = -I$(top_builddir)
+
+if DMESH_HAVE_FORTRAN
+lib_LTLIBRARIES += lib/fortran/libdmesh_fortran.la
+lib_fortran_libdmesh_fortran_la_SOURCES = lib/fortran/dmesh.f90 lib/fortran/dmesh_f.c
+lib_fortran_libdmesh_fortran_la_LIBADD = lib/libdmesh.la
+lib_fortran_libdmesh_fortran_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
+# libtool's Fortran tag, probed through the MPI wrapper, can record broken
+# library dependencies (bare "-l" entries with Open MPI's mpifort), which
+# break the shared link. Link with libtool's C settings instead, the Fortran
+# wrapper still being the driver: it adds the Fortran and MPI libraries.
+lib_fortran_libdmesh_fortran_la_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) \
+	$(LIBTOOLFLAGS) --mode=link $(FCLD) $(AM_FCFLAGS) $(FCFLAGS) \
+	$(lib_fortran_libdmesh_fortran_la_LDFLAGS) $(LDFLAGS) -o $@
+
+fmoddir = $(libdir)/dmesh/fortran
+nodist_fmod_DATA = $(DMESH_FORTRAN_MODS)
+pkgconfig_DATA += dmesh-fortran.pc
+CLEANFILES += $(DMESH_FORTRAN_MODS)
+
+# The module files come out of compiling dmesh.f90; if one was deleted,
+# compile it again.
+$(DMESH_FORTRAN_MODS): lib/fortran/dmesh.lo
+	@test -f $@ || { rm -f lib/fortran/dmesh.lo; \
+	  $(MAKE) $(AM_MAKEFLAGS) lib/fortran/dmesh.lo; }
+endif

@@ -1,0 +1,3 @@
+#!/bin/sh
+# make check: the example hello_mesh_fortran on 2 ranks.
+exec "$MPIRUN" 2 ./examples/hello_mesh_fortran

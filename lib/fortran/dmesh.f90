@@ -1,0 +1,1147 @@
+!> \file dmesh.f90
+!> \brief Fortran bindings of dmesh: the modules \c dmesh (for `use mpi` and
+!>        mpif.h: INTEGER handles) and \c dmesh_f08 (for `use mpi_f08`:
+!>        TYPE(MPI_Comm) and TYPE(MPI_Info) handles).
+!>
+!> Rules shared by every routine of both modules:
+!>
+!> * **MPI style.** Every routine is a subroutine. Its last argument is
+!>   `ierror`, optional as in mpi_f08: it receives DMESH_SUCCESS or an error
+!>   class (DMESH_ERR_*). When `ierror` is absent and the call fails, the
+!>   routine simply returns: it never stops the program and never prints. The
+!>   detail of the failure is in dmesh_last_error(). Optional arguments
+!>   (names, info, ...) come after `ierror`; pass them by keyword
+!>   (`names=`, `info=`) when `ierror` is left out.
+!> * **Argument order** follows the C API without the counts (taken from the
+!>   array sizes); the outputs come last, just before `ierror`.
+!> * **Index base: 0, as in C and as MPI's own Fortran bindings** (ranks,
+!>   MPI_Cart_coords, MPI_Cart_shift's direction). Dimension indices, ranks,
+!>   coordinates and local ranks are the same numbers as in C. Arrays are
+!>   ordinary Fortran arrays: `shape(1)` is the size of dimension 0, and
+!>   `coords(d+1)` the coordinate along dimension d. Using names
+!>   (dmesh_get_dim_index()) avoids counting.
+!> * **Strings** are `character(len=*)`; trailing blanks are removed before
+!>   they reach C. Name lists are `character(len=*) :: names(:)`, e.g.
+!>   `[character(len=8) :: "dp", "tp"]`. Strings coming back are
+!>   `character(len=:), allocatable`.
+!> * **Handles.** type(dmesh_t) is a mesh handle; it starts as DMESH_NULL and
+!>   dmesh_free() sets it back to DMESH_NULL. An output handle keeps its old
+!>   value when the call fails. Communicators returned by dmesh_get_comm()
+!>   are borrowed: use them with MPI, never free them.
+!> * Use either \c dmesh or \c dmesh_f08 in one scoping unit, as with mpi and
+!>   mpi_f08; different units of one program may use different ones and pass
+!>   type(dmesh_t) values between them (both modules share the type).
+!>
+!> Module \c dmesh_base holds what both modules share and is not meant to be
+!> used directly.
+
+!> \brief Types, constants and the routines without MPI handles, shared by
+!>        the modules dmesh and dmesh_f08 (which re-export them).
+module dmesh_base
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int64
+  implicit none
+  private
+
+  !> \name Error classes (the values of ierror), as in dmesh.h
+  !> @{
+  integer, parameter, public :: DMESH_SUCCESS = 0
+  integer, parameter, public :: DMESH_ERR_ARG = 1
+  integer, parameter, public :: DMESH_ERR_SIZE = 2
+  integer, parameter, public :: DMESH_ERR_NAME = 3
+  integer, parameter, public :: DMESH_ERR_LAYOUT = 4
+  integer, parameter, public :: DMESH_ERR_MISMATCH = 5
+  integer, parameter, public :: DMESH_ERR_NOT_MEMBER = 6
+  integer, parameter, public :: DMESH_ERR_NO_DEVICE = 7
+  integer, parameter, public :: DMESH_ERR_BACKEND = 8
+  integer, parameter, public :: DMESH_ERR_MPI = 9
+  integer, parameter, public :: DMESH_ERR_NCCL = 10
+  integer, parameter, public :: DMESH_ERR_CUDA = 11
+  integer, parameter, public :: DMESH_ERR_HWLOC = 12
+  integer, parameter, public :: DMESH_ERR_NOMEM = 13
+  integer, parameter, public :: DMESH_ERR_INTERNAL = 14
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 15
+  !> @}
+
+  !> Most dimensions a mesh can have.
+  integer, parameter, public :: DMESH_MAX_DIMS = 16
+  !> Longest dimension name in bytes, including C's terminating NUL (so at
+  !> most DMESH_MAX_NAME - 1 characters).
+  integer, parameter, public :: DMESH_MAX_NAME = 64
+
+  !> \brief A mesh handle (the C dmesh_t). Starts as DMESH_NULL.
+  !> The component is the C pointer; leave it alone.
+  type, public :: dmesh_t
+    type(c_ptr) :: ptr = c_null_ptr
+  end type dmesh_t
+
+  !> The null mesh handle.
+  type(dmesh_t), parameter, public :: DMESH_NULL = dmesh_t(c_null_ptr)
+
+  !> \brief Figures of a universe's communicator cache (the C
+  !>        dmesh_cache_info_t, interoperable).
+  type, bind(C), public :: dmesh_cache_info_t
+    integer(c_int) :: comms_mpi   !< MPI communicators created or duplicated
+    integer(c_int) :: comms_nccl  !< NCCL communicators created
+    integer(c_long) :: lookups    !< cache lookups
+    integer(c_long) :: hits       !< lookups that found a communicator
+  end type dmesh_cache_info_t
+
+  public :: dmesh_is_null
+  public :: dmesh_free, dmesh_abort, dmesh_slice, dmesh_concatenate
+  public :: dmesh_get_ndims, dmesh_get_shape, dmesh_get_size, dmesh_get_dim_name
+  public :: dmesh_get_dim_index, dmesh_get_device_type, dmesh_get_coordinate
+  public :: dmesh_get_local_rank, dmesh_get_group_ranks, dmesh_get_ranks
+  public :: dmesh_get_device, dmesh_equal, dmesh_to_string, dmesh_get_cache_info
+  public :: dmesh_push, dmesh_pop, dmesh_get_current
+  public :: dmesh_error_string, dmesh_last_error
+
+  ! Used by the modules dmesh and dmesh_f08, which keep them private.
+  public :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
+  public :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
+
+  !> Names converted to NUL-terminated C strings, and the array of pointers
+  !> to them that C takes as `const char *const dim_names[]`.
+  type :: c_names_t
+    character(kind=c_char), allocatable :: buf(:)
+    type(c_ptr), allocatable :: ptrs(:)
+    type(c_ptr) :: array = c_null_ptr  ! c_loc(ptrs), or NULL without names
+  end type c_names_t
+
+  ! The C library, bound directly where no MPI handle is involved.
+  interface
+    integer(c_int) function c_free(mesh) bind(C, name="dmesh_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: mesh
+    end function c_free
+    integer(c_int) function c_abort(mesh) bind(C, name="dmesh_abort")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+    end function c_abort
+    integer(c_int) function c_slice(mesh, n, names, sub) bind(C, name="dmesh_slice")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: n
+      type(c_ptr), value :: names
+      type(c_ptr), intent(out) :: sub
+    end function c_slice
+    integer(c_int) function c_concatenate(n, meshes, out) bind(C, name="dmesh_concatenate")
+      import :: c_int, c_ptr
+      integer(c_int), value :: n
+      type(c_ptr), intent(in) :: meshes(*)
+      type(c_ptr), intent(out) :: out
+    end function c_concatenate
+    integer(c_int) function c_get_ndims(mesh, ndims) bind(C, name="dmesh_get_ndims")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), intent(out) :: ndims
+    end function c_get_ndims
+    integer(c_int) function c_get_shape(mesh, maxdims, shape) bind(C, name="dmesh_get_shape")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: maxdims
+      integer(c_int), intent(out) :: shape(*)
+    end function c_get_shape
+    integer(c_int) function c_get_size(mesh, size) bind(C, name="dmesh_get_size")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), intent(out) :: size
+    end function c_get_size
+    integer(c_int) function c_get_dim_name(mesh, dim, name) bind(C, name="dmesh_get_dim_name")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim
+      type(c_ptr), intent(out) :: name
+    end function c_get_dim_name
+    integer(c_int) function c_get_dim_index(mesh, name, dim) bind(C, name="dmesh_get_dim_index")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: dim
+    end function c_get_dim_index
+    integer(c_int) function c_get_device_type(mesh, device_type) &
+        bind(C, name="dmesh_get_device_type")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      type(c_ptr), intent(out) :: device_type
+    end function c_get_device_type
+    integer(c_int) function c_get_coordinate(mesh, maxdims, coords, is_member) &
+        bind(C, name="dmesh_get_coordinate")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: maxdims
+      integer(c_int), intent(inout) :: coords(*)
+      integer(c_int), intent(out) :: is_member
+    end function c_get_coordinate
+    integer(c_int) function c_get_local_rank(mesh, dim, rank) bind(C, name="dmesh_get_local_rank")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim
+      integer(c_int), intent(out) :: rank
+    end function c_get_local_rank
+    integer(c_int) function c_get_group_ranks(mesh, dim, maxranks, ranks, nranks) &
+        bind(C, name="dmesh_get_group_ranks")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim, maxranks
+      integer(c_int), intent(out) :: ranks(*)
+      integer(c_int), intent(out) :: nranks
+    end function c_get_group_ranks
+    integer(c_int) function c_get_ranks(mesh, maxranks, ranks, nranks) bind(C, name="dmesh_get_ranks")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: maxranks
+      integer(c_int), intent(out) :: ranks(*)
+      integer(c_int), intent(out) :: nranks
+    end function c_get_ranks
+    integer(c_int) function c_get_device(mesh, device) bind(C, name="dmesh_get_device")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), intent(out) :: device
+    end function c_get_device
+    integer(c_int) function c_equal(a, b, equal) bind(C, name="dmesh_equal")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: a, b
+      integer(c_int), intent(out) :: equal
+    end function c_equal
+    integer(c_int) function c_to_string(mesh, buf, len, needed) bind(C, name="dmesh_to_string")
+      import :: c_int, c_ptr, c_char, c_size_t
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_size_t), value :: len
+      integer(c_size_t), intent(out) :: needed
+    end function c_to_string
+    integer(c_int) function c_get_cache_info(mesh, info) bind(C, name="dmesh_get_cache_info")
+      import :: c_int, c_ptr, dmesh_cache_info_t
+      type(c_ptr), value :: mesh
+      type(dmesh_cache_info_t), intent(out) :: info
+    end function c_get_cache_info
+    integer(c_int) function c_push(mesh) bind(C, name="dmesh_push")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+    end function c_push
+    integer(c_int) function c_pop(mesh) bind(C, name="dmesh_pop")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: mesh
+    end function c_pop
+    integer(c_int) function c_get_current(mesh) bind(C, name="dmesh_get_current")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: mesh
+    end function c_get_current
+    type(c_ptr) function c_error_string(err) bind(C, name="dmesh_error_string")
+      import :: c_int, c_ptr
+      integer(c_int), value :: err
+    end function c_error_string
+    integer(c_size_t) function c_strlen(s) bind(C, name="strlen")
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: s
+    end function c_strlen
+  end interface
+
+  ! The shims of dmesh_f.c: MPI handles as Fortran integers (MPI_Fint).
+  interface
+    integer(c_int) function shim_init(comm, device_type, ndims, shape, names, has_info, info, &
+        mesh) bind(C, name="dmesh_f_init")
+      import :: c_int, c_ptr, c_char
+      integer(c_int), value :: comm, ndims, has_info, info
+      character(kind=c_char), intent(in) :: device_type(*)
+      integer(c_int), intent(in) :: shape(*)
+      type(c_ptr), value :: names
+      type(c_ptr), intent(out) :: mesh
+    end function shim_init
+    integer(c_int) function shim_create(comm, device_type, ndims, shape, ranks, names, &
+        has_info, info, mesh) bind(C, name="dmesh_f_create")
+      import :: c_int, c_ptr, c_char
+      integer(c_int), value :: comm, ndims, has_info, info
+      character(kind=c_char), intent(in) :: device_type(*)
+      integer(c_int), intent(in) :: shape(*), ranks(*)
+      type(c_ptr), value :: names
+      type(c_ptr), intent(out) :: mesh
+    end function shim_create
+    integer(c_int) function shim_from_comms(comm, device_type, ndims, dim_comms, shape, ranks, &
+        names, mesh) bind(C, name="dmesh_f_from_comms")
+      import :: c_int, c_ptr, c_char
+      integer(c_int), value :: comm, ndims
+      character(kind=c_char), intent(in) :: device_type(*)
+      integer(c_int), intent(in) :: dim_comms(*), shape(*)
+      type(c_ptr), value :: ranks, names
+      type(c_ptr), intent(out) :: mesh
+    end function shim_from_comms
+    integer(c_int) function shim_flatten(mesh, name, has_info, info, flat) &
+        bind(C, name="dmesh_f_flatten")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh, name
+      integer(c_int), value :: has_info, info
+      type(c_ptr), intent(out) :: flat
+    end function shim_flatten
+    integer(c_int) function shim_unflatten(mesh, dim, n, sizes, names, has_info, info, out) &
+        bind(C, name="dmesh_f_unflatten")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh, names
+      integer(c_int), value :: dim, n, has_info, info
+      integer(c_int), intent(in) :: sizes(*)
+      type(c_ptr), intent(out) :: out
+    end function shim_unflatten
+    integer(c_int) function shim_get_comm(mesh, dim, comm) bind(C, name="dmesh_f_get_comm")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim
+      integer(c_int), intent(out) :: comm
+    end function shim_get_comm
+    subroutine shim_set_error(detail) bind(C, name="dmesh_f_set_error")
+      import :: c_char
+      character(kind=c_char), intent(in) :: detail(*)
+    end subroutine shim_set_error
+    subroutine shim_library_failed() bind(C, name="dmesh_f_library_failed")
+    end subroutine shim_library_failed
+    type(c_ptr) function shim_last_error() bind(C, name="dmesh_f_last_error")
+      import :: c_ptr
+    end function shim_last_error
+  end interface
+
+contains
+
+  ! ---------------------------------------------------------------------
+  ! Helpers
+
+  ! Report the result of a library call.
+  subroutine finish(ierror, err)
+    integer, optional, intent(out) :: ierror
+    integer(c_int), intent(in) :: err
+    if (err /= DMESH_SUCCESS) call shim_library_failed()
+    if (present(ierror)) ierror = int(err)
+  end subroutine finish
+
+  ! Report a failure found by the Fortran layer (the C library never saw
+  ! the call); its detail becomes dmesh_last_error().
+  subroutine fail(ierror, err, detail)
+    integer, optional, intent(out) :: ierror
+    integer, intent(in) :: err
+    character(len=*), intent(in) :: detail
+    call shim_set_error(detail // c_null_char)
+    if (present(ierror)) ierror = err
+  end subroutine fail
+
+  ! trim(s) as a NUL-terminated C string.
+  pure function c_string(s) result(cs)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=:), allocatable :: cs
+    cs = trim(s) // c_null_char
+  end function c_string
+
+  ! A C string (NULL gives "") as an allocatable Fortran string.
+  function f_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    if (.not. c_associated(p)) then
+      s = ""
+      return
+    end if
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function f_string
+
+  ! Convert names (when present) into cn; cn%array is what C gets.
+  subroutine pack_names(cn, names)
+    type(c_names_t), intent(out), target :: cn
+    character(len=*), optional, intent(in) :: names(:)
+    integer :: i, k, l, pos
+    if (.not. present(names)) return
+    allocate (cn%buf(sum(len_trim(names)) + size(names) + 1))
+    allocate (cn%ptrs(max(1, size(names))))
+    pos = 1
+    do i = 1, size(names)
+      l = len_trim(names(i))
+      do k = 1, l
+        cn%buf(pos + k - 1) = names(i)(k:k)
+      end do
+      cn%buf(pos + l) = c_null_char
+      cn%ptrs(i) = c_loc(cn%buf(pos))
+      pos = pos + l + 1
+    end do
+    cn%array = c_loc(cn%ptrs)
+  end subroutine pack_names
+
+  ! Whether names, when present, has n entries; reports DMESH_ERR_NAME if not.
+  logical function names_ok(routine, n, ierror, names)
+    character(len=*), intent(in) :: routine
+    integer, intent(in) :: n
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    character(len=160) :: msg
+    names_ok = .true.
+    if (.not. present(names)) return
+    if (size(names) == n) return
+    write (msg, '(a, ": ", i0, " names for ", i0, " dimensions")') routine, size(names), n
+    call fail(ierror, DMESH_ERR_NAME, trim(msg))
+    names_ok = .false.
+  end function names_ok
+
+  ! Whether a rank list has product(shape) entries; reports DMESH_ERR_SIZE if
+  ! not. Shapes the library rejects anyway (sizes < 1, too many dims) pass:
+  ! the library reports them before it reads the ranks.
+  logical function ranks_ok(routine, shape, nranks, ierror)
+    character(len=*), intent(in) :: routine
+    integer, intent(in) :: shape(:)
+    integer, intent(in) :: nranks
+    integer, optional, intent(out) :: ierror
+    character(len=160) :: msg
+    integer(int64) :: numel
+    integer :: d
+    ranks_ok = .true.
+    if (size(shape) < 1 .or. size(shape) > DMESH_MAX_DIMS) return
+    if (any(shape < 1)) return
+    numel = 1
+    do d = 1, size(shape)
+      numel = min(numel * shape(d), int(huge(1_c_int), int64) + 1)
+    end do
+    if (numel == nranks) return
+    write (msg, '(a, ": ", i0, " ranks for a mesh of ", i0)') routine, nranks, numel
+    call fail(ierror, DMESH_ERR_SIZE, trim(msg))
+    ranks_ok = .false.
+  end function ranks_ok
+
+  ! Number of dimensions of a valid mesh (0 if the query fails).
+  integer function ndims_of(mesh)
+    type(dmesh_t), intent(in) :: mesh
+    integer(c_int) :: nd
+    ndims_of = 0
+    if (c_get_ndims(mesh%ptr, nd) == DMESH_SUCCESS) ndims_of = int(nd)
+  end function ndims_of
+
+  ! ---------------------------------------------------------------------
+  ! Bodies of the routines that take MPI handles; the modules dmesh and
+  ! dmesh_f08 convert their handles to integers (MPI_Fint) and call these.
+
+  subroutine dmesh_f_init_impl(comm, device_type, shape, mesh, has_info, info, ierror, names)
+    integer, intent(in) :: comm, info
+    character(len=*), intent(in) :: device_type
+    integer, intent(in) :: shape(:)
+    type(dmesh_t), intent(inout) :: mesh
+    logical, intent(in) :: has_info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: cshape(max(1, size(shape)))
+    integer(c_int) :: err
+    type(c_ptr) :: out
+    if (.not. names_ok("dmesh_init", size(shape), ierror, names)) return
+    call pack_names(cn, names)
+    cshape(1:size(shape)) = int(shape, c_int)
+    err = shim_init(int(comm, c_int), c_string(device_type), int(size(shape), c_int), cshape, &
+                    cn%array, merge(1_c_int, 0_c_int, has_info), int(info, c_int), out)
+    if (err == DMESH_SUCCESS) mesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_init_impl
+
+  subroutine dmesh_f_create_impl(comm, device_type, shape, ranks, mesh, has_info, info, ierror, &
+                                 names)
+    integer, intent(in) :: comm, info
+    character(len=*), intent(in) :: device_type
+    integer, intent(in) :: shape(:), ranks(:)
+    type(dmesh_t), intent(inout) :: mesh
+    logical, intent(in) :: has_info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: cshape(max(1, size(shape)))
+    integer(c_int), allocatable :: cranks(:)
+    integer(c_int) :: err
+    type(c_ptr) :: out
+    if (.not. names_ok("dmesh_create", size(shape), ierror, names)) return
+    if (.not. ranks_ok("dmesh_create", shape, size(ranks), ierror)) return
+    call pack_names(cn, names)
+    cshape(1:size(shape)) = int(shape, c_int)
+    allocate (cranks(max(1, size(ranks))))
+    cranks(1:size(ranks)) = int(ranks, c_int)
+    err = shim_create(int(comm, c_int), c_string(device_type), int(size(shape), c_int), cshape, &
+                      cranks, cn%array, merge(1_c_int, 0_c_int, has_info), int(info, c_int), out)
+    if (err == DMESH_SUCCESS) mesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_create_impl
+
+  subroutine dmesh_f_from_comms_impl(comm, device_type, dim_comms, shape, mesh, ierror, ranks, &
+                                     names)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: device_type
+    integer, intent(in) :: dim_comms(:), shape(:)
+    type(dmesh_t), intent(inout) :: mesh
+    integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: ranks(:)
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: cshape(max(1, size(shape))), ccomms(max(1, size(shape)))
+    integer(c_int), allocatable, target :: cranks(:)
+    type(c_ptr) :: ranks_ptr, out
+    integer(c_int) :: err
+    character(len=160) :: msg
+    if (size(dim_comms) /= size(shape)) then
+      write (msg, '("dmesh_from_comms: ", i0, " communicators for ", i0, " dimensions")') &
+        size(dim_comms), size(shape)
+      call fail(ierror, DMESH_ERR_ARG, trim(msg))
+      return
+    end if
+    if (.not. names_ok("dmesh_from_comms", size(shape), ierror, names)) return
+    ranks_ptr = c_null_ptr
+    if (present(ranks)) then
+      if (.not. ranks_ok("dmesh_from_comms", shape, size(ranks), ierror)) return
+      allocate (cranks(max(1, size(ranks))))
+      cranks(1:size(ranks)) = int(ranks, c_int)
+      ranks_ptr = c_loc(cranks)
+    end if
+    call pack_names(cn, names)
+    cshape(1:size(shape)) = int(shape, c_int)
+    ccomms(1:size(shape)) = int(dim_comms, c_int)
+    err = shim_from_comms(int(comm, c_int), c_string(device_type), int(size(shape), c_int), &
+                          ccomms, cshape, ranks_ptr, cn%array, out)
+    if (err == DMESH_SUCCESS) mesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_from_comms_impl
+
+  subroutine dmesh_f_flatten_impl(mesh, flat, has_info, info, ierror, name)
+    type(dmesh_t), intent(in) :: mesh
+    type(dmesh_t), intent(inout) :: flat
+    logical, intent(in) :: has_info
+    integer, intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: name
+    type(c_names_t), target :: cn
+    type(c_ptr) :: name_ptr, out
+    integer(c_int) :: err
+    name_ptr = c_null_ptr
+    if (present(name)) then
+      call pack_names(cn, [name])
+      name_ptr = cn%ptrs(1)
+    end if
+    err = shim_flatten(mesh%ptr, name_ptr, merge(1_c_int, 0_c_int, has_info), int(info, c_int), &
+                       out)
+    if (err == DMESH_SUCCESS) flat%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_flatten_impl
+
+  subroutine dmesh_f_unflatten_impl(mesh, dim, sizes, out, has_info, info, ierror, names)
+    type(dmesh_t), intent(in) :: mesh
+    integer, intent(in) :: dim, info
+    integer, intent(in) :: sizes(:)
+    type(dmesh_t), intent(inout) :: out
+    logical, intent(in) :: has_info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: csizes(max(1, size(sizes)))
+    type(c_ptr) :: res
+    integer(c_int) :: err
+    if (.not. names_ok("dmesh_unflatten", size(sizes), ierror, names)) return
+    call pack_names(cn, names)
+    csizes(1:size(sizes)) = int(sizes, c_int)
+    err = shim_unflatten(mesh%ptr, int(dim, c_int), int(size(sizes), c_int), csizes, cn%array, &
+                         merge(1_c_int, 0_c_int, has_info), int(info, c_int), res)
+    if (err == DMESH_SUCCESS) out%ptr = res
+    call finish(ierror, err)
+  end subroutine dmesh_f_unflatten_impl
+
+  subroutine dmesh_f_get_comm_impl(mesh, dim, comm, ierror)
+    type(dmesh_t), intent(in) :: mesh
+    integer, intent(in) :: dim
+    integer, intent(out) :: comm
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: c, err
+    err = shim_get_comm(mesh%ptr, int(dim, c_int), c)
+    if (err == DMESH_SUCCESS) comm = int(c)
+    call finish(ierror, err)
+  end subroutine dmesh_f_get_comm_impl
+
+  ! ---------------------------------------------------------------------
+  ! Routines without MPI handles
+
+  !> \brief Whether \p mesh is the null handle.
+  elemental logical function dmesh_is_null(mesh)
+    type(dmesh_t), intent(in) :: mesh  !< a mesh handle
+    dmesh_is_null = .not. c_associated(mesh%ptr)
+  end function dmesh_is_null
+
+  !> \brief Free a mesh handle and set it to DMESH_NULL (dmesh_free()).
+  !> A null handle is accepted. Local, except for the last mesh of a
+  !> universe, which frees its communicators collectively.
+  subroutine dmesh_free(mesh, ierror)
+    type(dmesh_t), intent(inout) :: mesh  !< handle to free
+    integer, optional, intent(out) :: ierror  !< error class
+    call finish(ierror, c_free(mesh%ptr))
+  end subroutine dmesh_free
+
+  !> \brief Tear down every communicator of the universe of \p mesh without
+  !>        waiting for the other ranks (dmesh_abort()). Local.
+  subroutine dmesh_abort(mesh, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< any mesh of the universe
+    integer, optional, intent(out) :: ierror  !< error class
+    call finish(ierror, c_abort(mesh%ptr))
+  end subroutine dmesh_abort
+
+  !> \brief Select dimensions by name (dmesh_slice(); PyTorch's
+  !>        `mesh["dp", "tp"]`). Local: creates no communicator.
+  subroutine dmesh_slice(mesh, names, submesh, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< a named mesh
+    character(len=*), intent(in) :: names(:)  !< names, outer to inner
+    type(dmesh_t), intent(inout) :: submesh  !< the slice
+    integer, optional, intent(out) :: ierror  !< error class
+    type(c_names_t), target :: cn
+    type(c_ptr) :: out
+    integer(c_int) :: err
+    call pack_names(cn, names)
+    err = c_slice(mesh%ptr, int(size(names), c_int), cn%array, out)
+    if (err == DMESH_SUCCESS) submesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_slice
+
+  !> \brief Join the dimensions of meshes of one universe (dmesh_concatenate()).
+  !>        Local.
+  subroutine dmesh_concatenate(meshes, out, ierror)
+    type(dmesh_t), intent(in) :: meshes(:)  !< meshes with disjoint dimensions
+    type(dmesh_t), intent(inout) :: out  !< the joined mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    type(c_ptr) :: ptrs(max(1, size(meshes))), res
+    integer(c_int) :: err
+    integer :: i
+    do i = 1, size(meshes)
+      ptrs(i) = meshes(i)%ptr
+    end do
+    err = c_concatenate(int(size(meshes), c_int), ptrs, res)
+    if (err == DMESH_SUCCESS) out%ptr = res
+    call finish(ierror, err)
+  end subroutine dmesh_concatenate
+
+  !> \brief Number of dimensions (dmesh_get_ndims()). Local.
+  subroutine dmesh_get_ndims(mesh, ndims, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(out) :: ndims  !< number of dimensions
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: nd, err
+    err = c_get_ndims(mesh%ptr, nd)
+    if (err == DMESH_SUCCESS) ndims = int(nd)
+    call finish(ierror, err)
+  end subroutine dmesh_get_ndims
+
+  !> \brief Size of each dimension (dmesh_get_shape()). Local.
+  !> \p shape must have at least ndims elements; only the first ndims are
+  !> written.
+  subroutine dmesh_get_shape(mesh, shape, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(out) :: shape(:)  !< sizes, outermost first
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: cshape(max(1, size(shape))), err
+    integer :: nd
+    err = c_get_shape(mesh%ptr, int(size(shape), c_int), cshape)
+    if (err == DMESH_SUCCESS) then
+      nd = ndims_of(mesh)
+      shape(1:nd) = int(cshape(1:nd))
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_get_shape
+
+  !> \brief Number of ranks in one copy of the mesh (dmesh_get_size()). Local.
+  subroutine dmesh_get_size(mesh, size, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(out) :: size  !< product of the shape
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: n, err
+    err = c_get_size(mesh%ptr, n)
+    if (err == DMESH_SUCCESS) size = int(n)
+    call finish(ierror, err)
+  end subroutine dmesh_get_size
+
+  !> \brief Name of dimension \p dim (0-based); "" for an unnamed mesh
+  !>        (dmesh_get_dim_name()). Local.
+  subroutine dmesh_get_dim_name(mesh, dim, name, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    character(len=:), allocatable, intent(out) :: name  !< the name
+    integer, optional, intent(out) :: ierror  !< error class
+    type(c_ptr) :: p
+    integer(c_int) :: err
+    err = c_get_dim_name(mesh%ptr, int(dim, c_int), p)
+    if (err == DMESH_SUCCESS) name = f_string(p)
+    call finish(ierror, err)
+  end subroutine dmesh_get_dim_name
+
+  !> \brief 0-based index of the dimension called \p name
+  !>        (dmesh_get_dim_index()). Local.
+  subroutine dmesh_get_dim_index(mesh, name, dim, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=*), intent(in) :: name  !< a dimension name
+    integer, intent(out) :: dim  !< its index, 0-based
+    integer, optional, intent(out) :: ierror  !< error class (DMESH_ERR_NAME if unknown)
+    integer(c_int) :: d, err
+    err = c_get_dim_index(mesh%ptr, c_string(name), d)
+    if (err == DMESH_SUCCESS) dim = int(d)
+    call finish(ierror, err)
+  end subroutine dmesh_get_dim_index
+
+  !> \brief Device type, "cpu" or "cuda" (dmesh_get_device_type()). Local.
+  subroutine dmesh_get_device_type(mesh, device_type, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=:), allocatable, intent(out) :: device_type  !< the device type
+    integer, optional, intent(out) :: ierror  !< error class
+    type(c_ptr) :: p
+    integer(c_int) :: err
+    err = c_get_device_type(mesh%ptr, p)
+    if (err == DMESH_SUCCESS) device_type = f_string(p)
+    call finish(ierror, err)
+  end subroutine dmesh_get_device_type
+
+  !> \brief Coordinate of the calling rank, 0-based (dmesh_get_coordinate()).
+  !>        Local. \p coords needs at least ndims elements; it is written only
+  !>        when the caller is a member.
+  subroutine dmesh_get_coordinate(mesh, coords, is_member, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(inout) :: coords(:)  !< coords(d+1): coordinate along dimension d
+    logical, intent(out) :: is_member  !< whether the caller is part of the mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: ccoords(max(1, size(coords))), member, err
+    integer :: nd
+    err = c_get_coordinate(mesh%ptr, int(size(coords), c_int), ccoords, member)
+    if (err == DMESH_SUCCESS) then
+      is_member = member /= 0
+      if (is_member) then
+        nd = ndims_of(mesh)
+        coords(1:nd) = int(ccoords(1:nd))
+      end if
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_get_coordinate
+
+  !> \brief Rank of the caller in the communicator of dimension \p dim, i.e.
+  !>        its coordinate on \p dim (dmesh_get_local_rank()). Local.
+  subroutine dmesh_get_local_rank(mesh, dim, rank, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    integer, intent(out) :: rank  !< the local rank, 0-based
+    integer, optional, intent(out) :: ierror  !< error class (DMESH_ERR_NOT_MEMBER)
+    integer(c_int) :: r, err
+    err = c_get_local_rank(mesh%ptr, int(dim, c_int), r)
+    if (err == DMESH_SUCCESS) rank = int(r)
+    call finish(ierror, err)
+  end subroutine dmesh_get_local_rank
+
+  !> \brief Members of the caller's group along \p dim, as ranks of the root
+  !>        communicator in local-rank order (dmesh_get_group_ranks()). Local.
+  subroutine dmesh_get_group_ranks(mesh, dim, ranks, nranks, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    integer, intent(out) :: ranks(:)  !< the members (capacity >= size of dim)
+    integer, intent(out) :: nranks  !< number written
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int), allocatable :: cranks(:)
+    integer(c_int) :: n, err
+    allocate (cranks(max(1, size(ranks))))
+    err = c_get_group_ranks(mesh%ptr, int(dim, c_int), int(size(ranks), c_int), cranks, n)
+    if (err == DMESH_SUCCESS) then
+      nranks = int(n)
+      ranks(1:n) = int(cranks(1:n))
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_get_group_ranks
+
+  !> \brief The "mesh tensor": ranks of the caller's copy of the mesh,
+  !>        row-major (dmesh_get_ranks()). Local.
+  subroutine dmesh_get_ranks(mesh, ranks, nranks, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(out) :: ranks(:)  !< the ranks (capacity >= the mesh size)
+    integer, intent(out) :: nranks  !< number written
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int), allocatable :: cranks(:)
+    integer(c_int) :: n, err
+    allocate (cranks(max(1, size(ranks))))
+    err = c_get_ranks(mesh%ptr, int(size(ranks), c_int), cranks, n)
+    if (err == DMESH_SUCCESS) then
+      nranks = int(n)
+      ranks(1:n) = int(cranks(1:n))
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_get_ranks
+
+  !> \brief CUDA device ordinal of the caller, -1 for "cpu" (dmesh_get_device()).
+  subroutine dmesh_get_device(mesh, device, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(out) :: device  !< the ordinal
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: dev, err
+    err = c_get_device(mesh%ptr, dev)
+    if (err == DMESH_SUCCESS) device = int(dev)
+    call finish(ierror, err)
+  end subroutine dmesh_get_device
+
+  !> \brief Value equality, as PyTorch's `==` (dmesh_equal()). Local.
+  subroutine dmesh_equal(a, b, equal, ierror)
+    type(dmesh_t), intent(in) :: a  !< first mesh
+    type(dmesh_t), intent(in) :: b  !< second mesh
+    logical, intent(out) :: equal  !< whether they are equal
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: eq, err
+    err = c_equal(a%ptr, b%ptr, eq)
+    if (err == DMESH_SUCCESS) equal = eq /= 0
+    call finish(ierror, err)
+  end subroutine dmesh_equal
+
+  !> \brief Human-readable description of a mesh (dmesh_to_string()). Local.
+  subroutine dmesh_to_string(mesh, string, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=:), allocatable, intent(out) :: string  !< the description
+    integer, optional, intent(out) :: ierror  !< error class
+    character(kind=c_char), allocatable :: buf(:)
+    integer(c_size_t) :: needed
+    integer(c_int) :: err
+    integer :: i
+    needed = 0
+    allocate (buf(1))
+    err = c_to_string(mesh%ptr, buf, 0_c_size_t, needed)
+    if (err == DMESH_SUCCESS) then
+      deallocate (buf)
+      allocate (buf(needed + 1))
+      err = c_to_string(mesh%ptr, buf, needed + 1, needed)
+    end if
+    if (err == DMESH_SUCCESS) then
+      allocate (character(len=needed) :: string)
+      do i = 1, int(needed)
+        string(i:i) = buf(i)
+      end do
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_to_string
+
+  !> \brief Cache figures of the universe of \p mesh (dmesh_get_cache_info()).
+  subroutine dmesh_get_cache_info(mesh, info, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    type(dmesh_cache_info_t), intent(out) :: info  !< the figures
+    integer, optional, intent(out) :: ierror  !< error class
+    type(dmesh_cache_info_t) :: ci
+    integer(c_int) :: err
+    err = c_get_cache_info(mesh%ptr, ci)
+    if (err == DMESH_SUCCESS) info = ci
+    call finish(ierror, err)
+  end subroutine dmesh_get_cache_info
+
+  !> \brief Push \p mesh on the calling thread's current-mesh stack (dmesh_push()).
+  subroutine dmesh_push(mesh, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh (borrowed by the stack)
+    integer, optional, intent(out) :: ierror  !< error class
+    call finish(ierror, c_push(mesh%ptr))
+  end subroutine dmesh_push
+
+  !> \brief Pop the calling thread's current-mesh stack (dmesh_pop()).
+  subroutine dmesh_pop(mesh, ierror)
+    type(dmesh_t), optional, intent(inout) :: mesh  !< the popped mesh (omit to discard)
+    integer, optional, intent(out) :: ierror  !< error class
+    type(c_ptr) :: top
+    integer(c_int) :: err
+    err = c_pop(top)
+    if (err == DMESH_SUCCESS .and. present(mesh)) mesh%ptr = top
+    call finish(ierror, err)
+  end subroutine dmesh_pop
+
+  !> \brief Top of the calling thread's stack, DMESH_NULL when empty
+  !>        (dmesh_get_current()).
+  subroutine dmesh_get_current(mesh, ierror)
+    type(dmesh_t), intent(inout) :: mesh  !< the current mesh (borrowed)
+    integer, optional, intent(out) :: ierror  !< error class
+    type(c_ptr) :: top
+    integer(c_int) :: err
+    err = c_get_current(top)
+    if (err == DMESH_SUCCESS) mesh%ptr = top
+    call finish(ierror, err)
+  end subroutine dmesh_get_current
+
+  !> \brief Name and description of an error class (dmesh_error_string()).
+  subroutine dmesh_error_string(errorcode, string, ierror)
+    integer, intent(in) :: errorcode  !< an error class
+    character(len=:), allocatable, intent(out) :: string  !< its description
+    integer, optional, intent(out) :: ierror  !< always DMESH_SUCCESS
+    string = f_string(c_error_string(int(errorcode, c_int)))
+    if (present(ierror)) ierror = DMESH_SUCCESS
+  end subroutine dmesh_error_string
+
+  !> \brief Detail of the last failure on the calling thread, "" if none
+  !>        (dmesh_last_error()); includes failures found by the Fortran
+  !>        layer itself (an argument array of the wrong size).
+  subroutine dmesh_last_error(string, ierror)
+    character(len=:), allocatable, intent(out) :: string  !< the detail
+    integer, optional, intent(out) :: ierror  !< always DMESH_SUCCESS
+    string = f_string(shim_last_error())
+    if (present(ierror)) ierror = DMESH_SUCCESS
+  end subroutine dmesh_last_error
+
+end module dmesh_base
+
+!> \brief dmesh for programs that `use mpi` (or include mpif.h):
+!>        communicators and info objects are INTEGER handles.
+module dmesh
+  use dmesh_base
+  implicit none
+  private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
+  private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
+
+  !> \brief Create a mesh over the first product(shape) ranks of \p comm
+  !>        (dmesh_init()). Collective over \p comm.
+  !>
+  !> `call dmesh_init(comm, device_type, shape, mesh [, ierror] [, names] [, info])`
+  interface dmesh_init
+    module procedure dmesh_init_int
+  end interface dmesh_init
+  !> \brief Create a mesh from an explicit row-major rank list
+  !>        (dmesh_create()). Collective over \p comm.
+  interface dmesh_create
+    module procedure dmesh_create_int
+  end interface dmesh_create
+  !> \brief Create a mesh from existing per-dimension communicators
+  !>        (dmesh_from_comms()). Collective over \p comm.
+  interface dmesh_from_comms
+    module procedure dmesh_from_comms_int
+  end interface dmesh_from_comms
+  !> \brief Merge every dimension into one (dmesh_flatten()). Collective.
+  interface dmesh_flatten
+    module procedure dmesh_flatten_int
+  end interface dmesh_flatten
+  !> \brief Split one dimension into several (dmesh_unflatten()). Collective.
+  interface dmesh_unflatten
+    module procedure dmesh_unflatten_int
+  end interface dmesh_unflatten
+  !> \brief Communicator of the caller's group along a dimension
+  !>        (dmesh_get_comm()). Local; the handle is borrowed.
+  interface dmesh_get_comm
+    module procedure dmesh_get_comm_int
+  end interface dmesh_get_comm
+  private :: dmesh_init_int, dmesh_create_int, dmesh_from_comms_int
+  private :: dmesh_flatten_int, dmesh_unflatten_int, dmesh_get_comm_int
+
+contains
+
+  !> \brief dmesh_init with INTEGER handles.
+  subroutine dmesh_init_int(comm, device_type, shape, mesh, ierror, names, info)
+    integer, intent(in) :: comm  !< communicator whose ranks form the mesh
+    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
+    integer, intent(in) :: shape(:)  !< size of each dimension, outermost first
+    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
+    integer, optional, intent(in) :: info  !< options (MPI_Info)
+    if (present(info)) then
+      call dmesh_f_init_impl(comm, device_type, shape, mesh, .true., info, ierror, names)
+    else
+      call dmesh_f_init_impl(comm, device_type, shape, mesh, .false., 0, ierror, names)
+    end if
+  end subroutine dmesh_init_int
+
+  !> \brief dmesh_create with INTEGER handles.
+  subroutine dmesh_create_int(comm, device_type, shape, ranks, mesh, ierror, names, info)
+    integer, intent(in) :: comm  !< communicator the ranks refer to
+    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
+    integer, intent(in) :: shape(:)  !< size of each dimension
+    integer, intent(in) :: ranks(:)  !< product(shape) ranks of comm, row-major
+    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
+    integer, optional, intent(in) :: info  !< options (MPI_Info)
+    if (present(info)) then
+      call dmesh_f_create_impl(comm, device_type, shape, ranks, mesh, .true., info, ierror, names)
+    else
+      call dmesh_f_create_impl(comm, device_type, shape, ranks, mesh, .false., 0, ierror, names)
+    end if
+  end subroutine dmesh_create_int
+
+  !> \brief dmesh_from_comms with INTEGER handles.
+  subroutine dmesh_from_comms_int(comm, device_type, dim_comms, shape, mesh, ierror, ranks, names)
+    integer, intent(in) :: comm  !< communicator the ranks refer to
+    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
+    integer, intent(in) :: dim_comms(:)  !< the caller's communicator per dimension
+    integer, intent(in) :: shape(:)  !< size of each dimension
+    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    integer, optional, intent(in) :: ranks(:)  !< row-major rank list (optional for 1 dim)
+    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
+    call dmesh_f_from_comms_impl(comm, device_type, dim_comms, shape, mesh, ierror, ranks, names)
+  end subroutine dmesh_from_comms_int
+
+  !> \brief dmesh_flatten with INTEGER handles.
+  subroutine dmesh_flatten_int(mesh, flat, ierror, name, info)
+    type(dmesh_t), intent(in) :: mesh  !< mesh to flatten
+    type(dmesh_t), intent(inout) :: flat  !< the one-dimensional mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: name  !< its name (default: names joined by "_")
+    integer, optional, intent(in) :: info  !< options (MPI_Info)
+    if (present(info)) then
+      call dmesh_f_flatten_impl(mesh, flat, .true., info, ierror, name)
+    else
+      call dmesh_f_flatten_impl(mesh, flat, .false., 0, ierror, name)
+    end if
+  end subroutine dmesh_flatten_int
+
+  !> \brief dmesh_unflatten with INTEGER handles.
+  subroutine dmesh_unflatten_int(mesh, dim, sizes, out, ierror, names, info)
+    type(dmesh_t), intent(in) :: mesh  !< mesh to transform
+    integer, intent(in) :: dim  !< dimension to split, 0-based
+    integer, intent(in) :: sizes(:)  !< sizes of the new dimensions
+    type(dmesh_t), intent(inout) :: out  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: names(:)  !< names of the new dimensions
+    integer, optional, intent(in) :: info  !< options (MPI_Info)
+    if (present(info)) then
+      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .true., info, ierror, names)
+    else
+      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .false., 0, ierror, names)
+    end if
+  end subroutine dmesh_unflatten_int
+
+  !> \brief dmesh_get_comm with an INTEGER handle (MPI_COMM_NULL for a non-member).
+  subroutine dmesh_get_comm_int(mesh, dim, comm, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    integer, intent(out) :: comm  !< borrowed communicator: do not free
+    integer, optional, intent(out) :: ierror  !< error class
+    call dmesh_f_get_comm_impl(mesh, dim, comm, ierror)
+  end subroutine dmesh_get_comm_int
+
+end module dmesh
+
+!> \brief dmesh for programs that `use mpi_f08`: communicators and info
+!>        objects are TYPE(MPI_Comm) and TYPE(MPI_Info).
+module dmesh_f08
+  use dmesh_base
+  use mpi_f08, only: MPI_Comm, MPI_Info
+  implicit none
+  private :: MPI_Comm, MPI_Info
+  private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
+  private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
+
+  !> \brief Create a mesh over the first product(shape) ranks of \p comm
+  !>        (dmesh_init()). Collective over \p comm.
+  !>
+  !> `call dmesh_init(comm, device_type, shape, mesh [, ierror] [, names] [, info])`
+  interface dmesh_init
+    module procedure dmesh_init_f08
+  end interface dmesh_init
+  !> \brief Create a mesh from an explicit row-major rank list
+  !>        (dmesh_create()). Collective over \p comm.
+  interface dmesh_create
+    module procedure dmesh_create_f08
+  end interface dmesh_create
+  !> \brief Create a mesh from existing per-dimension communicators
+  !>        (dmesh_from_comms()). Collective over \p comm.
+  interface dmesh_from_comms
+    module procedure dmesh_from_comms_f08
+  end interface dmesh_from_comms
+  !> \brief Merge every dimension into one (dmesh_flatten()). Collective.
+  interface dmesh_flatten
+    module procedure dmesh_flatten_f08
+  end interface dmesh_flatten
+  !> \brief Split one dimension into several (dmesh_unflatten()). Collective.
+  interface dmesh_unflatten
+    module procedure dmesh_unflatten_f08
+  end interface dmesh_unflatten
+  !> \brief Communicator of the caller's group along a dimension
+  !>        (dmesh_get_comm()). Local; the handle is borrowed.
+  interface dmesh_get_comm
+    module procedure dmesh_get_comm_f08
+  end interface dmesh_get_comm
+  private :: dmesh_init_f08, dmesh_create_f08, dmesh_from_comms_f08
+  private :: dmesh_flatten_f08, dmesh_unflatten_f08, dmesh_get_comm_f08
+
+contains
+
+  !> \brief dmesh_init with mpi_f08 handles.
+  subroutine dmesh_init_f08(comm, device_type, shape, mesh, ierror, names, info)
+    type(MPI_Comm), intent(in) :: comm  !< communicator whose ranks form the mesh
+    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
+    integer, intent(in) :: shape(:)  !< size of each dimension, outermost first
+    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
+    type(MPI_Info), optional, intent(in) :: info  !< options
+    if (present(info)) then
+      call dmesh_f_init_impl(comm%MPI_VAL, device_type, shape, mesh, .true., info%MPI_VAL, &
+                             ierror, names)
+    else
+      call dmesh_f_init_impl(comm%MPI_VAL, device_type, shape, mesh, .false., 0, ierror, names)
+    end if
+  end subroutine dmesh_init_f08
+
+  !> \brief dmesh_create with mpi_f08 handles.
+  subroutine dmesh_create_f08(comm, device_type, shape, ranks, mesh, ierror, names, info)
+    type(MPI_Comm), intent(in) :: comm  !< communicator the ranks refer to
+    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
+    integer, intent(in) :: shape(:)  !< size of each dimension
+    integer, intent(in) :: ranks(:)  !< product(shape) ranks of comm, row-major
+    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
+    type(MPI_Info), optional, intent(in) :: info  !< options
+    if (present(info)) then
+      call dmesh_f_create_impl(comm%MPI_VAL, device_type, shape, ranks, mesh, .true., &
+                               info%MPI_VAL, ierror, names)
+    else
+      call dmesh_f_create_impl(comm%MPI_VAL, device_type, shape, ranks, mesh, .false., 0, &
+                               ierror, names)
+    end if
+  end subroutine dmesh_create_f08
+
+  !> \brief dmesh_from_comms with mpi_f08 handles.
+  subroutine dmesh_from_comms_f08(comm, device_type, dim_comms, shape, mesh, ierror, ranks, names)
+    type(MPI_Comm), intent(in) :: comm  !< communicator the ranks refer to
+    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
+    type(MPI_Comm), intent(in) :: dim_comms(:)  !< the caller's communicator per dimension
+    integer, intent(in) :: shape(:)  !< size of each dimension
+    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    integer, optional, intent(in) :: ranks(:)  !< row-major rank list (optional for 1 dim)
+    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
+    call dmesh_f_from_comms_impl(comm%MPI_VAL, device_type, dim_comms%MPI_VAL, shape, mesh, &
+                                 ierror, ranks, names)
+  end subroutine dmesh_from_comms_f08
+
+  !> \brief dmesh_flatten with mpi_f08 handles.
+  subroutine dmesh_flatten_f08(mesh, flat, ierror, name, info)
+    type(dmesh_t), intent(in) :: mesh  !< mesh to flatten
+    type(dmesh_t), intent(inout) :: flat  !< the one-dimensional mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: name  !< its name (default: names joined by "_")
+    type(MPI_Info), optional, intent(in) :: info  !< options
+    if (present(info)) then
+      call dmesh_f_flatten_impl(mesh, flat, .true., info%MPI_VAL, ierror, name)
+    else
+      call dmesh_f_flatten_impl(mesh, flat, .false., 0, ierror, name)
+    end if
+  end subroutine dmesh_flatten_f08
+
+  !> \brief dmesh_unflatten with mpi_f08 handles.
+  subroutine dmesh_unflatten_f08(mesh, dim, sizes, out, ierror, names, info)
+    type(dmesh_t), intent(in) :: mesh  !< mesh to transform
+    integer, intent(in) :: dim  !< dimension to split, 0-based
+    integer, intent(in) :: sizes(:)  !< sizes of the new dimensions
+    type(dmesh_t), intent(inout) :: out  !< the new mesh
+    integer, optional, intent(out) :: ierror  !< error class
+    character(len=*), optional, intent(in) :: names(:)  !< names of the new dimensions
+    type(MPI_Info), optional, intent(in) :: info  !< options
+    if (present(info)) then
+      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .true., info%MPI_VAL, ierror, names)
+    else
+      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .false., 0, ierror, names)
+    end if
+  end subroutine dmesh_unflatten_f08
+
+  !> \brief dmesh_get_comm with an mpi_f08 handle (MPI_COMM_NULL for a non-member).
+  subroutine dmesh_get_comm_f08(mesh, dim, comm, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    type(MPI_Comm), intent(out) :: comm  !< borrowed communicator: do not free
+    integer, optional, intent(out) :: ierror  !< error class
+    integer :: c, err
+    call dmesh_f_get_comm_impl(mesh, dim, c, err)
+    if (err == DMESH_SUCCESS) comm%MPI_VAL = c
+    if (present(ierror)) ierror = err
+  end subroutine dmesh_get_comm_f08
+
+end module dmesh_f08

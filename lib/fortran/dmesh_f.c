@@ -1,0 +1,117 @@
+/*
+ * The MPI boundary of the Fortran modules dmesh and dmesh_f08.
+ *
+ * Fortran MPI handles cross the language boundary as MPI_Fint values: the
+ * INTEGER handles of `use mpi` and the MPI_VAL component of the `use mpi_f08`
+ * types are the same value, so one set of shims serves both modules. Only the
+ * calls that take or return an MPI handle go through here; the others are
+ * bound directly to the C functions with BIND(C) interfaces.
+ *
+ * The shims also keep the detail message of failures that the Fortran layer
+ * detects itself (an argument array of the wrong size), which the C library
+ * never sees: dmesh_f_last_error() returns it while it is the most recent
+ * failure on the thread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dmesh.h"
+
+#define DMESH_F_DETAIL_LEN 256
+
+/* Failures detected by the Fortran layer, per thread. When the library
+ * itself fails afterwards, dmesh_f_library_failed() hands the detail back. */
+static _Thread_local char fortran_detail[DMESH_F_DETAIL_LEN];
+static _Thread_local int fortran_detail_is_latest;
+
+/* Declared here (not in a header): the Fortran interfaces are their users. */
+int dmesh_f_init(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
+                 const char *const *dim_names, int has_info, MPI_Fint info, dmesh_t *mesh);
+int dmesh_f_create(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
+                   const int ranks[], const char *const *dim_names, int has_info, MPI_Fint info,
+                   dmesh_t *mesh);
+int dmesh_f_from_comms(MPI_Fint comm, const char *device_type, int ndims,
+                       const MPI_Fint dim_comms[], const int shape[], const int *ranks,
+                       const char *const *dim_names, dmesh_t *mesh);
+int dmesh_f_flatten(dmesh_t mesh, const char *name, int has_info, MPI_Fint info, dmesh_t *flat);
+int dmesh_f_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const *dim_names,
+                      int has_info, MPI_Fint info, dmesh_t *out);
+int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm);
+void dmesh_f_set_error(const char *detail);
+void dmesh_f_library_failed(void);
+const char *dmesh_f_last_error(void);
+
+static MPI_Info info_f2c(int has_info, MPI_Fint info)
+{
+    return has_info ? MPI_Info_f2c(info) : MPI_INFO_NULL;
+}
+
+int dmesh_f_init(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
+                 const char *const *dim_names, int has_info, MPI_Fint info, dmesh_t *mesh)
+{
+    return dmesh_init(MPI_Comm_f2c(comm), device_type, ndims, shape, dim_names,
+                      info_f2c(has_info, info), mesh);
+}
+
+int dmesh_f_create(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
+                   const int ranks[], const char *const *dim_names, int has_info, MPI_Fint info,
+                   dmesh_t *mesh)
+{
+    return dmesh_create(MPI_Comm_f2c(comm), device_type, ndims, shape, ranks, dim_names,
+                        info_f2c(has_info, info), mesh);
+}
+
+int dmesh_f_from_comms(MPI_Fint comm, const char *device_type, int ndims,
+                       const MPI_Fint dim_comms[], const int shape[], const int *ranks,
+                       const char *const *dim_names, dmesh_t *mesh)
+{
+    MPI_Comm comms[DMESH_MAX_DIMS];
+    int d;
+
+    /* Out-of-range ndims reaches the library, which reports it; the
+     * communicators are then not read. */
+    if (ndims < 1 || ndims > DMESH_MAX_DIMS)
+        return dmesh_from_comms(MPI_Comm_f2c(comm), device_type, ndims, NULL, shape, ranks,
+                                dim_names, mesh);
+    for (d = 0; d < ndims; d++)
+        comms[d] = MPI_Comm_f2c(dim_comms[d]);
+    return dmesh_from_comms(MPI_Comm_f2c(comm), device_type, ndims, comms, shape, ranks, dim_names,
+                            mesh);
+}
+
+int dmesh_f_flatten(dmesh_t mesh, const char *name, int has_info, MPI_Fint info, dmesh_t *flat)
+{
+    return dmesh_flatten(mesh, name, info_f2c(has_info, info), flat);
+}
+
+int dmesh_f_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const *dim_names,
+                      int has_info, MPI_Fint info, dmesh_t *out)
+{
+    return dmesh_unflatten(mesh, dim, n, sizes, dim_names, info_f2c(has_info, info), out);
+}
+
+int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm)
+{
+    MPI_Comm c;
+    int err = dmesh_get_comm(mesh, dim, &c);
+
+    if (err == DMESH_SUCCESS)
+        *comm = MPI_Comm_c2f(c);
+    return err;
+}
+
+void dmesh_f_set_error(const char *detail)
+{
+    snprintf(fortran_detail, sizeof(fortran_detail), "%s", detail);
+    fortran_detail_is_latest = 1;
+}
+
+void dmesh_f_library_failed(void)
+{
+    fortran_detail_is_latest = 0;
+}
+
+const char *dmesh_f_last_error(void)
+{
+    return fortran_detail_is_latest ? fortran_detail : dmesh_last_error();
+}

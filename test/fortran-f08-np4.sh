@@ -1,0 +1,3 @@
+#!/bin/sh
+# make check: the Fortran module test (test_fortran_f08) on 4 ranks.
+exec "$MPIRUN" 4 ./test/test_fortran_f08

@@ -1,0 +1,3 @@
+#!/bin/sh
+# make check: the Fortran module test (test_fortran) on 2 ranks.
+exec "$MPIRUN" 2 ./test/test_fortran
