@@ -1,1 +1,45 @@
 # test/mesh.mk: rules of this part of the tree (included by Makefile.am).
+#
+# MPI tests of the mesh API (device type "cpu"). Each MPI run is a small
+# script, test/mesh-*.sh, that runs one program through $(MPIRUN) =
+# test/mpirun.sh NP PROGRAM (skips with 77 above DMESH_TEST_MAX_NP).
+#   test_mesh         facts of SEMANTICS.md section 3 and every operation
+#   test_mesh_errors  error classes, agreement check, options
+#   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
+
+MESH_TESTUTIL = test/mesh_testutil.c test/mesh_testutil.h
+
+check_PROGRAMS += test/test_mesh test/test_mesh_errors test/test_mesh_valgrind
+
+test_test_mesh_SOURCES = test/test_mesh.c $(MESH_TESTUTIL)
+test_test_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_mesh_CFLAGS = $(DMESH_TEST_CFLAGS) -pthread
+test_test_mesh_LDFLAGS = -pthread
+test_test_mesh_LDADD = $(DMESH_TEST_LIBS)
+
+test_test_mesh_errors_SOURCES = test/test_mesh_errors.c $(MESH_TESTUTIL)
+test_test_mesh_errors_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_mesh_errors_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_mesh_errors_LDADD = $(DMESH_TEST_LIBS)
+
+# -no-install: a real executable (not a libtool wrapper script), so that
+# valgrind runs the program itself.
+test_test_mesh_valgrind_SOURCES = test/test_mesh_valgrind.c
+test_test_mesh_valgrind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_mesh_valgrind_CFLAGS = $(AM_CFLAGS)
+test_test_mesh_valgrind_LDFLAGS = -no-install
+test_test_mesh_valgrind_LDADD = lib/libdmesh.la
+
+MESH_MPI_RUNS = \
+	test/mesh-np1.sh test/mesh-np2.sh test/mesh-np4.sh test/mesh-np6.sh test/mesh-np8.sh \
+	test/mesh-errors-np1.sh test/mesh-errors-np2.sh test/mesh-errors-np4.sh \
+	test/mesh-errors-np6.sh test/mesh-errors-np8.sh
+TESTS += $(MESH_MPI_RUNS)
+EXTRA_DIST += $(MESH_MPI_RUNS) test/valgrind-leaks.sh
+
+# Leak check of dmesh under valgrind at 2 ranks (called by .ci/run; not in
+# TESTS). Fails only on lost blocks that dmesh allocated.
+.PHONY: valgrind-check
+valgrind-check: test/test_mesh_valgrind$(EXEEXT)
+	MPIRUN='$(abs_top_builddir)/test/mpirun.sh' top_srcdir='$(abs_top_srcdir)' \
+	  $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./test/test_mesh_valgrind$(EXEEXT) 2

@@ -1,0 +1,725 @@
+/* MPI tests of the error classes of the mesh API (device type "cpu"): every
+ * class reachable on a CPU-only machine, the agreement check, the options,
+ * the detail message, and that failing calls write no output. Every rank
+ * runs every test; collective failures must give the same class on all
+ * ranks. Run under mpirun with CK_FORK=no (test/mesh-errors-np*.sh). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mesh_testutil.h"
+
+static const char *const D3[] = {"d0", "d1", "d2"};
+static const char *const W = "w";
+
+/* A local call expected to fail: class, detail message, output untouched. */
+#define FAILS(call, expected, handle)                                                              \
+    do {                                                                                           \
+        (handle) = DMESH_NULL;                                                                     \
+        int rc_ = MT_RC(call, expected);                                                           \
+        if (rc_ != DMESH_SUCCESS && (handle) != DMESH_NULL)                                        \
+            mt_fail(__FILE__, __LINE__, "output handle written by a failing call: %s", #call);     \
+        if (rc_ == DMESH_SUCCESS)                                                                  \
+            dmesh_free(&(handle));                                                                 \
+    } while (0)
+
+#define WORLD_FAILS(call, expected, handle) MT_FAILS_CREATE(MPI_COMM_WORLD, call, expected, handle)
+
+static dmesh_t make(int ndims, const int shape[], const char *const names[])
+{
+    dmesh_t mesh = DMESH_NULL;
+
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", ndims, shape, names, MPI_INFO_NULL, &mesh));
+    return mesh;
+}
+
+static dmesh_t slice1(dmesh_t mesh, const char *name)
+{
+    dmesh_t sub = DMESH_NULL;
+
+    MT_OK(dmesh_slice(mesh, 1, &name, &sub));
+    return sub;
+}
+
+static void free_all(int n, dmesh_t *meshes)
+{
+    for (int i = 0; i < n; i++) {
+        MT_OK(dmesh_free(&meshes[i]));
+        MT_CHECK(meshes[i] == DMESH_NULL);
+    }
+}
+
+/* A consistent call still works after failures (nobody is left behind in a
+ * collective call). */
+static void still_works(void)
+{
+    int shape[1] = {mt_size};
+    mt_model_t m;
+    mt_axis_t ax[1];
+    dmesh_t mesh = make(1, shape, &W);
+
+    mt_model_init(&m, 1, shape, NULL);
+    ax[0] = mt_axis_dim(&m, 0);
+    mt_check_mesh(mesh, MPI_COMM_WORLD, &m, 1, ax, &W);
+    free_all(1, &mesh);
+}
+
+/* ---- dmesh_free and error strings -------------------------------------- */
+
+MT_TEST(free_semantics)
+{
+    int shape[1] = {mt_size};
+    dmesh_t mesh = DMESH_NULL, sub;
+
+    MT_OK(dmesh_free(&mesh));
+    MT_CHECK(mesh == DMESH_NULL);
+    MT_RC(dmesh_free(NULL), DMESH_ERR_ARG);
+    mesh = make(1, shape, &W);
+    sub = slice1(mesh, "w");
+    /* Parent and derived meshes are freed independently, in any order. */
+    MT_OK(dmesh_free(&mesh));
+    MT_CHECK(mesh == DMESH_NULL);
+    MT_OK(dmesh_free(&mesh));
+    MT_CHECK(sub != DMESH_NULL);
+    if (sub != DMESH_NULL) {
+        int n = -1;
+        MT_OK(dmesh_get_size(sub, &n));
+        MT_EQ(n, mt_size);
+    }
+    MT_OK(dmesh_free(&sub));
+    MT_CHECK(sub == DMESH_NULL);
+}
+
+MT_TEST(error_strings)
+{
+    for (int e = 0; e < DMESH_ERR_LASTCODE; e++) {
+        const char *s = dmesh_error_string(e);
+        MT_CHECK(s != NULL && s[0] != '\0');
+        for (int f = 0; f < e; f++)
+            MT_CHECK(s != NULL && strcmp(s, dmesh_error_string(f)) != 0);
+    }
+    MT_CHECK(dmesh_error_string(-1) != NULL);
+    MT_CHECK(dmesh_error_string(DMESH_ERR_LASTCODE) != NULL);
+    MT_CHECK(dmesh_error_string(1000) != NULL);
+    MT_CHECK(dmesh_last_error() != NULL);
+}
+
+/* ---- DMESH_ERR_ARG ------------------------------------------------------ */
+
+MT_TEST(arg_creation)
+{
+    int shape[DMESH_MAX_DIMS + 1], neg[2] = {-1, -mt_size}, zero[1] = {0}, ranks[MT_MAX_RANKS];
+    MPI_Comm comms[2] = {MPI_COMM_WORLD, MPI_COMM_WORLD};
+    dmesh_t h;
+    static const char *const bad_devices[] = {"cuda:0", "gpu", "", "cpu:0", "CPU ", "tpu"};
+
+    for (int i = 0; i <= DMESH_MAX_DIMS; i++)
+        shape[i] = i == 0 ? mt_size : 1;
+    for (int i = 0; i < mt_size; i++)
+        ranks[i] = i;
+    WORLD_FAILS(dmesh_init(MPI_COMM_NULL, "cpu", 1, shape, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, NULL, 1, shape, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, NULL, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    MT_RC(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, NULL), DMESH_ERR_ARG);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 0, shape, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", -1, shape, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", DMESH_MAX_DIMS + 1, shape, NULL, MPI_INFO_NULL, &h),
+        DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, zero, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    /* Sizes < 1 whose product is fine. */
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, neg, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    for (size_t i = 0; i < sizeof(bad_devices) / sizeof(bad_devices[0]); i++)
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, bad_devices[i], 1, shape, NULL, MPI_INFO_NULL, &h),
+                    DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, shape, NULL, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cuda:0", 1, shape, ranks, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 0, shape, ranks, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, NULL, shape, NULL, NULL, &h),
+                DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, comms, NULL, NULL, NULL, &h),
+                DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "gpu", 1, comms, shape, NULL, NULL, &h),
+                DMESH_ERR_ARG, h);
+    /* ranks may be NULL only with one dim. */
+    WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 2, comms, shape, NULL, NULL, &h),
+                DMESH_ERR_ARG, h);
+    still_works();
+}
+
+MT_TEST(arg_derived)
+{
+    int shape[2] = {1, mt_size}, neg[2] = {-1, -mt_size}, ok_sizes[2] = {1, mt_size};
+    const char *name = "d1", *ab[2] = {"a", "b"};
+    dmesh_t root = make(2, shape, D3), h, two[2];
+
+    FAILS(dmesh_slice(DMESH_NULL, 1, &name, &h), DMESH_ERR_ARG, h);
+    FAILS(dmesh_slice(root, 1, NULL, &h), DMESH_ERR_ARG, h);
+    MT_RC(dmesh_slice(root, 1, &name, NULL), DMESH_ERR_ARG);
+    WORLD_FAILS(dmesh_flatten(DMESH_NULL, "f", MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
+    MT_RC(dmesh_flatten(root, "f", MPI_INFO_NULL, NULL), DMESH_ERR_ARG);
+    WORLD_FAILS(dmesh_unflatten(root, -1, 2, ok_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_unflatten(root, 2, 2, ok_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 0, ok_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, NULL, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, neg, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
+    WORLD_FAILS(dmesh_unflatten(DMESH_NULL, 0, 2, ok_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    MT_RC(dmesh_unflatten(root, 1, 2, ok_sizes, ab, MPI_INFO_NULL, NULL), DMESH_ERR_ARG);
+    two[0] = root;
+    two[1] = DMESH_NULL;
+    FAILS(dmesh_concatenate(0, two, &h), DMESH_ERR_ARG, h);
+    FAILS(dmesh_concatenate(1, NULL, &h), DMESH_ERR_ARG, h);
+    FAILS(dmesh_concatenate(2, two, &h), DMESH_ERR_ARG, h);
+    MT_RC(dmesh_concatenate(1, two, NULL), DMESH_ERR_ARG);
+    free_all(1, &root);
+    still_works();
+}
+
+MT_TEST(arg_queries)
+{
+    int shape[2] = {1, mt_size}, v = -42, arr[MT_MAX_RANKS], n = -42, member = -42;
+    const char *s = "untouched";
+    MPI_Comm c = MPI_COMM_SELF;
+    dmesh_cache_info_t info = {-42, -42, -42, -42};
+    size_t needed = 42;
+    char buf[16];
+    dmesh_t root = make(2, shape, D3), cur;
+
+    /* DMESH_NULL handle: ARG, outputs untouched. */
+    MT_RC(dmesh_get_ndims(DMESH_NULL, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_shape(DMESH_NULL, DMESH_MAX_DIMS, arr), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_size(DMESH_NULL, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_dim_name(DMESH_NULL, 0, &s), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_dim_index(DMESH_NULL, "d0", &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_device_type(DMESH_NULL, &s), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_coordinate(DMESH_NULL, DMESH_MAX_DIMS, arr, &member), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_local_rank(DMESH_NULL, 0, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_group_ranks(DMESH_NULL, 0, MT_MAX_RANKS, arr, &n), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_ranks(DMESH_NULL, MT_MAX_RANKS, arr, &n), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_comm(DMESH_NULL, 0, &c), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_device(DMESH_NULL, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_equal(DMESH_NULL, root, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_equal(root, DMESH_NULL, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_to_string(DMESH_NULL, buf, sizeof(buf), &needed), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_cache_info(DMESH_NULL, &info), DMESH_ERR_ARG);
+    MT_RC(dmesh_push(DMESH_NULL), DMESH_ERR_ARG);
+    MT_EQ(v, -42);
+    MT_EQ(n, -42);
+    MT_EQ(member, -42);
+    MT_STREQ(s, "untouched");
+    MT_CHECK(c == MPI_COMM_SELF);
+    MT_EQ(info.comms_mpi, -42);
+    MT_EQ(needed, 42);
+
+    /* NULL outputs. */
+    MT_RC(dmesh_get_ndims(root, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_shape(root, DMESH_MAX_DIMS, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_size(root, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_dim_name(root, 0, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_dim_index(root, "d0", NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_dim_index(root, NULL, &v), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_device_type(root, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_local_rank(root, 0, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_comm(root, 0, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_device(root, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_equal(root, root, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_cache_info(root, NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_current(NULL), DMESH_ERR_ARG);
+    MT_RC(dmesh_to_string(root, NULL, 8, &needed), DMESH_ERR_ARG);
+
+    /* Dims out of range; capacities too small. */
+    for (int d = -1; d <= 2; d += 3) {
+        MT_RC(dmesh_get_dim_name(root, d, &s), DMESH_ERR_ARG);
+        MT_RC(dmesh_get_local_rank(root, d, &v), DMESH_ERR_ARG);
+        MT_RC(dmesh_get_group_ranks(root, d, MT_MAX_RANKS, arr, &n), DMESH_ERR_ARG);
+        MT_RC(dmesh_get_comm(root, d, &c), DMESH_ERR_ARG);
+    }
+    MT_RC(dmesh_get_shape(root, 1, arr), DMESH_ERR_ARG);
+    MT_RC(dmesh_get_coordinate(root, 1, arr, &member), DMESH_ERR_ARG);
+    if (mt_size >= 2) {
+        MT_RC(dmesh_get_group_ranks(root, 1, mt_size - 1, arr, &n), DMESH_ERR_ARG);
+        MT_RC(dmesh_get_ranks(root, mt_size - 1, arr, &n), DMESH_ERR_ARG);
+    }
+    MT_EQ(v, -42);
+    MT_EQ(n, -42);
+    MT_EQ(member, -42);
+    MT_STREQ(s, "untouched");
+    MT_CHECK(c == MPI_COMM_SELF);
+    cur = DMESH_NULL;
+    MT_OK(dmesh_get_current(&cur));
+    MT_CHECK(cur == DMESH_NULL);
+    free_all(1, &root);
+}
+
+/* ---- DMESH_ERR_SIZE ----------------------------------------------------- */
+
+MT_TEST(size_errors)
+{
+    int big[1] = {mt_size + 1}, ov2[2] = {65536, 65536}, ov3[3] = {2048, 2048, 1024};
+    int ov_max[2] = {INT_MAX, 2}, shape[1] = {mt_size}, ranks[MT_MAX_RANKS + 1];
+    int mism[2] = {mt_size, 2}, ov_sizes[2] = {65536, 65536};
+    const char *ab[2] = {"a", "b"};
+    dmesh_t h, root;
+
+    for (int i = 0; i <= mt_size; i++)
+        ranks[i] = i % mt_size;
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, big, NULL, MPI_INFO_NULL, &h), DMESH_ERR_SIZE,
+                h);
+    /* Products that overflow int (2^32 wraps to 0 in 32 bits). */
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, ov2, NULL, MPI_INFO_NULL, &h), DMESH_ERR_SIZE,
+                h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 3, ov3, NULL, MPI_INFO_NULL, &h), DMESH_ERR_SIZE,
+                h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, ov_max, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_SIZE, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, big, ranks, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_SIZE, h);
+    root = make(1, shape, &W);
+    WORLD_FAILS(dmesh_unflatten(root, 0, 2, mism, ab, MPI_INFO_NULL, &h), DMESH_ERR_SIZE, h);
+    WORLD_FAILS(dmesh_unflatten(root, 0, 2, ov_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_SIZE, h);
+    WORLD_FAILS(dmesh_unflatten(root, 0, 1, big, ab, MPI_INFO_NULL, &h), DMESH_ERR_SIZE, h);
+    free_all(1, &root);
+    still_works();
+}
+
+/* ---- DMESH_ERR_NAME ----------------------------------------------------- */
+
+MT_TEST(name_errors_creation)
+{
+    int shape[2] = {1, mt_size}, ranks[MT_MAX_RANKS];
+    char long_name[DMESH_MAX_NAME + 1];
+    const char *dup[2] = {"a", "a"}, *empty[2] = {"a", ""}, *toolong[2] = {"a", long_name};
+    const char *with_null[2] = {"a", NULL};
+    MPI_Comm comms[2];
+    dmesh_t h;
+    int rc;
+
+    memset(long_name, 'x', DMESH_MAX_NAME);
+    long_name[DMESH_MAX_NAME] = '\0'; /* DMESH_MAX_NAME bytes without the NUL */
+    for (int i = 0; i < mt_size; i++)
+        ranks[i] = i;
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, dup, MPI_INFO_NULL, &h), DMESH_ERR_NAME,
+                h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, empty, MPI_INFO_NULL, &h),
+                DMESH_ERR_NAME, h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, toolong, MPI_INFO_NULL, &h),
+                DMESH_ERR_NAME, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 2, shape, ranks, dup, MPI_INFO_NULL, &h),
+                DMESH_ERR_NAME, h);
+    /* Fewer names than dims (a NULL entry): NAME, or ARG for the NULL. */
+    h = DMESH_NULL;
+    rc = dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, with_null, MPI_INFO_NULL, &h);
+    if (rc != DMESH_ERR_NAME && rc != DMESH_ERR_ARG)
+        MT_RC(rc, DMESH_ERR_NAME);
+    MT_CHECK(h == DMESH_NULL);
+    MT_CHECK(dmesh_last_error()[0] != '\0');
+    MT_SAME(MPI_COMM_WORLD, rc);
+    if (h != DMESH_NULL)
+        dmesh_free(&h);
+    /* from_comms with duplicate names. */
+    MPI_Comm_split(MPI_COMM_WORLD, mt_rank, 0, &comms[0]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
+    WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 2, comms, shape, ranks, dup, &h),
+                DMESH_ERR_NAME, h);
+    MPI_Comm_free(&comms[0]);
+    MPI_Comm_free(&comms[1]);
+    still_works();
+}
+
+MT_TEST(name_errors_derived)
+{
+    int shape[2] = {1, mt_size}, s2[2] = {2, mt_size / 2}, sizes[2] = {mt_size, 1};
+    const char *unknown = "zz", *ac[2] = {"a", "c"}, *d0c[2] = {"d0", "c"}, *d1 = "d1";
+    const char *empty[2] = {"c", ""};
+    dmesh_t root, unnamed, h, keep[4];
+    int v = -42;
+
+    root = make(2, shape, D3);
+    unnamed = make(2, shape, NULL);
+    FAILS(dmesh_slice(root, 1, &unknown, &h), DMESH_ERR_NAME, h);
+    FAILS(dmesh_slice(unnamed, 1, &d1, &h), DMESH_ERR_NAME, h);
+    MT_RC(dmesh_get_dim_index(root, "zz", &v), DMESH_ERR_NAME);
+    MT_RC(dmesh_get_dim_index(unnamed, "d0", &v), DMESH_ERR_NAME);
+    MT_EQ(v, -42);
+    /* Flatten: a root dim name; an unnamed mesh without a name. */
+    WORLD_FAILS(dmesh_flatten(root, "d0", MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+    keep[0] = slice1(root, "d1");
+    WORLD_FAILS(dmesh_flatten(keep[0], "d0", MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+    WORLD_FAILS(dmesh_flatten(unnamed, NULL, MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+    /* Unflatten: names missing on a named mesh; a new name equal to a
+     * remaining dim; an empty name. */
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, sizes, NULL, MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, sizes, d0c, MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, sizes, empty, MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+    h = DMESH_NULL;
+    MT_OK(dmesh_unflatten(root, 1, 2, sizes, ac, MPI_INFO_NULL, &h));
+    MT_OK(dmesh_free(&h));
+    free_all(1, &keep[0]);
+
+    /* A flatten name registered for another layout. */
+    if (mt_size >= 2) {
+        dmesh_t r2 = make(2, s2, D3), f = DMESH_NULL;
+        keep[0] = slice1(r2, "d0");
+        keep[1] = slice1(r2, "d1");
+        MT_OK(dmesh_flatten(keep[0], "f", MPI_INFO_NULL, &f));
+        WORLD_FAILS(dmesh_flatten(keep[1], "f", MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+        if (s2[1] >= 2) /* else the whole mesh has the layout of d0 */
+            WORLD_FAILS(dmesh_flatten(r2, "f", MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+        /* The same layout under the registered name is fine. */
+        h = DMESH_NULL;
+        MT_OK(dmesh_flatten(keep[0], "f", MPI_INFO_NULL, &h));
+        keep[2] = f;
+        keep[3] = h;
+        free_all(4, keep);
+        free_all(1, &r2);
+    }
+    dmesh_t all[2] = {unnamed, root};
+    free_all(2, all);
+    still_works();
+}
+
+/* ---- DMESH_ERR_LAYOUT --------------------------------------------------- */
+
+MT_TEST(layout_errors)
+{
+    int shape[1] = {mt_size}, s22[2] = {2, 2}, ranks[3];
+    const char *rev[2] = {"d1", "d0"}, *over[2] = {"all", "d1"};
+    dmesh_t a, b, h, keep[4], pair[2];
+    MPI_Comm c;
+
+    /* Different universes. */
+    a = make(1, shape, &W);
+    const char *v = "v";
+    b = make(1, shape, &v);
+    pair[0] = a;
+    pair[1] = b;
+    FAILS(dmesh_concatenate(2, pair, &h), DMESH_ERR_LAYOUT, h);
+    if (mt_size >= 2) {
+        /* Overlapping: the same axis under two names. */
+        keep[0] = DMESH_NULL;
+        MT_OK(dmesh_flatten(a, "f", MPI_INFO_NULL, &keep[0]));
+        pair[1] = keep[0];
+        FAILS(dmesh_concatenate(2, pair, &h), DMESH_ERR_LAYOUT, h);
+        free_all(1, &keep[0]);
+    }
+    free_all(1, &b);
+    if (mt_size >= 4) {
+        dmesh_t r = make(2, s22, D3);
+        FAILS(dmesh_slice(r, 2, rev, &h), DMESH_ERR_LAYOUT, h);
+        keep[0] = DMESH_NULL;
+        MT_OK(dmesh_flatten(r, "all", MPI_INFO_NULL, &keep[0]));
+        FAILS(dmesh_slice(r, 2, over, &h), DMESH_ERR_LAYOUT, h);
+        keep[1] = slice1(r, "d0");
+        keep[2] = slice1(r, "d1");
+        pair[0] = keep[1];
+        pair[1] = keep[0];
+        FAILS(dmesh_concatenate(2, pair, &h), DMESH_ERR_LAYOUT, h);
+        pair[0] = keep[2];
+        FAILS(dmesh_concatenate(2, pair, &h), DMESH_ERR_LAYOUT, h);
+        keep[3] = r;
+        free_all(4, keep);
+    }
+    /* create: ranks out of range, duplicates. */
+    ranks[0] = mt_size;
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, (int[]){1}, ranks, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_LAYOUT, h);
+    ranks[0] = -1;
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, (int[]){1}, ranks, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_LAYOUT, h);
+    if (mt_size >= 2) {
+        ranks[0] = ranks[1] = mt_size - 1;
+        WORLD_FAILS(
+            dmesh_create(MPI_COMM_WORLD, "cpu", 1, (int[]){2}, ranks, NULL, MPI_INFO_NULL, &h),
+            DMESH_ERR_LAYOUT, h);
+        ranks[0] = 0;
+        ranks[1] = mt_size;
+        WORLD_FAILS(
+            dmesh_create(MPI_COMM_WORLD, "cpu", 1, (int[]){2}, ranks, NULL, MPI_INFO_NULL, &h),
+            DMESH_ERR_LAYOUT, h);
+    }
+    free_all(1, &a);
+
+    /* from_comms with communicators that do not match the mesh. */
+    if (mt_size >= 2) {
+        int id[MT_MAX_RANKS];
+        for (int i = 0; i < mt_size; i++)
+            id[i] = i;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, -mt_rank, &c); /* reversed order */
+        WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, &c, shape, id, &W, &h),
+                    DMESH_ERR_LAYOUT, h);
+        MPI_Comm_free(&c);
+        MPI_Comm_dup(MPI_COMM_SELF, &c); /* too few members */
+        WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, &c, shape, id, &W, &h),
+                    DMESH_ERR_LAYOUT, h);
+        MPI_Comm_free(&c);
+    }
+    if (mt_size >= 4 && mt_size % 2 == 0) {
+        /* The two dim communicators of (2, P/2) passed in swapped order. */
+        int s2[2] = {2, mt_size / 2}, id[MT_MAX_RANKS];
+        MPI_Comm comms[2], swapped[2];
+        for (int i = 0; i < mt_size; i++)
+            id[i] = i;
+        MPI_Comm_split(MPI_COMM_WORLD, mt_rank % s2[1], mt_rank / s2[1], &comms[0]);
+        MPI_Comm_split(MPI_COMM_WORLD, mt_rank / s2[1], mt_rank % s2[1], &comms[1]);
+        swapped[0] = comms[1];
+        swapped[1] = comms[0];
+        h = DMESH_NULL;
+        MT_OK(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 2, comms, s2, id, D3, &h));
+        MT_OK(dmesh_free(&h));
+        WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 2, swapped, s2, id, D3, &h),
+                    DMESH_ERR_LAYOUT, h);
+        MPI_Comm_free(&comms[0]);
+        MPI_Comm_free(&comms[1]);
+    }
+    still_works();
+}
+
+/* ---- DMESH_ERR_MISMATCH ------------------------------------------------- */
+
+MT_TEST(agreement_check)
+{
+    int one[1] = {1}, two[1] = {2}, shape[1] = {mt_size}, row[2] = {1, mt_size};
+    int id[MT_MAX_RANKS], rev[MT_MAX_RANKS], s_a[2] = {1, mt_size}, s_b[2] = {mt_size, 1};
+    const char *x = "x", *y = "y", *ab[2] = {"a", "b"}, *ac[2] = {"a", "c"};
+    dmesh_t h, root;
+
+    if (mt_size < 2)
+        return;
+    for (int i = 0; i < mt_size; i++) {
+        id[i] = i;
+        rev[i] = mt_size - 1 - i;
+    }
+    /* Different shapes, ndims, names, rank lists. */
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 1, mt_rank == 0 ? one : two, NULL, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", mt_rank == 0 ? 1 : 2, mt_rank == 0 ? shape : row,
+                           NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, mt_rank % 2 ? &x : &y, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, mt_rank == 0 ? NULL : &x, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, shape, mt_rank == 0 ? id : rev, NULL,
+                             MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    still_works();
+
+    /* Derived collective calls. */
+    root = make(1, shape, &W);
+    WORLD_FAILS(dmesh_unflatten(root, 0, 2, mt_rank == 0 ? s_a : s_b, ab, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(dmesh_unflatten(root, 0, 2, s_a, mt_rank == 0 ? ab : ac, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    {
+        dmesh_t r2 = make(2, s_a, D3);
+        WORLD_FAILS(dmesh_flatten(r2, mt_rank == 0 ? "f0" : "f1", MPI_INFO_NULL, &h),
+                    DMESH_ERR_MISMATCH, h);
+        free_all(1, &r2);
+    }
+    free_all(1, &root);
+    still_works();
+}
+
+MT_TEST(agreement_check_off)
+{
+    int shape[2] = {1, mt_size};
+    MPI_Info off = mt_info1("dmesh_check", "false");
+    mt_model_t m;
+    mt_axis_t ax[2];
+    dmesh_t h = DMESH_NULL, f = DMESH_NULL, u = DMESH_NULL;
+
+    /* Consistent calls work with the check off. */
+    mt_model_init(&m, 2, shape, NULL);
+    ax[0] = mt_axis_dim(&m, 0);
+    ax[1] = mt_axis_dim(&m, 1);
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, off, &h));
+    mt_check_mesh(h, MPI_COMM_WORLD, &m, 2, ax, D3);
+    MT_OK(dmesh_flatten(h, "f", off, &f));
+    MT_OK(dmesh_unflatten(f, 0, 2, shape, D3, off, &u));
+    mt_check_mesh(u, MPI_COMM_WORLD, &m, 2, ax, D3);
+    dmesh_t all[3] = {u, f, h};
+    free_all(3, all);
+    MPI_Info_free(&off);
+}
+
+/* ---- DMESH_ERR_NOT_MEMBER ----------------------------------------------- */
+
+MT_TEST(not_member_errors)
+{
+    int shape[1] = {mt_size - 1}, s22[2] = {2, 2}, v = -42, arr[MT_MAX_RANKS], n = -42;
+    dmesh_t m[3];
+
+    if (mt_size < 2)
+        return;
+    m[0] = make(1, shape, &W);
+    m[1] = slice1(m[0], "w");
+    m[2] = DMESH_NULL;
+    if (mt_rank == mt_size - 1) {
+        for (int i = 0; i < 2; i++) {
+            MT_RC(dmesh_get_local_rank(m[i], 0, &v), DMESH_ERR_NOT_MEMBER);
+            MT_RC(dmesh_get_group_ranks(m[i], 0, MT_MAX_RANKS, arr, &n), DMESH_ERR_NOT_MEMBER);
+        }
+        MT_EQ(v, -42);
+        MT_EQ(n, -42);
+    }
+    if (mt_size >= 5) {
+        dmesh_t r = make(2, s22, D3);
+        m[2] = slice1(r, "d1"); /* two copies: [0,1] and [2,3] */
+        if (mt_rank >= 4) {
+            MT_RC(dmesh_get_ranks(m[2], MT_MAX_RANKS, arr, &n), DMESH_ERR_NOT_MEMBER);
+            MT_RC(dmesh_get_local_rank(r, 1, &v), DMESH_ERR_NOT_MEMBER);
+        }
+        MT_EQ(n, -42);
+        free_all(1, &r);
+    }
+    free_all(3, m);
+}
+
+/* ---- DMESH_ERR_NO_DEVICE / DMESH_ERR_BACKEND ---------------------------- */
+
+static int have_gpu_device_files(void)
+{
+    return access("/dev/nvidia0", F_OK) == 0 || access("/dev/nvidiactl", F_OK) == 0;
+}
+
+MT_TEST(cuda_without_device)
+{
+    int shape[1] = {mt_size}, ranks[MT_MAX_RANKS], rc, rc2;
+    dmesh_t h = DMESH_NULL, h2 = DMESH_NULL;
+
+    for (int i = 0; i < mt_size; i++)
+        ranks[i] = i;
+    rc = dmesh_init(MPI_COMM_WORLD, "cuda", 1, shape, NULL, MPI_INFO_NULL, &h);
+    rc2 = dmesh_create(MPI_COMM_WORLD, "cuda", 1, shape, ranks, NULL, MPI_INFO_NULL, &h2);
+    MT_SAME(MPI_COMM_WORLD, rc);
+    MT_SAME(MPI_COMM_WORLD, rc2);
+    if (rc == DMESH_SUCCESS && have_gpu_device_files()) {
+        int dev = -1;
+        MT_OK(dmesh_get_device(h, &dev));
+        MT_CHECK(dev >= 0);
+    } else {
+        if (rc != DMESH_ERR_NO_DEVICE && rc != DMESH_ERR_BACKEND)
+            MT_RC(rc, DMESH_ERR_NO_DEVICE);
+        if (rc2 != DMESH_ERR_NO_DEVICE && rc2 != DMESH_ERR_BACKEND)
+            MT_RC(rc2, DMESH_ERR_NO_DEVICE);
+        MT_CHECK(h == DMESH_NULL && h2 == DMESH_NULL);
+        MT_CHECK(dmesh_last_error()[0] != '\0');
+    }
+    if (h != DMESH_NULL)
+        dmesh_free(&h);
+    if (h2 != DMESH_NULL)
+        dmesh_free(&h2);
+    still_works();
+}
+
+MT_TEST(backend_nccl_on_cpu)
+{
+    int shape[2] = {1, mt_size};
+    static const char *const keys[] = {"dmesh_backend", "dmesh_backend.d0", "dmesh_backend.1"};
+    dmesh_t h, root;
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        MPI_Info info = mt_info1(keys[i], "nccl");
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, info, &h), DMESH_ERR_BACKEND,
+                    h);
+        MPI_Info_free(&info);
+    }
+    root = make(2, shape, D3);
+    MPI_Info info = mt_info1("dmesh_backend", "nccl");
+    WORLD_FAILS(dmesh_flatten(root, "f", info, &h), DMESH_ERR_BACKEND, h);
+    MPI_Info_free(&info);
+    free_all(1, &root);
+    still_works();
+}
+
+/* ---- options: DMESH_ERR_ARG --------------------------------------------- */
+
+MT_TEST(option_errors)
+{
+    static const char *const bad[][2] = {
+        {"dmesh_backend", "gloo"},   {"dmesh_backend", ""},          {"dmesh_backend.d0", "foo"},
+        {"dmesh_backend.zz", "mpi"}, {"dmesh_backend.2", "mpi"},     {"dmesh_backend.-1", "mpi"},
+        {"dmesh_check", "maybe"},    {"dmesh_comm_create", "bogus"}, {"dmesh_bind", "sometimes"},
+        {"dmesh_device", "abc"}};
+    int shape[2] = {1, mt_size};
+    dmesh_t h, root;
+    MPI_Info info;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        info = mt_info1(bad[i][0], bad[i][1]);
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, info, &h), DMESH_ERR_ARG, h);
+        MPI_Info_free(&info);
+    }
+    /* One dim by name and by index. */
+    info = mt_info2("dmesh_backend.d1", "mpi", "dmesh_backend.1", "mpi");
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, info, &h), DMESH_ERR_ARG, h);
+    MPI_Info_free(&info);
+    /* A dim name on an unnamed mesh is an unknown dim. */
+    info = mt_info1("dmesh_backend.d0", "mpi");
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, NULL, info, &h), DMESH_ERR_ARG, h);
+    MPI_Info_free(&info);
+    /* Options of derived collective calls. */
+    root = make(2, shape, D3);
+    info = mt_info1("dmesh_comm_create", "bogus");
+    WORLD_FAILS(dmesh_flatten(root, "f", info, &h), DMESH_ERR_ARG, h);
+    WORLD_FAILS(
+        dmesh_unflatten(root, 1, 2, (int[]){1, mt_size}, ((const char *[]){"a", "b"}), info, &h),
+        DMESH_ERR_ARG, h);
+    MPI_Info_free(&info);
+    free_all(1, &root);
+    still_works();
+}
+
+/* ---- program ------------------------------------------------------------ */
+
+static Suite *errors_suite(void)
+{
+    Suite *s = suite_create("mesh_errors");
+    TCase *tc = tcase_create("errors");
+
+    tcase_add_test(tc, free_semantics);
+    tcase_add_test(tc, error_strings);
+    tcase_add_test(tc, arg_creation);
+    tcase_add_test(tc, arg_derived);
+    tcase_add_test(tc, arg_queries);
+    tcase_add_test(tc, size_errors);
+    tcase_add_test(tc, name_errors_creation);
+    tcase_add_test(tc, name_errors_derived);
+    tcase_add_test(tc, layout_errors);
+    tcase_add_test(tc, agreement_check);
+    tcase_add_test(tc, agreement_check_off);
+    tcase_add_test(tc, not_member_errors);
+    tcase_add_test(tc, cuda_without_device);
+    tcase_add_test(tc, backend_nccl_on_cpu);
+    tcase_add_test(tc, option_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    int failed;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mt_size);
+    failed = mt_run_suite(errors_suite());
+    MPI_Finalize();
+    return failed == 0 ? 0 : 1;
+}
