@@ -135,7 +135,7 @@ int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
 
 int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
 {
-    int64_t p;
+    int64_t p = 0;
 
     DMESH_TRY(axis_check(a, __func__));
     DMESH_CHECK_PTR(numel);
@@ -146,7 +146,7 @@ int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
 
 int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
 {
-    int64_t c;
+    int64_t c = 0;
 
     DMESH_TRY(axis_check(a, __func__));
     DMESH_CHECK_PTR(cosize);
@@ -157,7 +157,7 @@ int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
 
 int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
 {
-    int64_t numel, cosize;
+    int64_t numel = 0, cosize = 0;
 
     DMESH_TRY(axis_check(a, __func__));
     DMESH_CHECK_PTR(index);
@@ -173,7 +173,7 @@ int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
 
 int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
 {
-    int64_t numel, cosize;
+    int64_t numel = 0, cosize = 0;
 
     DMESH_TRY(axis_check(a, __func__));
     DMESH_CHECK_PTR(n);
@@ -270,7 +270,7 @@ int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max
                       int *ngroups, int *group_size)
 {
     dmesh_axis_t c;
-    int64_t na, nc;
+    int64_t na = 0, nc = 0;
 
     DMESH_TRY(dmesh_axis_complement(a, n, &c));
     DMESH_CHECK_PTR(ngroups);
@@ -302,7 +302,7 @@ int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int i
                         int out[], int *count)
 {
     int group, position;
-    int64_t na, base;
+    int64_t na = 0, base;
 
     DMESH_TRY(dmesh_axis_decompose(a, n, index, &group, &position));
     DMESH_CHECK_PTR(count);
@@ -415,8 +415,10 @@ int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
     *orthogonal = 1;
     for (int k = 0; k < c.natoms; k++) {
         int64_t below = k > 0 ? (int64_t)c.atoms[k - 1].size * c.atoms[k - 1].stride : 1;
-        if (c.atoms[k].stride == 0 || c.atoms[k].stride % below != 0)
-            *orthogonal = 0;
+        if (c.atoms[k].stride == 0 || c.atoms[k].stride % below != 0) {
+            *orthogonal = 0; /* also stops before a stride-0 atom gives below == 0 */
+            break;
+        }
     }
     return DMESH_SUCCESS;
 }
@@ -576,8 +578,9 @@ int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
         if (sizes[k] < 1)
             return dmesh_error_set(DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": size %d of atom %d",
                                    text, sizes[k], k);
-    /* "1:0" is how the empty axis prints; read it back as the empty axis */
-    a->natoms = (strchr(text, '(') == NULL && sizes[0] == 1 && strides[0] == 0) ? 0 : ns;
+    /* "1:0" is how the empty axis prints: a lone 1:0 atom reads back as the
+     * empty axis (the same function), so that printing and parsing agree */
+    a->natoms = (ns == 1 && sizes[0] == 1 && strides[0] == 0) ? 0 : ns;
     for (int k = 0; k < a->natoms; k++)
         a->atoms[k] = (dmesh_atom_t){sizes[k], strides[k]};
     return DMESH_SUCCESS;
