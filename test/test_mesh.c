@@ -1294,17 +1294,25 @@ MT_TEST(option_values_accepted)
         if (rc != DMESH_SUCCESS)
             mt_fail(__FILE__, __LINE__, "option %s=%s refused", kv[i][0], kv[i][1]);
         mt_check_mesh(a, MPI_COMM_WORLD, &m, 2, ax, D3);
-        MT_OK(dmesh_flatten(a, "f", info, &f));
+        /* Per-dim keys name the dims of the call's result: none of the flat mesh's. */
+        MT_OK(dmesh_flatten(a, "f", strchr(kv[i][0], '.') ? MPI_INFO_NULL : info, &f));
         dmesh_t all[2] = {f, a};
         free_all(2, all);
         MPI_Info_free(&info);
     }
-    /* Two per-dim keys for different dims. */
+    /* Two per-dim keys for different dims; per-dim keys of derived calls. */
     MPI_Info info = mt_info2("dmesh_backend.d0", "mpi", "dmesh_backend.1", "mpi");
-    dmesh_t a = DMESH_NULL;
+    MPI_Info fi = mt_info1("dmesh_backend.f", "mpi");
+    MPI_Info ui = mt_info2("dmesh_backend.u", "mpi", "dmesh_backend.1", "mpi");
+    dmesh_t a = DMESH_NULL, f = DMESH_NULL, u = DMESH_NULL;
     MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, info, &a));
-    free_all(1, &a);
+    MT_OK(dmesh_flatten(a, "f", fi, &f));
+    MT_OK(dmesh_unflatten(f, 0, 2, shape, (const char *[]){"u", "v"}, ui, &u));
+    dmesh_t all[3] = {u, f, a};
+    free_all(3, all);
     MPI_Info_free(&info);
+    MPI_Info_free(&fi);
+    MPI_Info_free(&ui);
 }
 
 /* ---- program ------------------------------------------------------------ */
