@@ -5,8 +5,14 @@ AC_DEFUN([DMESH_CHECK_MPI], [
   AC_ARG_VAR([MPICC], [MPI C compiler wrapper (default: mpicc)])
   AC_ARG_VAR([MPIEXEC], [MPI launcher used by make check (default: mpiexec next to MPICC)])
   AC_ARG_VAR([MPIFC], [MPI Fortran compiler wrapper (default: mpifort next to MPICC)])
+  AC_ARG_VAR([MPICXX], [MPI C++ compiler wrapper, for the header test (default: mpicxx next to MPICC)])
   AS_IF([test -z "$MPICC" && test -z "$CC"], [AC_CHECK_PROGS([MPICC], [mpicc], [])])
   AS_IF([test -n "$MPICC"], [CC="$MPICC"])
+  dnl The C++ test of the public headers needs mpi.h too: use the matching wrapper.
+  AS_IF([test -z "$MPICXX" && test -z "$CXX"], [
+    dmesh_cxx_guess=`echo "$CC" | sed 's/ .*//; s/mpicc/mpicxx/'`
+    AC_CHECK_PROGS([MPICXX], [$dmesh_cxx_guess mpicxx mpic++], [])])
+  AS_IF([test -n "$MPICXX"], [CXX="$MPICXX"])
 ])
 
 # DMESH_CHECK_MPI_WORKS: mpi.h must compile and MPI_Init link with CC; find
