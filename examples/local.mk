@@ -14,8 +14,8 @@ EXTRA_DIST += $(DMESH_EXAMPLE_RUNS) $(DMESH_FORTRAN_EXAMPLE_RUNS)
 
 exampledir = $(docdir)/examples
 dist_example_DATA = examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \
-	examples/hello_mesh.f90 examples/hello_mesh_f08.f90 \
-	examples/slurm.sbatch examples/mpirun.sh
+	examples/hello_mesh.f90 examples/hello_mesh_f08.f90
+dist_example_SCRIPTS = examples/slurm.sbatch examples/mpirun.sh
 
 check_PROGRAMS += examples/hello_mesh examples/expert_parallel examples/flatten
 examples_hello_mesh_SOURCES = examples/hello_mesh.c

@@ -45,22 +45,22 @@ module dmesh_base
 
   !> \name Error classes (the values of ierror), as in dmesh.h
   !> @{
-  integer, parameter, public :: DMESH_SUCCESS = 0
-  integer, parameter, public :: DMESH_ERR_ARG = 1
-  integer, parameter, public :: DMESH_ERR_SIZE = 2
-  integer, parameter, public :: DMESH_ERR_NAME = 3
-  integer, parameter, public :: DMESH_ERR_LAYOUT = 4
-  integer, parameter, public :: DMESH_ERR_MISMATCH = 5
-  integer, parameter, public :: DMESH_ERR_NOT_MEMBER = 6
-  integer, parameter, public :: DMESH_ERR_NO_DEVICE = 7
-  integer, parameter, public :: DMESH_ERR_BACKEND = 8
-  integer, parameter, public :: DMESH_ERR_MPI = 9
-  integer, parameter, public :: DMESH_ERR_NCCL = 10
-  integer, parameter, public :: DMESH_ERR_CUDA = 11
-  integer, parameter, public :: DMESH_ERR_HWLOC = 12
-  integer, parameter, public :: DMESH_ERR_NOMEM = 13
-  integer, parameter, public :: DMESH_ERR_INTERNAL = 14
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 15
+  integer, parameter, public :: DMESH_SUCCESS = 0  !< no error
+  integer, parameter, public :: DMESH_ERR_ARG = 1  !< invalid argument
+  integer, parameter, public :: DMESH_ERR_SIZE = 2  !< size too large, overflow or mismatch
+  integer, parameter, public :: DMESH_ERR_NAME = 3  !< duplicate, empty, too long or unknown name
+  integer, parameter, public :: DMESH_ERR_LAYOUT = 4  !< bad layout, universe or rank list
+  integer, parameter, public :: DMESH_ERR_MISMATCH = 5  !< ranks passed different arguments to a collective call
+  integer, parameter, public :: DMESH_ERR_NOT_MEMBER = 6  !< the caller is not part of the mesh
+  integer, parameter, public :: DMESH_ERR_NO_DEVICE = 7  !< no usable device
+  integer, parameter, public :: DMESH_ERR_BACKEND = 8  !< backend not built in or not usable
+  integer, parameter, public :: DMESH_ERR_MPI = 9  !< an MPI call failed
+  integer, parameter, public :: DMESH_ERR_NCCL = 10  !< an NCCL call failed
+  integer, parameter, public :: DMESH_ERR_CUDA = 11  !< a CUDA runtime call failed
+  integer, parameter, public :: DMESH_ERR_HWLOC = 12  !< an hwloc call failed
+  integer, parameter, public :: DMESH_ERR_NOMEM = 13  !< out of memory
+  integer, parameter, public :: DMESH_ERR_INTERNAL = 14  !< a bug in dmesh
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 15  !< one past the last error class
   !> @}
 
   !> Most dimensions a mesh can have.
@@ -72,7 +72,7 @@ module dmesh_base
   !> \brief A mesh handle (the C dmesh_t). Starts as DMESH_NULL.
   !> The component is the C pointer; leave it alone.
   type, public :: dmesh_t
-    type(c_ptr) :: ptr = c_null_ptr
+    type(c_ptr) :: ptr = c_null_ptr  !< the C handle (dmesh_t)
   end type dmesh_t
 
   !> The null mesh handle.
