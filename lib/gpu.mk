@@ -1,2 +1,28 @@
 # lib/gpu.mk: device binding and NCCL pairing sources of libdmesh_core.la.
-lib_libdmesh_core_la_SOURCES += lib/topo_none.c lib/comm_nccl_none.c
+# Each optional dependency has its own files; configure's conditionals pick
+# the real one or its stub (STYLE.md 8):
+#   CUDA  : topo.c (binding; cudaSetDevice)     else topo_none.c (no device)
+#   hwloc : topo_node.c + topo_hwloc.c + topo_plan.c (locality plan)
+#           else topo_node_none.c (local rank modulo device count)
+#   NCCL  : comm_nccl.c + include/dmesh_nccl.h  else comm_nccl_none.c
+lib_libdmesh_core_la_SOURCES += lib/topo_node.h
+
+if DMESH_HAVE_CUDA
+lib_libdmesh_core_la_SOURCES += lib/topo.c
+else
+lib_libdmesh_core_la_SOURCES += lib/topo_none.c
+endif
+
+if DMESH_HAVE_HWLOC
+lib_libdmesh_core_la_SOURCES += lib/topo_node.c lib/topo_hwloc.c lib/topo_hwloc.h \
+	lib/topo_plan.c lib/topo_plan.h
+else
+lib_libdmesh_core_la_SOURCES += lib/topo_node_none.c
+endif
+
+if DMESH_HAVE_NCCL
+lib_libdmesh_core_la_SOURCES += lib/comm_nccl.c
+include_HEADERS += include/dmesh_nccl.h
+else
+lib_libdmesh_core_la_SOURCES += lib/comm_nccl_none.c
+endif

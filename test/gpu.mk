@@ -1,1 +1,41 @@
-# test/gpu.mk: rules of this part of the tree (included by Makefile.am).
+# test/gpu.mk: device binding and NCCL pairing tests (included by Makefile.am).
+#   test_topo_plan     the binding plan on the hwloc XML topologies of
+#                      test/data, and dmesh-info --plan (hwloc; no GPU, no MPI)
+#   test_nccl_pairing  lib/comm_nccl.c against the NCCL test double under
+#                      mpiexec (NCCL headers; no GPU, libnccl not linked)
+#   test_gpu_mesh      meshes on real GPUs with NCCL, public API only; exits 77
+#                      without a GPU (CUDA and NCCL)
+GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
+	test/data/1s-8gpu.xml test/data/2s-4gpu-socket0.xml
+EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
+	test/nccl-np4.sh test/nccl-np2.sh test/gpu/gpu-mesh.sh
+
+if DMESH_HAVE_HWLOC
+check_PROGRAMS += test/test_topo_plan
+test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c \
+	tools/dmesh-info-plan.c
+test_test_topo_plan_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(HWLOC_CPPFLAGS) -I$(top_srcdir)/tools \
+	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
+test_test_topo_plan_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_topo_plan_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS)
+TESTS += test/test_topo_plan
+endif
+
+if DMESH_HAVE_NCCL
+check_PROGRAMS += test/test_nccl_pairing
+test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
+	test/nccl_double/nccl_double.h lib/comm_nccl.c lib/error.c
+test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+	-I$(top_srcdir)/test/nccl_double
+test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
+TESTS += test/nccl-np4.sh test/nccl-np2.sh
+
+check_PROGRAMS += test/gpu/test_gpu_mesh
+test_gpu_test_gpu_mesh_SOURCES = test/gpu/test_gpu_mesh.c
+test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)
+test_gpu_test_gpu_mesh_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_gpu_test_gpu_mesh_LDADD = $(DMESH_TEST_LIBS) $(NCCL_LDFLAGS) $(NCCL_LIBS) \
+	$(CUDA_LDFLAGS) $(CUDA_LIBS)
+TESTS += test/gpu/gpu-mesh.sh
+endif

@@ -1,0 +1,394 @@
+/* Pairing of MPI and NCCL communicators (lib/comm_nccl.c), without a GPU:
+ * comm_nccl.c is compiled with lib/error.c against a test double of NCCL
+ * (test/nccl_double), under mpiexec. The double records which rank made each
+ * id and what every member passed to ncclCommInitRankConfig, and checks the
+ * pairing against the MPI communicator with MPI itself.
+ *
+ * Checks are soft (they count and print, the test fails at its end) so that
+ * a failing rank never leaves the others waiting in a collective call. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <check.h>
+#include <mpi.h>
+#include <nccl.h>
+
+#include "comm_nccl.h"
+#include "dmesh_nccl.h"
+#include "error.h"
+#include "mesh.h"
+#include "nccl_double.h"
+
+static int world_rank, world_size, failures;
+
+static void soft_fail(int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "[rank %d] test_nccl_pairing.c:%d: ", world_rank, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    failures++;
+}
+
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c))                                                                                  \
+            soft_fail(__LINE__, "check failed: %s", #c);                                           \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                             \
+    do {                                                                                           \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
+        if (a_ != b_)                                                                              \
+            soft_fail(__LINE__, "%s == %s: got %lld, expected %lld", #a, #b, a_, b_);              \
+    } while (0)
+#define CHECK_MSG(part)                                                                            \
+    do {                                                                                           \
+        if (strstr(dmesh_last_error(), (part)) == NULL)                                            \
+            soft_fail(__LINE__, "detail \"%s\" lacks \"%s\"", dmesh_last_error(), (part));         \
+    } while (0)
+
+/* A Check test with soft checks: fails at its end if any check failed. */
+#define PAIRING_TEST(name)                                                                         \
+    static void name##_body(void);                                                                 \
+    START_TEST(name)                                                                               \
+    {                                                                                              \
+        failures = 0;                                                                              \
+        name##_body();                                                                             \
+        MPI_Barrier(MPI_COMM_WORLD);                                                               \
+        ck_assert_msg(failures == 0, "%d checks failed on rank %d", failures, world_rank);         \
+    }                                                                                              \
+    END_TEST                                                                                       \
+    static void name##_body(void)
+
+/* ---- the mesh accessor, faked: dmesh_get_nccl_comm is tested on it ------ */
+
+static struct dmesh_s fake_mesh;
+static void *fake_nccl;
+static int fake_err;
+
+int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func)
+{
+    if (mesh == DMESH_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
+    if (dim < 0 || dim >= 2)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, 2)", func, dim);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
+{
+    (void)mesh;
+    (void)dim;
+    if (fake_err != DMESH_SUCCESS)
+        return dmesh_error_set(fake_err, "fake accessor");
+    *nccl = fake_nccl;
+    return DMESH_SUCCESS;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* Every rank got the same class. */
+static void check_same(int line, int value)
+{
+    int lo, hi;
+
+    MPI_Allreduce(&value, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&value, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (lo != hi)
+        soft_fail(line, "ranks disagree: classes from %d to %d", lo, hi);
+}
+
+static MPI_Comm split(int color, int key)
+{
+    MPI_Comm c;
+
+    MPI_Comm_split(MPI_COMM_WORLD, color, key, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return c;
+}
+
+/* Create the NCCL communicator of mpi, check its pairing with the double. */
+static ncclComm_t create_checked(MPI_Comm mpi, const dmesh_nccl_options_t *o)
+{
+    void *nccl = NULL;
+    int rc = dmesh_nccl_comm_create(mpi, o, &nccl);
+
+    CHECK_EQ(rc, DMESH_SUCCESS);
+    check_same(__LINE__, rc);
+    if (rc != DMESH_SUCCESS)
+        return NULL;
+    CHECK(nccl != NULL);
+    CHECK_EQ(nccl_double_check_pairing(nccl, mpi), 0);
+    return nccl;
+}
+
+static nccl_double_comm_info_t info_of(ncclComm_t c)
+{
+    nccl_double_comm_info_t info;
+
+    memset(&info, 0, sizeof(info));
+    CHECK_EQ(nccl_double_comm_info(c, &info), 0);
+    return info;
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+PAIRING_TEST(test_available)
+{
+    CHECK_EQ(dmesh_nccl_available(), 1);
+    CHECK_EQ(dmesh_nccl_comm_destroy(NULL), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(0, NULL), DMESH_SUCCESS);
+}
+
+/* One id per communicator, made by its rank 0 only. */
+PAIRING_TEST(test_world)
+{
+    MPI_Comm world = split(0, world_rank);
+    unsigned long before = nccl_double_unique_ids();
+    ncclComm_t c = create_checked(world, NULL);
+
+    CHECK_EQ(nccl_double_unique_ids() - before, world_rank == 0 ? 1 : 0);
+    CHECK_EQ(nccl_double_live_comms(), 1);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK(info_of(c).finalized && info_of(c).destroyed && !info_of(c).aborted);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&world);
+}
+
+/* Groups of a split, in reverse rank order: NCCL ranks follow the MPI ranks
+ * of each group, and each group has its own id from its own rank 0. */
+PAIRING_TEST(test_split_groups)
+{
+    MPI_Comm parity = split(world_rank % 2, world_size - world_rank);
+    int rank, origins[2] = {-1, -1}, all[2 * 64];
+    ncclComm_t c = create_checked(parity, NULL);
+    nccl_double_comm_info_t info = info_of(c);
+
+    MPI_Comm_rank(parity, &rank);
+    CHECK_EQ(info.rank, rank);
+    origins[0] = world_rank % 2;
+    origins[1] = info.id_origin;
+    CHECK(world_size <= 64);
+    MPI_Allgather(origins, 2, MPI_INT, all, 2, MPI_INT, MPI_COMM_WORLD);
+    for (int i = 0; i < world_size && i < 64; i++)
+        if (all[2 * i] != origins[0])
+            CHECK(all[2 * i + 1] != info.id_origin);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    MPI_Comm_free(&parity);
+}
+
+/* Fields reach ncclCommInitRankConfig only when their bit is set. */
+PAIRING_TEST(test_config_fields)
+{
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING | DMESH_NCCL_OPT_CGA_CLUSTER_SIZE |
+                                  DMESH_NCCL_OPT_MIN_CTAS | DMESH_NCCL_OPT_MAX_CTAS |
+                                  DMESH_NCCL_OPT_NET_NAME | DMESH_NCCL_OPT_SPLIT_SHARE,
+                              1,
+                              4,
+                              2,
+                              16,
+                              1,
+                              "IB"};
+    MPI_Comm world = split(0, world_rank);
+    ncclComm_t c = create_checked(world, &o);
+    nccl_double_comm_info_t info = info_of(c);
+
+    CHECK_EQ(info.config.blocking, 1);
+    CHECK_EQ(info.config.cgaClusterSize, 4);
+    CHECK_EQ(info.config.minCTAs, 2);
+    CHECK_EQ(info.config.maxCTAs, 16);
+    CHECK_EQ(info.config.splitShare, 1);
+    CHECK(info.config.netName != NULL && strcmp(info.config.netName, "IB") == 0);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    MPI_Comm_free(&world);
+}
+
+PAIRING_TEST(test_config_defaults)
+{
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_MAX_CTAS, 0, 7, 7, 8, 1, "ignored"};
+    MPI_Comm world = split(0, world_rank);
+    ncclComm_t c = create_checked(world, &o);
+    nccl_double_comm_info_t info = info_of(c);
+
+    CHECK_EQ(info.config.maxCTAs, 8);
+    CHECK_EQ(info.config.blocking, NCCL_CONFIG_UNDEF_INT);
+    CHECK_EQ(info.config.cgaClusterSize, NCCL_CONFIG_UNDEF_INT);
+    CHECK_EQ(info.config.minCTAs, NCCL_CONFIG_UNDEF_INT);
+    CHECK_EQ(info.config.splitShare, NCCL_CONFIG_UNDEF_INT);
+    CHECK(info.config.netName == NULL);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    MPI_Comm_free(&world);
+}
+
+/* nccl_blocking=0: creation and destruction wait until NCCL is done. */
+PAIRING_TEST(test_nonblocking)
+{
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, ""};
+    MPI_Comm world = split(0, world_rank);
+    ncclComm_t c;
+
+    nccl_double_set_polls(3);
+    c = create_checked(world, &o);
+    CHECK_EQ(nccl_double_pending_polls(c), 0);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK(info_of(c).finalized && info_of(c).destroyed);
+    nccl_double_set_polls(0);
+    MPI_Comm_free(&world);
+}
+
+/* Teardown on error paths: every communicator aborted inside one group. */
+PAIRING_TEST(test_abort_all)
+{
+    MPI_Comm a = split(0, world_rank), b = split(world_rank % 2, world_rank),
+             h = split(world_rank < world_size / 2, world_rank);
+    void *set[4] = {create_checked(a, NULL), NULL, create_checked(b, NULL),
+                    create_checked(h, NULL)};
+
+    CHECK_EQ(nccl_double_live_comms(), 3);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(4, set), DMESH_SUCCESS);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    CHECK_EQ(nccl_double_group_depth(), 0);
+    for (int i = 0; i < 4; i++)
+        if (set[i] != NULL) {
+            nccl_double_comm_info_t info = info_of(set[i]);
+            CHECK(info.aborted && !info.destroyed);
+            CHECK_EQ(info.abort_group_depth, 1);
+        }
+    MPI_Comm_free(&h);
+    MPI_Comm_free(&b);
+    MPI_Comm_free(&a);
+}
+
+/* One abort fails: the others still go, the group is closed, the error is
+ * reported as DMESH_ERR_NCCL. */
+PAIRING_TEST(test_abort_all_error)
+{
+    MPI_Comm a = split(0, world_rank), b = split(world_rank % 2, world_rank);
+    void *set[2] = {create_checked(a, NULL), create_checked(b, NULL)};
+
+    nccl_double_fail_next("ncclCommAbort", ncclInternalError);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(2, set), DMESH_ERR_NCCL);
+    CHECK_MSG("ncclCommAbort: internal error (double)");
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    CHECK_EQ(nccl_double_group_depth(), 0);
+    MPI_Comm_free(&b);
+    MPI_Comm_free(&a);
+}
+
+/* ncclGetUniqueId fails on rank 0: every rank learns it from the broadcast. */
+PAIRING_TEST(test_unique_id_error)
+{
+    MPI_Comm world = split(0, world_rank);
+    void *nccl = NULL;
+    int rc;
+
+    if (world_rank == 0)
+        nccl_double_fail_next("ncclGetUniqueId", ncclSystemError);
+    rc = dmesh_nccl_comm_create(world, NULL, &nccl);
+    CHECK_EQ(rc, DMESH_ERR_NCCL);
+    check_same(__LINE__, rc);
+    CHECK(nccl == NULL);
+    CHECK_MSG("ncclGetUniqueId");
+    CHECK_MSG("unhandled system error (double)");
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&world);
+}
+
+/* ncclCommInitRankConfig fails on one rank: every rank fails, and those
+ * whose communicator was made abort it. */
+PAIRING_TEST(test_init_error)
+{
+    MPI_Comm world = split(0, world_rank);
+    int bad = world_size > 1 ? 1 : 0, rc;
+    void *nccl = NULL;
+    char expect[64];
+
+    if (world_rank == bad)
+        nccl_double_fail_next("ncclCommInitRankConfig", ncclInvalidUsage);
+    rc = dmesh_nccl_comm_create(world, NULL, &nccl);
+    CHECK_EQ(rc, DMESH_ERR_NCCL);
+    check_same(__LINE__, rc);
+    CHECK(nccl == NULL);
+    snprintf(expect, sizeof(expect), "failed on rank %d", bad);
+    CHECK_MSG(world_rank == bad ? "ncclCommInitRankConfig: invalid usage (double)" : expect);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&world);
+}
+
+/* A failed finalize still frees the communicator (abort). */
+PAIRING_TEST(test_finalize_error)
+{
+    MPI_Comm world = split(0, world_rank);
+    ncclComm_t c = create_checked(world, NULL);
+
+    nccl_double_fail_next("ncclCommFinalize", ncclRemoteError);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_ERR_NCCL);
+    CHECK_MSG("ncclCommFinalize: remote process exited (double)");
+    CHECK(info_of(c).aborted);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&world);
+}
+
+PAIRING_TEST(test_get_nccl_comm)
+{
+    ncclComm_t c = NULL;
+
+    fake_nccl = &fake_mesh;
+    fake_err = DMESH_SUCCESS;
+    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 1, &c), DMESH_SUCCESS);
+    CHECK(c == (ncclComm_t)fake_nccl);
+    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 0, NULL), DMESH_ERR_ARG);
+    CHECK_EQ(dmesh_get_nccl_comm(DMESH_NULL, 0, &c), DMESH_ERR_ARG);
+    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 2, &c), DMESH_ERR_ARG);
+    fake_err = DMESH_ERR_NOT_MEMBER;
+    c = NULL;
+    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 0, &c), DMESH_ERR_NOT_MEMBER);
+    CHECK(c == NULL);
+    fake_err = DMESH_SUCCESS;
+}
+
+static Suite *pairing_suite(void)
+{
+    Suite *s = suite_create("nccl_pairing");
+    TCase *t = tcase_create("pairing");
+
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_available);
+    tcase_add_test(t, test_world);
+    tcase_add_test(t, test_split_groups);
+    tcase_add_test(t, test_config_fields);
+    tcase_add_test(t, test_config_defaults);
+    tcase_add_test(t, test_nonblocking);
+    tcase_add_test(t, test_abort_all);
+    tcase_add_test(t, test_abort_all_error);
+    tcase_add_test(t, test_unique_id_error);
+    tcase_add_test(t, test_init_error);
+    tcase_add_test(t, test_finalize_error);
+    tcase_add_test(t, test_get_nccl_comm);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    SRunner *sr;
+    int failed, total;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    sr = srunner_create(pairing_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, world_rank == 0 ? CK_NORMAL : CK_SILENT);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return total == 0 ? 0 : 1;
+}
