@@ -837,6 +837,55 @@ MT_TEST(unflatten_general)
         }
 }
 
+/* Unflatten a slice (not the root): the groups split the root dim it holds. */
+MT_TEST(unflatten_slice)
+{
+    int f[64 * 2], g[64 * 2], nf = mt_factorisations(mt_size, 2, 64, f);
+    const char *uv[2] = {"u", "v"};
+
+    for (int i = 0; i < nf; i++) {
+        int *s = f + 2 * i, ng = mt_factorisations(s[1], 2, 64, g);
+        for (int j = 0; j < ng; j++) {
+            mt_model_t m;
+            mt_axis_t ax[2] = {mt_axis_digit(1, 0), mt_axis_digit(1, 1)};
+            dmesh_t p[3];
+            mt_model_init(&m, 2, s, NULL);
+            mt_model_split(&m, 1, 2, g + 2 * j);
+            p[0] = init_named(MPI_COMM_WORLD, 2, s, D3);
+            p[1] = slice1(p[0], "d1");
+            p[2] = DMESH_NULL;
+            MT_OK(dmesh_unflatten(p[1], 0, 2, g + 2 * j, uv, MPI_INFO_NULL, &p[2]));
+            mt_check_mesh(p[2], MPI_COMM_WORLD, &m, 2, ax, uv);
+            free_all(3, p);
+        }
+    }
+}
+
+/* dmesh_abort: afterwards dmesh_get_comm gives MPI_COMM_NULL and the meshes
+ * of the universe can be freed. */
+MT_TEST(abort_then_free)
+{
+    int shape[2] = {1, mt_size};
+    dmesh_t m[3];
+    MPI_Comm c = MPI_COMM_WORLD;
+
+    m[0] = init_named(MPI_COMM_WORLD, 2, shape, D3);
+    m[1] = slice1(m[0], "d1");
+    m[2] = flatten(m[0], NULL);
+    MT_OK(dmesh_abort(m[1]));
+    for (int i = 0; i < 3; i++) {
+        c = MPI_COMM_WORLD;
+        MT_OK(dmesh_get_comm(m[i], 0, &c));
+        MT_CHECK(c == MPI_COMM_NULL);
+    }
+    free_all(3, m);
+    MT_RC(dmesh_abort(DMESH_NULL), DMESH_ERR_ARG);
+    /* The communicator can carry new meshes. */
+    m[0] = init_named(MPI_COMM_WORLD, 2, shape, D3);
+    MT_CHECK(comm_of(m[0], 1) != MPI_COMM_NULL);
+    free_all(1, m);
+}
+
 /* Unflattening a flattened root into the root's shape gives the root again,
  * with its communicators. */
 MT_TEST(unflatten_flattened_root)
@@ -1343,6 +1392,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(general, flatten_one_dim_to_its_name);
     tcase_add_test(general, cache_flatten_once);
     tcase_add_test(general, unflatten_general);
+    tcase_add_test(general, unflatten_slice);
     tcase_add_test(general, unflatten_flattened_root);
     tcase_add_test(general, concatenate_general);
     tcase_add_test(general, equality);
@@ -1353,6 +1403,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(general, cache_counts);
     tcase_add_test(general, option_comm_create_group);
     tcase_add_test(general, option_values_accepted);
+    tcase_add_test(general, abort_then_free);
     suite_add_tcase(s, general);
     return s;
 }

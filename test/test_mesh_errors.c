@@ -393,6 +393,18 @@ MT_TEST(name_errors_derived)
     MT_OK(dmesh_free(&h));
     free_all(1, &keep[0]);
 
+    /* Flatten names are valid in slices of the root only. */
+    {
+        const char *fl = "fl";
+        keep[0] = DMESH_NULL;
+        MT_OK(dmesh_flatten(root, "fl", MPI_INFO_NULL, &keep[0]));
+        keep[1] = DMESH_NULL;
+        MT_OK(dmesh_slice(root, 2, D3, &keep[1]));
+        FAILS(dmesh_slice(keep[1], 1, &fl, &h), DMESH_ERR_NAME, h);
+        keep[2] = slice1(root, "fl");
+        free_all(3, keep);
+    }
+
     /* A flatten name registered for another layout. */
     if (mt_size >= 2) {
         dmesh_t r2 = make(2, s2, D3), f = DMESH_NULL;
