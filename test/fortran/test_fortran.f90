@@ -209,7 +209,7 @@ contains
     integer, intent(in) :: dim
     character(len=*), intent(in) :: what
     integer :: c, csize, crank, lrank, members(64), n, total, err, wgroup, cgroup, j
-    integer :: translated(64)
+    integer :: translated(64), totals1(1)
     call dmesh_get_comm(mesh, dim, c, err)
     call check(err == DMESH_SUCCESS .and. c /= MPI_COMM_NULL, what // ": communicator")
     if (c == MPI_COMM_NULL) return
@@ -224,7 +224,10 @@ contains
     call check(all(translated(1:n) == members(1:n)), what // ": members")
     call MPI_Group_free(cgroup, err)
     call MPI_Group_free(wgroup, err)
-    call MPI_Allreduce(rank, total, 1, MPI_INTEGER, MPI_SUM, c, err)
+    ! Arrays, as for the counters below: MPICH's mpi module has no explicit
+    ! interface for MPI_Allreduce, and gfortran warns on rank changes.
+    call MPI_Allreduce([rank], totals1, 1, MPI_INTEGER, MPI_SUM, c, err)
+    total = totals1(1)
     call check(total == sum(members(1:n)), what // ": allreduce")
   end subroutine check_comm
 
