@@ -1,0 +1,277 @@
+/* Layout-only scale: no MPI at all. Every rank of a 4-D mesh of --world
+ * ranks decomposes its own (colour, key) on each dimension, which is what
+ * dmesh_init does on each rank before its splits; the figure is the cost per
+ * rank. A sample of ranks is checked against groups() and against plain
+ * row-major arithmetic. Then the memory a mesh holds at 2^10 and 2^20 ranks,
+ * measured with mallinfo2 around the library's own allocation calls. */
+#include "config.h"
+
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cache.h"
+#include "mesh.h"
+#include "options.h"
+#include "universe.h"
+
+#define TIMED_MAX (1LL << 24)  /* ranks decomposed per pass at most (strided beyond) */
+#define GROUPS_MAX (1LL << 24) /* largest world checked against groups() */
+#define SAMPLES 4096           /* ranks checked */
+
+typedef struct {
+    long long n;
+    int shape[4];
+    dmesh_layout_t l;
+} world_t;
+
+static void world_init(world_t *w, long long n)
+{
+    int err;
+
+    w->n = n;
+    bench_factor(n, 4, w->shape);
+    if ((err = dmesh_layout_row_major(4, w->shape, &w->l)) != DMESH_SUCCESS)
+        bench_die("dmesh_layout_row_major", err);
+}
+
+/* One pass over the ranks (every step-th): seconds. */
+static double decompose_pass(const world_t *w, long long step, long long *count, long *sink)
+{
+    double t = bench_now();
+    int d, g, p;
+    long long i;
+
+    *count = 0;
+    for (i = 0; i < w->n; i += step, ++*count)
+        for (d = 0; d < 4; d++) {
+            dmesh_axis_decompose(&w->l.axes[d], (int)w->n, (int)i, &g, &p);
+            *sink += g ^ p;
+        }
+    return bench_now() - t;
+}
+
+static void time_decompose(const world_t *w, int passes, bench_report_t *r)
+{
+    long long step = w->n > TIMED_MAX ? w->n / TIMED_MAX : 1, count = 0;
+    double best = 1e30, t;
+    long sink = 0;
+    int k;
+
+    for (k = 0; k < passes; k++)
+        if ((t = decompose_pass(w, step, &count, &sink)) < best)
+            best = t;
+    bench_item(r, "layout", "decompose_ranks", "ranks decomposed per pass", (double)count, "");
+    bench_item(r, "layout", "decompose_per_rank", "decompose, all 4 dims of one rank",
+               best * 1e9 / (double)count, "ns");
+    bench_item(r, "layout", "decompose_per_call", "dmesh_axis_decompose, one dim",
+               best * 1e9 / (double)count / 4, "ns");
+    if (sink == 42) /* keeps the loop's results alive */
+        bench_note(r, "");
+}
+
+/* groups() of every dim (NULL beyond GROUPS_MAX); seconds in *t. */
+static int *all_groups(const world_t *w, int d, double *t)
+{
+    int *g, ng, gs, err;
+
+    if (w->n > GROUPS_MAX)
+        return NULL;
+    if ((g = malloc((size_t)w->n * sizeof(int))) == NULL)
+        bench_die("groups()", DMESH_ERR_NOMEM);
+    *t -= bench_now();
+    err = dmesh_axis_groups(&w->l.axes[d], (int)w->n, NULL, (int)w->n, g, &ng, &gs);
+    *t += bench_now();
+    if (err != DMESH_SUCCESS)
+        bench_die("dmesh_axis_groups", err);
+    return g;
+}
+
+/* Mismatches of rank i on dim d against groups() and the reference. */
+static int check_rank(const world_t *w, const int *groups, int d, long long i)
+{
+    int g, p, rc, rk, bad = 0;
+
+    if (dmesh_axis_decompose(&w->l.axes[d], (int)w->n, (int)i, &g, &p) != DMESH_SUCCESS)
+        return 1;
+    bench_reference_split(4, w->shape, i, d, &rc, &rk);
+    bad += g != rc || p != rk;
+    if (groups != NULL)
+        bad += groups[(size_t)g * w->shape[d] + p] != i;
+    return bad;
+}
+
+static int check_sample(const world_t *w, bench_report_t *r)
+{
+    long long k, i, samples = w->n < SAMPLES ? w->n : SAMPLES;
+    double tg = 0;
+    int d, bad = 0, *groups;
+
+    for (d = 0; d < 4; d++) {
+        groups = all_groups(w, d, &tg);
+        for (k = 0; k < samples; k++) {
+            i = k == samples - 1 ? w->n - 1 : (k * 2654435761LL) % w->n;
+            bad += check_rank(w, groups, d, i);
+        }
+        free(groups);
+    }
+    bench_item(r, "layout", "checked_ranks", "ranks checked (x 4 dims)", (double)samples, "");
+    bench_item(r, "layout", "check_mismatches", "mismatches vs groups() and row-major", bad, "");
+    if (w->n <= GROUPS_MAX)
+        bench_item(r, "layout", "groups_per_rank", "dmesh_axis_groups, 4 dims, per rank",
+                   tg * 1e9 / (double)w->n, "ns");
+    return bad;
+}
+
+/* ---- memory ---- */
+
+static size_t heap_used(void)
+{
+    return mallinfo2().uordblks;
+}
+
+/* A universe as dmesh_universe_create and dmesh_init leave it, minus MPI:
+ * the struct, its cache with one entry per axis, the identity rank map. */
+static dmesh_universe_t *fake_universe(const world_t *w)
+{
+    dmesh_axis_options_t o;
+    dmesh_comm_entry_t *e;
+    dmesh_universe_t *u = calloc(1, sizeof(*u));
+    char key[DMESH_OPTIONS_KEY_LEN];
+    int d;
+
+    memset(&o, 0, sizeof(o));
+    o.backend = DMESH_BACKEND_MPI;
+    dmesh_axis_options_key(&o, key, sizeof(key));
+    if (u == NULL || dmesh_cache_init(&u->cache) != DMESH_SUCCESS)
+        bench_die("universe", DMESH_ERR_NOMEM);
+    u->refcount = 1;
+    u->n = (int)w->n;
+    for (d = 0; d < 4; d++)
+        if (dmesh_cache_entry_new(&w->l.axes[d], key, o.backend, &e) != DMESH_SUCCESS ||
+            dmesh_cache_add(&u->cache, e) != DMESH_SUCCESS)
+            bench_die("cache entry", DMESH_ERR_NOMEM);
+    return u;
+}
+
+/* The root handle as dmesh_init fills it, made by dmesh_mesh_alloc. */
+static dmesh_t fake_root(dmesh_universe_t *u, const world_t *w)
+{
+    const char *const *names = bench_names(4);
+    dmesh_t m;
+    int d;
+
+    if (dmesh_mesh_alloc(u, &m) != DMESH_SUCCESS)
+        bench_die("dmesh_mesh_alloc", DMESH_ERR_NOMEM);
+    m->layout = w->l;
+    m->named = m->is_root = 1;
+    for (d = 0; d < 4; d++) {
+        strcpy(m->names[d], names[d]);
+        m->entry[d] = u->cache.order[d];
+    }
+    return m;
+}
+
+size_t bench_universe_bytes(const struct dmesh_universe *u)
+{
+    const dmesh_cache_t *k = &u->cache;
+
+    return sizeof(*u) + (size_t)k->nbuckets * sizeof(*k->buckets) +
+           (size_t)k->capacity * sizeof(*k->order) + (size_t)k->count * sizeof(dmesh_comm_entry_t) +
+           (u->rank_map ? (size_t)u->n * sizeof(int) : 0) +
+           (size_t)u->flat_capacity * sizeof(*u->flat);
+}
+
+/* The objects of one world size, alive until both sizes are measured, so
+ * that the second measurement cannot reuse the first one's freed chunks
+ * (glibc's tcache counts them as in use, which would hide the growth). */
+typedef struct {
+    dmesh_universe_t *u;
+    dmesh_t m, s;
+} held_t;
+
+static const struct {
+    long long n;
+    const char *key[5], *label[5];
+} sizes[2] = {
+    {1LL << 10,
+     {"universe_1024", "universe_heap_1024", "handle_1024", "handle_heap_1024", "slice_heap_1024"},
+     {"2^10: universe, accounted (sizeof + cache + rank map)", "2^10: universe, heap growth",
+      "2^10: mesh handle, accounted (sizeof, holds no heap)", "2^10: mesh handle, heap growth",
+      "2^10: dmesh_slice (2 of 4 dims), heap growth"}},
+    {1LL << 20,
+     {"universe_1048576", "universe_heap_1048576", "handle_1048576", "handle_heap_1048576",
+      "slice_heap_1048576"},
+     {"2^20: universe, accounted (sizeof + cache + rank map)", "2^20: universe, heap growth",
+      "2^20: mesh handle, accounted (sizeof, holds no heap)", "2^20: mesh handle, heap growth",
+      "2^20: dmesh_slice (2 of 4 dims), heap growth"}},
+};
+
+static void memory_at(int k, held_t *h, bench_report_t *r)
+{
+    static const char *const two[2] = {"d1", "d3"};
+    world_t w;
+    size_t h0, h1, h2, h3;
+
+    world_init(&w, sizes[k].n);
+    h0 = heap_used();
+    h->u = fake_universe(&w);
+    h1 = heap_used();
+    h->m = fake_root(h->u, &w);
+    h2 = heap_used();
+    if (dmesh_slice(h->m, 2, two, &h->s) != DMESH_SUCCESS)
+        bench_die("dmesh_slice", DMESH_ERR_INTERNAL);
+    h3 = heap_used();
+    bench_item(r, "memory", sizes[k].key[0], sizes[k].label[0], (double)bench_universe_bytes(h->u),
+               "B");
+    bench_item(r, "memory", sizes[k].key[1], sizes[k].label[1], (double)(h1 - h0), "B");
+    bench_item(r, "memory", sizes[k].key[2], sizes[k].label[2], (double)sizeof(*h->m), "B");
+    bench_item(r, "memory", sizes[k].key[3], sizes[k].label[3], (double)(h2 - h1), "B");
+    bench_item(r, "memory", sizes[k].key[4], sizes[k].label[4], (double)(h3 - h2), "B");
+}
+
+static void held_free(held_t *h)
+{
+    free(h->s); /* not dmesh_free: this universe has no communicator to release */
+    free(h->m);
+    dmesh_cache_destroy(&h->u->cache);
+    free(h->u);
+}
+
+static void memory(bench_report_t *r)
+{
+    held_t h[2];
+    void *volatile first = malloc(64); /* the first malloc sets up glibc's tcache (656 B) */
+
+    free(first);
+    memory_at(0, &h[0], r);
+    memory_at(1, &h[1], r);
+    held_free(&h[1]);
+    held_free(&h[0]);
+    bench_item(r, "memory", "entry_sizeof", "one cache entry per distinct axis layout (sizeof)",
+               (double)sizeof(dmesh_comm_entry_t), "B");
+    bench_item(r, "memory", "rank_map_1048576",
+               "2^20: dmesh_create's rank map (4 B/rank, only "
+               "with explicit ranks)",
+               (double)(4LL << 20), "B");
+    bench_note(r, "memory: accounted = sizeof + the heap a structure points to (lib/mesh.h, "
+                  "lib/universe.h, lib/cache.h); heap growth = mallinfo2 uordblks (with malloc's "
+                  "chunk headers) around dmesh_cache_init/_entry_new/_add (universe), "
+                  "dmesh_mesh_alloc (handle) and dmesh_slice, on a universe built without MPI; "
+                  "MPI's communicator objects are not included");
+}
+
+int bench_layout(const bench_args_t *a, bench_report_t *r)
+{
+    world_t w;
+    int passes = a->reps < 3 ? a->reps : 3;
+
+    world_init(&w, a->world);
+    r->n = (int)w.n;
+    r->ndims = 4;
+    memcpy(r->shape, w.shape, sizeof(w.shape));
+    memory(r); /* first, before other code frees small chunks */
+    time_decompose(&w, passes < 1 ? 1 : passes, r);
+    return check_sample(&w, r);
+}

@@ -1,0 +1,6 @@
+#!/bin/sh
+# make check: dmesh-bench runs at small size and prints its table; no timing
+# is asserted (exit status 0 unless a run fails or a check inside it does).
+set -e
+"$MPIRUN" 2 ./tools/dmesh-bench --reps 2 --warmup 1
+./tools/dmesh-bench --layout-only --world 4096 --reps 1

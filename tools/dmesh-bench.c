@@ -1,0 +1,541 @@
+/* dmesh-bench: what a mesh costs against the communicator creations it
+ * replaces, measured in one run so that the ratios compare like with like.
+ *   mpiexec -n 8 dmesh-bench [--shape 2,2,2] [--reps 20] [--json]
+ *   dmesh-bench --layout-only [--world 1048576]          (no MPI needed)
+ * The MPI run times dmesh_init (checks on and off, split and group, first
+ * mesh on a communicator and repeated ones) against baseline A (one
+ * MPI_Comm_split per dim) and baseline B (one MPI_Comm_create per group),
+ * then local operations and the memory of a live mesh. The layout-only run
+ * decomposes every rank of a large 4-D mesh and models its memory. Targets
+ * are printed with PASS/MISS and never change the exit status. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+static int mpi_up;
+
+/* ---- helpers shared by the parts ---- */
+
+void bench_item(bench_report_t *r, const char *section, const char *key, const char *label,
+                double value, const char *unit)
+{
+    bench_item_t *it;
+
+    if (r->nitems == BENCH_MAX_ITEMS)
+        bench_die("too many report items", DMESH_ERR_INTERNAL);
+    it = &r->items[r->nitems++];
+    it->section = section;
+    it->key = key;
+    it->label = label;
+    it->value = value;
+    it->unit = unit;
+}
+
+const bench_item_t *bench_find_item(const bench_report_t *r, const char *key)
+{
+    int i;
+
+    for (i = 0; i < r->nitems; i++)
+        if (strcmp(r->items[i].key, key) == 0)
+            return &r->items[i];
+    return NULL;
+}
+
+const bench_case_t *bench_find_case(const bench_report_t *r, const char *key)
+{
+    int i;
+
+    for (i = 0; i < r->ncases; i++)
+        if (strcmp(r->cases[i].key, key) == 0)
+            return &r->cases[i];
+    return NULL;
+}
+
+void bench_note(bench_report_t *r, const char *note)
+{
+    if (r->nnotes < (int)(sizeof(r->notes) / sizeof(r->notes[0])))
+        r->notes[r->nnotes++] = note;
+}
+
+void bench_die(const char *what, int err)
+{
+    fprintf(stderr, "dmesh-bench: %s: %s (%s)\n", what, dmesh_error_string(err),
+            dmesh_last_error());
+    if (mpi_up)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+void bench_factor(long long n, int ndims, int shape[])
+{
+    long long p, f[64];
+    int nf = 0, i, j, small;
+
+    for (p = 2; p * p <= n; p++)
+        for (; n % p == 0; n /= p)
+            f[nf++] = p;
+    if (n > 1)
+        f[nf++] = n;
+    for (i = 0; i < ndims; i++)
+        shape[i] = 1;
+    for (i = nf - 1; i >= 0; i--) { /* largest prime to the smallest dim */
+        for (small = 0, j = 1; j < ndims; j++)
+            if (shape[j] < shape[small])
+                small = j;
+        shape[small] *= (int)f[i];
+    }
+    for (i = 1; i < ndims; i++) /* largest first */
+        for (j = i; j > 0 && shape[j] > shape[j - 1]; j--) {
+            int t = shape[j];
+            shape[j] = shape[j - 1];
+            shape[j - 1] = t;
+        }
+}
+
+const char *const *bench_names(int ndims)
+{
+    static const char *const names[DMESH_MAX_DIMS] = {"d0",  "d1",  "d2",  "d3", "d4",  "d5",
+                                                      "d6",  "d7",  "d8",  "d9", "d10", "d11",
+                                                      "d12", "d13", "d14", "d15"};
+    (void)ndims;
+    return names;
+}
+
+double bench_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+double bench_median(double v[], int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void bench_reference_split(int ndims, const int shape[], long long i, int d, int *colour, int *key)
+{
+    long long stride = 1;
+    int k;
+
+    for (k = d + 1; k < ndims; k++)
+        stride *= shape[k];
+    *key = (int)((i / stride) % shape[d]);
+    *colour = (int)((i / (stride * shape[d])) * stride + i % stride);
+}
+
+/* ---- arguments ---- */
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f, "usage: mpiexec -n N dmesh-bench [--shape 2,2,2] [--reps 20] [--warmup 3]\n"
+           "                   [--create-only] [--profile] [--json | --csv]\n"
+           "       dmesh-bench --layout-only [--world 1048576] [--json]\n"
+           "Times dmesh_init against one MPI_Comm_split per dim (baseline A) and one\n"
+           "MPI_Comm_create per group of every dim (baseline B, a new_group loop), then local\n"
+           "operations and memory. Each rep: MPI_Barrier, MPI_Wtime, max over ranks; the\n"
+           "report gives min and median over reps. The default shape factors N into up to 3 dims.\n"
+           "--create-only skips local operations; --profile attributes the creation time to\n"
+           "MPI calls (PMPI wrappers); --layout-only decomposes every rank of a 4-D mesh of\n"
+           "--world ranks without MPI and reports the memory of a mesh at 2^10 and 2^20.\n");
+}
+
+static int parse_shape(char *s, bench_args_t *a)
+{
+    char *tok, *save = NULL;
+
+    a->ndims = 0;
+    for (tok = strtok_r(s, ",x", &save); tok != NULL; tok = strtok_r(NULL, ",x", &save)) {
+        if (a->ndims == DMESH_MAX_DIMS || (a->shape[a->ndims++] = atoi(tok)) < 1)
+            return -1;
+    }
+    return a->ndims > 0 ? 0 : -1;
+}
+
+/* 1: an option without value matched. */
+static int parse_flag(const char *s, bench_args_t *a)
+{
+    int *flag = strcmp(s, "--json") == 0          ? &a->json
+                : strcmp(s, "--csv") == 0         ? &a->csv
+                : strcmp(s, "--layout-only") == 0 ? &a->layout_only
+                : strcmp(s, "--create-only") == 0 ? &a->create_only
+                : strcmp(s, "--profile") == 0     ? &a->profile
+                                                  : NULL;
+    if (flag != NULL)
+        *flag = 1;
+    return flag != NULL;
+}
+
+static int parse_args(int argc, char **argv, bench_args_t *a)
+{
+    int i;
+
+    memset(a, 0, sizeof(*a));
+    a->reps = 20;
+    a->warmup = 3;
+    a->world = 1LL << 20;
+    for (i = 1; i < argc; i++) {
+        if (parse_flag(argv[i], a))
+            continue;
+        if (i + 1 == argc)
+            return -1;
+        if (strcmp(argv[i], "--shape") == 0 && parse_shape(argv[i + 1], a) == 0)
+            i++;
+        else if (strcmp(argv[i], "--reps") == 0 && (a->reps = atoi(argv[++i])) >= 1)
+            continue;
+        else if (strcmp(argv[i], "--warmup") == 0 && (a->warmup = atoi(argv[++i])) >= 0)
+            continue;
+        else if (strcmp(argv[i], "--world") == 0 && (a->world = atoll(argv[++i])) >= 16 &&
+                 a->world <= 2147483647LL)
+            continue;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- targets ---- */
+
+static void target(bench_report_t *r, const char *label, double value, int ge, double bound,
+                   int applies)
+{
+    bench_target_t *t = &r->targets[r->ntargets++];
+
+    snprintf(t->label, sizeof(t->label), "%s", label);
+    t->value = value;
+    t->ge = ge;
+    t->bound = bound;
+    t->applies = applies;
+}
+
+static double med_ratio(const bench_report_t *r, const char *a, const char *b)
+{
+    return bench_find_case(r, a)->med / bench_find_case(r, b)->med;
+}
+
+static void targets_mpi(bench_report_t *r)
+{
+    const bench_item_t *slice = bench_find_item(r, "slice");
+    int p = r->size;
+
+    target(r, "dmesh_init / A, checks off <= 1.10 (8 and 16 ranks)", med_ratio(r, "init", "A"), 0,
+           1.10, p == 8 || p == 16);
+    target(r, "dmesh_init / A, checks on <= 1.25 (8 and 16 ranks)", med_ratio(r, "init_check", "A"),
+           0, 1.25, p == 8 || p == 16);
+    target(r, "B / dmesh_init (checks on) >= 3.5 (16 ranks)", med_ratio(r, "B", "init_check"), 1,
+           3.5, p == 16);
+    target(r, "B / dmesh_init (checks on) >= 7 (32 ranks)", med_ratio(r, "B", "init_check"), 1, 7.0,
+           p == 32);
+    if (slice != NULL)
+        target(r, "dmesh_slice <= 1000 ns", slice->value, 0, 1000.0, 1);
+}
+
+static void targets_layout(bench_report_t *r)
+{
+    double h10 = bench_find_item(r, "handle_heap_1024")->value;
+    double h20 = bench_find_item(r, "handle_heap_1048576")->value;
+    double u10 = bench_find_item(r, "universe_1024")->value;
+    double u20 = bench_find_item(r, "universe_1048576")->value;
+
+    target(r, "decompose <= 100 ns per rank (4-D, 2^20 ranks)",
+           bench_find_item(r, "decompose_per_rank")->value, 0, 100.0, r->n == 1 << 20);
+    target(r, "mesh handle heap bytes, |2^20 - 2^10| == 0", fabs(h20 - h10), 0, 0.0, 1);
+    target(r, "universe bytes (identity map), |2^20 - 2^10| == 0", fabs(u20 - u10), 0, 0.0, 1);
+}
+
+static const char *status(const bench_target_t *t)
+{
+    if (!t->applies)
+        return "n/a";
+    return (t->ge ? t->value >= t->bound : t->value <= t->bound) ? "PASS" : "MISS";
+}
+
+/* ---- table ---- */
+
+static void print_header(const bench_args_t *a, const bench_report_t *r)
+{
+    int d;
+
+    if (a->layout_only)
+        printf("dmesh-bench --layout-only: world %d ranks, 4-D mesh ", r->n);
+    else
+        printf("dmesh-bench: %d ranks, mesh ", r->size);
+    for (d = 0; d < r->ndims; d++)
+        printf("%s%d", d ? "x" : "", r->shape[d]);
+    if (!a->layout_only)
+        printf(" (%d ranks), %d reps after %d warm-up%s\nMPI: %s", r->n, a->reps, a->warmup,
+               a->profile ? ", --profile (PMPI wrappers timing)" : "", r->mpi_version);
+    printf("\n");
+}
+
+static void print_cases(const bench_report_t *r)
+{
+    const bench_case_t *A = bench_find_case(r, "A");
+    int j;
+
+    printf(
+        "\nCreation, us (MPI_Wtime, max over ranks per rep; communicators freed between reps)\n");
+    printf("  %-48s %10s %10s %8s %8s\n", "case", "min", "median", "/A min", "/A med");
+    for (j = 0; j < r->ncases; j++) {
+        const bench_case_t *c = &r->cases[j];
+        printf("  %-48s %10.1f %10.1f %8.2f %8.2f\n", c->label, c->min * 1e6, c->med * 1e6,
+               c->min / A->min, c->med / A->med);
+    }
+    printf("  B / dmesh_init: checks on %.2f (min %.2f), checks off %.2f (min %.2f); B / A %.2f\n",
+           med_ratio(r, "B", "init_check"),
+           bench_find_case(r, "B")->min / bench_find_case(r, "init_check")->min,
+           med_ratio(r, "B", "init"),
+           bench_find_case(r, "B")->min / bench_find_case(r, "init")->min, med_ratio(r, "B", "A"));
+}
+
+static void print_profile(const bench_report_t *r)
+{
+    int j, f;
+
+    printf("\nProfile, us per call (mean over reps, max over ranks; PMPI wrappers)\n");
+    for (j = 0; j < r->ncases; j++) {
+        const bench_case_t *c = &r->cases[j];
+        if (!c->profiled)
+            continue;
+        printf("  %s:", c->label);
+        for (f = 0; f < PROF_N; f++)
+            if (c->prof[f] > 0)
+                printf(" %s %.1f;", bench_prof_names[f], c->prof[f] * 1e6);
+        printf(" other %.1f\n", c->prof_other * 1e6);
+    }
+}
+
+static void print_items(const bench_report_t *r, const char *section, const char *title)
+{
+    int i, any = 0;
+
+    for (i = 0; i < r->nitems; i++) {
+        const bench_item_t *it = &r->items[i];
+        if (strcmp(it->section, section) != 0)
+            continue;
+        if (!any++)
+            printf("\n%s\n", title);
+        printf("  %-64s %12.1f %s\n", it->label, it->value, it->unit);
+    }
+}
+
+static void print_table(const bench_args_t *a, const bench_report_t *r)
+{
+    int i;
+
+    print_header(a, r);
+    if (r->ncases > 0)
+        print_cases(r);
+    if (a->profile)
+        print_profile(r);
+    print_items(r, "local",
+                "Local operations, ns per call (best batch of 100 calls per rank, median "
+                "over ranks)");
+    print_items(r, "layout", "Layout only (no MPI): decompose every rank's (colour, key)");
+    print_items(r, "memory", "Memory, bytes");
+    printf("\nTargets (reported, never asserted)\n");
+    for (i = 0; i < r->ntargets; i++)
+        printf("  %-4s %-56s measured %.2f\n", status(&r->targets[i]), r->targets[i].label,
+               r->targets[i].value);
+    for (i = 0; i < r->nnotes; i++)
+        printf("note: %s\n", r->notes[i]);
+}
+
+/* ---- JSON and CSV ---- */
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void json_cases(const bench_report_t *r)
+{
+    int j, f;
+
+    printf(",\"creation_us\":{");
+    for (j = 0; j < r->ncases; j++) {
+        const bench_case_t *c = &r->cases[j];
+        printf("%s\"%s\":{\"label\":", j ? "," : "", c->key);
+        json_str(c->label);
+        printf(",\"min\":%.3f,\"median\":%.3f", c->min * 1e6, c->med * 1e6);
+        if (c->profiled) {
+            printf(",\"profile\":{");
+            for (f = 0; f < PROF_N; f++)
+                printf("\"%s\":%.3f,", bench_prof_names[f], c->prof[f] * 1e6);
+            printf("\"other\":%.3f}", c->prof_other * 1e6);
+        }
+        printf("}");
+    }
+    printf("},\"ratios_median\":{\"init/A\":%.4f,\"init_check/A\":%.4f,\"init_group/A\":%.4f,"
+           "\"first/A\":%.4f,\"B/init\":%.4f,\"B/init_check\":%.4f,\"B/A\":%.4f}",
+           med_ratio(r, "init", "A"), med_ratio(r, "init_check", "A"),
+           med_ratio(r, "init_group", "A"), med_ratio(r, "first", "A"), med_ratio(r, "B", "init"),
+           med_ratio(r, "B", "init_check"), med_ratio(r, "B", "A"));
+}
+
+static void json_items(const bench_report_t *r)
+{
+    int i;
+
+    printf(",\"items\":{");
+    for (i = 0; i < r->nitems; i++) {
+        printf(
+            "%s\"%s\":{\"section\":\"%s\",\"value\":%.3f,\"unit\":\"%s\",\"label\":", i ? "," : "",
+            r->items[i].key, r->items[i].section, r->items[i].value, r->items[i].unit);
+        json_str(r->items[i].label);
+        printf("}");
+    }
+    printf("},\"targets\":[");
+    for (i = 0; i < r->ntargets; i++) {
+        const bench_target_t *t = &r->targets[i];
+        printf("%s{\"target\":", i ? "," : "");
+        json_str(t->label);
+        printf(",\"value\":%.4f,\"op\":\"%s\",\"bound\":%.4f,\"status\":\"%s\"}", t->value,
+               t->ge ? ">=" : "<=", t->bound, status(t));
+    }
+    printf("],\"notes\":[");
+    for (i = 0; i < r->nnotes; i++) {
+        printf("%s", i ? "," : "");
+        json_str(r->notes[i]);
+    }
+    printf("]");
+}
+
+static void print_json(const bench_args_t *a, const bench_report_t *r)
+{
+    int d;
+
+    printf("{\"mode\":\"%s\",\"ranks\":%d,\"mesh_size\":%d,\"shape\":[",
+           a->layout_only ? "layout-only" : "mpi", r->size, r->n);
+    for (d = 0; d < r->ndims; d++)
+        printf("%s%d", d ? "," : "", r->shape[d]);
+    printf("],\"reps\":%d,\"warmup\":%d,\"mpi\":", a->reps, a->warmup);
+    json_str(r->mpi_version);
+    if (r->ncases > 0)
+        json_cases(r);
+    json_items(r);
+    printf("}\n");
+}
+
+static void print_csv(const bench_report_t *r)
+{
+    int j, d;
+
+    printf("ranks,shape");
+    for (j = 0; j < r->ncases; j++)
+        printf(",%s_min_us,%s_median_us", r->cases[j].key, r->cases[j].key);
+    printf(",init_over_A,init_check_over_A,B_over_init_check,B_over_A\n%d,", r->size);
+    for (d = 0; d < r->ndims; d++)
+        printf("%s%d", d ? "x" : "", r->shape[d]);
+    for (j = 0; j < r->ncases; j++)
+        printf(",%.3f,%.3f", r->cases[j].min * 1e6, r->cases[j].med * 1e6);
+    printf(",%.4f,%.4f,%.4f,%.4f\n", med_ratio(r, "init", "A"), med_ratio(r, "init_check", "A"),
+           med_ratio(r, "B", "init_check"), med_ratio(r, "B", "A"));
+}
+
+static void print_report(const bench_args_t *a, const bench_report_t *r)
+{
+    if (a->json)
+        print_json(a, r);
+    else if (a->csv && r->ncases > 0)
+        print_csv(r);
+    else
+        print_table(a, r);
+    fflush(stdout);
+}
+
+/* ---- main ---- */
+
+static int run_layout_only(const bench_args_t *a, bench_report_t *r)
+{
+    int bad = bench_layout(a, r);
+
+    snprintf(r->mpi_version, sizeof(r->mpi_version), "none (layout only)");
+    targets_layout(r);
+    print_report(a, r);
+    if (bad)
+        fprintf(stderr, "dmesh-bench: %d decompositions disagree with groups()\n", bad);
+    return bad ? 1 : 0;
+}
+
+/* Default shape, and a check that the mesh fits the communicator. */
+static int mesh_setup(bench_args_t *a, bench_report_t *r)
+{
+    long long n = 1;
+    int d, len;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &r->size);
+    MPI_Get_library_version(r->mpi_version, &len);
+    r->mpi_version[strcspn(r->mpi_version, "\n,")] = '\0';
+    if (a->ndims == 0) { /* 3 dims, fewer when N has fewer prime factors: no size-1 dims */
+        bench_factor(r->size, 3, a->shape);
+        for (a->ndims = 3; a->ndims > 1 && a->shape[a->ndims - 1] == 1;)
+            a->ndims--;
+    }
+    for (d = 0; d < a->ndims; d++)
+        n *= a->shape[d];
+    r->n = (int)n;
+    r->ndims = a->ndims;
+    memcpy(r->shape, a->shape, sizeof(r->shape));
+    if (n <= r->size)
+        return 0;
+    if (r->rank == 0)
+        fprintf(stderr, "dmesh-bench: the shape has %lld ranks, the job %d\n", n, r->size);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    static bench_report_t r;
+    bench_args_t a;
+    MPI_Comm comm;
+
+    if (parse_args(argc, argv, &a) != 0) {
+        usage(stderr);
+        return 2;
+    }
+    if (a.layout_only)
+        return run_layout_only(&a, &r);
+    MPI_Init(&argc, &argv);
+    mpi_up = 1;
+    if (mesh_setup(&a, &r) != 0) {
+        MPI_Finalize();
+        return 2;
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    bench_create(&a, comm, &r);
+    if (!a.create_only)
+        bench_local(&a, comm, &r);
+    targets_mpi(&r);
+    if (r.rank == 0)
+        print_report(&a, &r);
+    MPI_Comm_free(&comm);
+    MPI_Finalize();
+    return 0;
+}
