@@ -1099,6 +1099,73 @@ MT_TEST(current_mesh_stack)
     free_all(2, all);
 }
 
+struct query_job {
+    dmesh_t mesh;
+    int ndims, ranks[MT_MAX_RANKS], nranks, groups[3][MT_MAX_RANKS], coord[DMESH_MAX_DIMS];
+    char text[512];
+    long bad;
+};
+
+/* Queries from several threads at once give the main thread's answers;
+ * each thread's failures leave its own dmesh_last_error(). */
+static void *query_thread(void *arg)
+{
+    struct query_job *job = arg;
+    int r[MT_MAX_RANKS], n, coord[DMESH_MAX_DIMS], member, eq, v;
+    char text[512], want[64];
+    const char *detail;
+
+    for (int it = 0; it < 300; it++) {
+        job->bad += dmesh_get_ranks(job->mesh, MT_MAX_RANKS, r, &n) != DMESH_SUCCESS ||
+                    n != job->nranks || !mt_same_ints(r, job->ranks, n);
+        for (int d = 0; d < job->ndims; d++)
+            job->bad += dmesh_get_group_ranks(job->mesh, d, MT_MAX_RANKS, r, &n) != 0 ||
+                        !mt_same_ints(r, job->groups[d], n);
+        job->bad += dmesh_get_coordinate(job->mesh, DMESH_MAX_DIMS, coord, &member) != 0 ||
+                    !mt_same_ints(coord, job->coord, job->ndims);
+        job->bad += dmesh_to_string(job->mesh, text, sizeof(text), NULL) != 0 ||
+                    strcmp(text, job->text) != 0;
+        job->bad += dmesh_equal(job->mesh, job->mesh, &eq) != 0 || eq != 1;
+        /* A failure of this thread: its own detail message. */
+        snprintf(want, sizeof(want), "thread-%p-%d", (void *)job, it);
+        job->bad += dmesh_get_dim_index(job->mesh, want, &v) != DMESH_ERR_NAME;
+        detail = dmesh_last_error();
+        job->bad += detail == NULL || strstr(detail, want) == NULL;
+    }
+    return NULL;
+}
+
+MT_TEST(queries_from_threads)
+{
+    int shape[3] = {1, 1, mt_size}, n, v, member;
+    struct query_job jobs[4];
+    pthread_t th[4];
+    dmesh_t mesh = init_named(MPI_COMM_WORLD, 3, shape, D3);
+    const char *mine;
+
+    for (int t = 0; t < 4; t++) {
+        struct query_job *job = &jobs[t];
+        memset(job, 0, sizeof(*job));
+        job->mesh = mesh;
+        job->ndims = 3;
+        MT_OK(dmesh_get_ranks(mesh, MT_MAX_RANKS, job->ranks, &job->nranks));
+        for (int d = 0; d < 3; d++)
+            MT_OK(dmesh_get_group_ranks(mesh, d, MT_MAX_RANKS, job->groups[d], &n));
+        MT_OK(dmesh_get_coordinate(mesh, DMESH_MAX_DIMS, job->coord, &member));
+        MT_OK(dmesh_to_string(mesh, job->text, sizeof(job->text), NULL));
+    }
+    MT_RC(dmesh_get_dim_index(mesh, "main-thread-name", &v), DMESH_ERR_NAME);
+    for (int t = 0; t < 4; t++)
+        MT_EQ(pthread_create(&th[t], NULL, query_thread, &jobs[t]), 0);
+    for (int t = 0; t < 4; t++) {
+        MT_EQ(pthread_join(th[t], NULL), 0);
+        MT_EQ(jobs[t].bad, 0);
+    }
+    mine = dmesh_last_error();
+    MT_CHECK(mine != NULL && strstr(mine, "main-thread-name") != NULL);
+    free_all(1, &mesh);
+}
+
 /* Build the dim communicators of a mesh of shape over ranks by hand
  * (MPI_Comm_split) and make the mesh from them. */
 static void check_from_comms(int ndims, const int shape[], const int ranks[])
@@ -1398,6 +1465,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(general, equality);
     tcase_add_test(general, to_string_rules);
     tcase_add_test(general, current_mesh_stack);
+    tcase_add_test(general, queries_from_threads);
     tcase_add_test(general, from_comms_general);
     tcase_add_test(general, non_member);
     tcase_add_test(general, cache_counts);

@@ -661,6 +661,19 @@ MT_TEST(cuda_without_device)
         dmesh_free(&h);
     if (h2 != DMESH_NULL)
         dmesh_free(&h2);
+    /* With the MPI backend only the device is missing: NO_DEVICE. */
+    {
+        MPI_Info mpi = mt_info1("dmesh_backend", "mpi");
+        rc = dmesh_init(MPI_COMM_WORLD, "cuda", 1, shape, NULL, mpi, &h);
+        MT_SAME(MPI_COMM_WORLD, rc);
+        if (!(rc == DMESH_SUCCESS && have_gpu_device_files())) {
+            MT_RC(rc, DMESH_ERR_NO_DEVICE);
+            MT_CHECK(h == DMESH_NULL);
+        }
+        if (h != DMESH_NULL)
+            dmesh_free(&h);
+        MPI_Info_free(&mpi);
+    }
     still_works();
 }
 
