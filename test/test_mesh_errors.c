@@ -393,6 +393,22 @@ MT_TEST(name_errors_derived)
     MT_OK(dmesh_free(&h));
     free_all(1, &keep[0]);
 
+    /* Flatten names: empty, too long, a joined default name that is too long. */
+    {
+        char l1[40], l2[40], big[DMESH_MAX_NAME + 1];
+        const char *longn[2] = {l1, l2};
+        memset(l1, 'p', sizeof(l1) - 1);
+        memset(l2, 'q', sizeof(l2) - 1);
+        l1[sizeof(l1) - 1] = l2[sizeof(l2) - 1] = '\0';
+        memset(big, 'b', DMESH_MAX_NAME);
+        big[DMESH_MAX_NAME] = '\0';
+        WORLD_FAILS(dmesh_flatten(root, "", MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+        WORLD_FAILS(dmesh_flatten(root, big, MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+        keep[0] = make(2, shape, longn);
+        WORLD_FAILS(dmesh_flatten(keep[0], NULL, MPI_INFO_NULL, &h), DMESH_ERR_NAME, h);
+        free_all(1, &keep[0]);
+    }
+
     /* Flatten names are valid in slices of the root only. */
     {
         const char *fl = "fl";
