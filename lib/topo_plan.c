@@ -12,6 +12,7 @@
  * of classes), so Bellman-Ford paths (SPFA) are plenty. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include "topo_plan.h"
 
 typedef unsigned long long devmask_t;
+
+#define UNREACHED LLONG_MAX
 
 typedef struct {
     devmask_t mask; /* devices local to the class's binding */
@@ -70,17 +73,18 @@ static void flow_add(flow_graph_t *g, int u, int v, int cap, long long cost)
  * lower device ordinals). */
 static int flow_index(flow_graph_t *g)
 {
+    int *fill = calloc(g->nnodes, sizeof(int));
+
     g->first = calloc(g->nnodes + 1, sizeof(int));
     g->adj = malloc(g->nedges * sizeof(int));
-    if (g->first == NULL || g->adj == NULL)
+    if (fill == NULL || g->first == NULL || g->adj == NULL) {
+        free(fill);
         return dmesh_error_set(DMESH_ERR_NOMEM, "device plan: out of memory");
+    }
     for (int i = 0; i < g->nedges; i++)
         g->first[g->e[i].from + 1]++;
     for (int v = 0; v < g->nnodes; v++)
         g->first[v + 1] += g->first[v];
-    int *fill = calloc(g->nnodes, sizeof(int));
-    if (fill == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "device plan: out of memory");
     for (int i = 0; i < g->nedges; i++) {
         int u = g->e[i].from;
         g->adj[g->first[u] + fill[u]++] = i;
@@ -89,14 +93,16 @@ static int flow_index(flow_graph_t *g)
     return DMESH_SUCCESS;
 }
 
-/* Cheapest residual path s -> t (SPFA); prev[v] = edge into v. */
+/* Cheapest residual path s -> t (SPFA); prev[v] = edge into v. Residual
+ * edges cost less than zero, so distances may be negative: UNREACHED marks
+ * the nodes not reached. */
 static int flow_path(const flow_graph_t *g, int s, int t, long long *dist, int *prev, int *queue,
                      char *inq)
 {
     int head = 0, tail = 0, n = g->nnodes;
 
     for (int v = 0; v < n; v++) {
-        dist[v] = -1;
+        dist[v] = UNREACHED;
         prev[v] = -1;
         inq[v] = 0;
     }
@@ -109,7 +115,7 @@ static int flow_path(const flow_graph_t *g, int s, int t, long long *dist, int *
         for (int j = g->first[u]; j < g->first[u + 1]; j++) {
             int i = g->adj[j];
             const flow_edge_t *e = &g->e[i];
-            if (e->cap == 0 || (dist[e->to] >= 0 && dist[e->to] <= dist[u] + e->cost))
+            if (e->cap == 0 || dist[e->to] <= dist[u] + e->cost)
                 continue;
             dist[e->to] = dist[u] + e->cost;
             prev[e->to] = i;
@@ -119,7 +125,7 @@ static int flow_path(const flow_graph_t *g, int s, int t, long long *dist, int *
             }
         }
     }
-    return dist[t] >= 0;
+    return dist[t] != UNREACHED;
 }
 
 /* Push one unit along the path found by flow_path. */

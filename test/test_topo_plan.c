@@ -426,6 +426,88 @@ START_TEST(test_plan_sweep)
 }
 END_TEST
 
+/* ---- optimality against brute force ----------------------------------------- */
+
+static unsigned next_random(unsigned *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return (*state >> 16) & 0x7fff;
+}
+
+/* Most ranks on a local device (mask bit) among the balanced assignments. */
+static int best_local(int ndev, int nranks, const unsigned mask[])
+{
+    long total = 1;
+    int best = -1;
+
+    for (int r = 0; r < nranks; r++)
+        total *= ndev;
+    for (long code = 0; code < total; code++) {
+        int load[MAX_GPUS] = {0}, local = 0, lo = nranks, hi = 0;
+        long c = code;
+        for (int r = 0; r < nranks; r++, c /= ndev) {
+            load[c % ndev]++;
+            local += (mask[r] >> (c % ndev)) & 1;
+        }
+        for (int d = 0; d < ndev; d++) {
+            lo = load[d] < lo ? load[d] : lo;
+            hi = load[d] > hi ? load[d] : hi;
+        }
+        if (hi - lo <= 1 && local > best)
+            best = local;
+    }
+    return best;
+}
+
+/* Random small nodes: devices with random (often shared) one-PU localities,
+ * ranks bound to random PU sets (some to PUs near no device) or unbound.
+ * The plan must be balanced and as local as the best balanced assignment. */
+START_TEST(test_plan_optimal)
+{
+    unsigned state = 12345;
+
+    for (int iter = 0; iter < 3000; iter++) {
+        int ndev = 1 + next_random(&state) % 4, nranks = 1 + next_random(&state) % 6, local = 0;
+        hwloc_bitmap_t loc[4], bind[6] = {NULL};
+        unsigned mask[6];
+        dmesh_topo_choice_t ch[6];
+
+        for (int d = 0; d < ndev; d++)
+            loc[d] = hwloc_bitmap_alloc();
+        for (int d = 0; d < ndev; d++)
+            hwloc_bitmap_set(loc[d], next_random(&state) % ndev);
+        for (int r = 0; r < nranks; r++) {
+            unsigned pus = next_random(&state) % (1u << (ndev + 2));
+            mask[r] = (1u << ndev) - 1;
+            if (pus == 0 || next_random(&state) % 5 == 0)
+                continue;
+            bind[r] = hwloc_bitmap_alloc();
+            mask[r] = 0;
+            for (int pu = 0; pu < ndev + 2; pu++)
+                if ((pus >> pu) & 1)
+                    hwloc_bitmap_set(bind[r], pu);
+            for (int d = 0; d < ndev; d++)
+                if (hwloc_bitmap_intersects(bind[r], loc[d]))
+                    mask[r] |= 1u << d;
+        }
+        ck_assert_int_eq(dmesh_topo_plan(ndev, (const hwloc_const_cpuset_t *)loc, nranks,
+                                         (const hwloc_const_cpuset_t *)bind, ch),
+                         DMESH_SUCCESS);
+        check_balanced(ch, nranks, ndev);
+        for (int r = 0; r < nranks; r++)
+            local += (mask[r] >> ch[r].device) & 1;
+        if (count_why(ch, nranks, DMESH_TOPO_WHY_MODULO) == 0)
+            ck_assert_msg(local == best_local(ndev, nranks, mask),
+                          "iteration %d: %d ranks local, best %d", iter, local,
+                          best_local(ndev, nranks, mask));
+        for (int r = 0; r < nranks; r++)
+            hwloc_bitmap_free(bind[r]);
+        for (int d = 0; d < ndev; d++)
+            hwloc_bitmap_free(loc[d]);
+    }
+}
+END_TEST
+
 START_TEST(test_plan_errors)
 {
     hwloc_const_cpuset_t none[1] = {NULL};
@@ -492,6 +574,7 @@ static Suite *plan_suite(void)
     tcase_add_test(plan, test_plan_unknown_localities);
     tcase_add_test(plan, test_plan_taken);
     tcase_add_test(plan, test_plan_sweep);
+    tcase_add_test(plan, test_plan_optimal);
     tcase_add_test(plan, test_plan_errors);
     tcase_add_test(plan, test_info_plan);
     tcase_set_timeout(plan, 120);
