@@ -3,7 +3,7 @@
 # it is not part of all or check. The man pages of the tools are installed.
 EXTRA_DIST += doc/Doxyfile.in
 dist_doc_DATA = doc/user-guide.md
-man1_MANS += doc/dmesh-info.1 doc/dmesh-bench.1
+dist_man1_MANS = doc/dmesh-info.1 doc/dmesh-bench.1
 
 if DMESH_HAVE_DOXYGEN
 doc/Doxyfile: $(srcdir)/doc/Doxyfile.in Makefile
