@@ -13,7 +13,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cache.h"
 #include "error.h"
 #include "topo.h"
 #include "topo_node.h"
@@ -50,11 +49,19 @@ static int cuda_count(int *ndev)
     return DMESH_SUCCESS;
 }
 
+/* 64-bit FNV-1a of a string, continuing h. */
+static unsigned long long hash_string(unsigned long long h, const char *str)
+{
+    for (; *str; str++)
+        h = (h ^ (unsigned char)*str) * 1099511628211ULL;
+    return (h ^ 0xff) * 1099511628211ULL; /* ends a string: "ab","c" differs from "a","bc" */
+}
+
 /* Bus ids of the visible devices, and their hash: ranks of a node that see
  * the same devices in the same order plan together. */
 static int cuda_busids(bind_state_t *s)
 {
-    uint64_t h = DMESH_HASH_INIT;
+    unsigned long long h = 14695981039346656037ULL;
 
     s->busid = calloc(s->ndev, sizeof(*s->busid));
     if (s->busid == NULL)
@@ -64,7 +71,7 @@ static int cuda_busids(bind_state_t *s)
         if (c != cudaSuccess)
             return dmesh_error_set(DMESH_ERR_CUDA, "cudaDeviceGetPCIBusId(%d): %s", d,
                                    cudaGetErrorString(c));
-        h = dmesh_hash(h, s->busid[d], strlen(s->busid[d]) + 1);
+        h = hash_string(h, s->busid[d]);
     }
     s->rec.devices = (unsigned long)h;
     return DMESH_SUCCESS;

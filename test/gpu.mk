@@ -3,12 +3,16 @@
 #                      test/data, and dmesh-info --plan (hwloc; no GPU, no MPI)
 #   test_nccl_pairing  lib/comm_nccl.c against the NCCL test double under
 #                      mpiexec (NCCL headers; no GPU, libnccl not linked)
+#   test_topo_bind     lib/topo.c end to end under mpiexec: a CUDA runtime test
+#                      double reports the GPUs of an XML topology that hwloc
+#                      reads as this machine's (CUDA and hwloc; no GPU)
 #   test_gpu_mesh      meshes on real GPUs with NCCL, public API only; exits 77
 #                      without a GPU (CUDA and NCCL)
 GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
 	test/data/1s-8gpu.xml test/data/2s-4gpu-socket0.xml
 EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
-	test/nccl-np4.sh test/nccl-np2.sh test/gpu/gpu-mesh.sh
+	test/nccl-np4.sh test/nccl-np2.sh test/gpu/gpu-mesh.sh \
+	test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
@@ -19,6 +23,20 @@ test_test_topo_plan_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(HWLOC_CPPFLAGS) -I$(top_
 test_test_topo_plan_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_topo_plan_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS)
 TESTS += test/test_topo_plan
+endif
+
+if DMESH_HAVE_CUDA
+if DMESH_HAVE_HWLOC
+check_PROGRAMS += test/gpu/test_topo_bind
+test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
+	test/gpu/cuda_double.h lib/topo.c lib/topo_node.c lib/topo_hwloc.c lib/topo_plan.c \
+	lib/error.c
+test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS) \
+	-I$(top_srcdir)/test/gpu -DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
+test_gpu_test_topo_bind_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_gpu_test_topo_bind_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS)
+TESTS += test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh
+endif
 endif
 
 if DMESH_HAVE_NCCL

@@ -1,0 +1,310 @@
+/* Device binding end to end (lib/topo.c with the hwloc node side) under
+ * mpiexec, without a GPU: the CUDA runtime is a test double that reports the
+ * GPUs of test/data/2s-8gpu.xml, and hwloc reads that file as this machine's
+ * topology (HWLOC_XMLFILE, HWLOC_THISSYSTEM=1), so that the ranks' real CPU
+ * bindings meet the file's GPU localities. Checks are soft so that no rank
+ * leaves the others waiting in a collective call. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <mpi.h>
+
+#include "cuda_double.h"
+#include "error.h"
+#include "options.h"
+#include "topo.h"
+#include "topo_hwloc.h"
+#include "topo_plan.h"
+
+#ifndef DMESH_TEST_DATA
+#define DMESH_TEST_DATA "test/data"
+#endif
+
+#define NGPU 8
+#define MAX_RANKS 64
+
+static const char *const gpus[NGPU] = {"0000:07:00.0", "0000:0f:00.0", "0000:47:00.0",
+                                       "0000:4e:00.0", "0000:87:00.0", "0000:90:00.0",
+                                       "0000:b7:00.0", "0000:bd:00.0"};
+
+static int world_rank, world_size, failures;
+static MPI_Comm comm; /* a duplicate of the world with MPI_ERRORS_RETURN, as the universe's */
+
+static void soft_fail(int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "[rank %d] test_topo_bind.c:%d: ", world_rank, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (last error: %s)\n", dmesh_last_error());
+    failures++;
+}
+
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c))                                                                                  \
+            soft_fail(__LINE__, "check failed: %s", #c);                                           \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                             \
+    do {                                                                                           \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
+        if (a_ != b_)                                                                              \
+            soft_fail(__LINE__, "%s == %s: got %lld, expected %lld", #a, #b, a_, b_);              \
+    } while (0)
+#define CHECK_MSG(part)                                                                            \
+    do {                                                                                           \
+        if (strstr(dmesh_last_error(), (part)) == NULL)                                            \
+            soft_fail(__LINE__, "detail lacks \"%s\"", (part));                                    \
+    } while (0)
+
+#define BIND_TEST(name)                                                                            \
+    static void name##_body(void);                                                                 \
+    START_TEST(name)                                                                               \
+    {                                                                                              \
+        failures = 0;                                                                              \
+        cuda_double_set_devices(NGPU, gpus);                                                       \
+        cuda_double_set_current(-1);                                                               \
+        name##_body();                                                                             \
+        MPI_Barrier(MPI_COMM_WORLD);                                                               \
+        ck_assert_msg(failures == 0, "%d checks failed on rank %d", failures, world_rank);         \
+    }                                                                                              \
+    END_TEST                                                                                       \
+    static void name##_body(void)
+
+static dmesh_options_t options(int device, int bind)
+{
+    dmesh_options_t o;
+
+    memset(&o, 0, sizeof(o));
+    o.device = device;
+    o.bind = bind;
+    return o;
+}
+
+/* Collective: the devices of all ranks (devices[world rank]). */
+static void gather(int device, int devices[])
+{
+    MPI_Allgather(&device, 1, MPI_INT, devices, 1, MPI_INT, MPI_COMM_WORLD);
+}
+
+/* Every rank returned err. */
+static void check_same(int line, int err)
+{
+    int lo, hi;
+
+    MPI_Allreduce(&err, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&err, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (lo != hi)
+        soft_fail(line, "ranks disagree: classes %d to %d", lo, hi);
+}
+
+/* The plan the ranks should have made: every rank's binding as the library
+ * reads it, against the localities of the XML file's GPUs. */
+static int expected_device(void)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t loc[NGPU], mine = NULL, bind[MAX_RANKS] = {NULL};
+    unsigned long words[DMESH_TOPO_CPU_WORDS] = {0}, *all;
+    dmesh_topo_choice_t ch[MAX_RANKS];
+    int bound, flags[MAX_RANKS], device = -1;
+
+    ck_assert_int_le(world_size, MAX_RANKS);
+    ck_assert_int_eq(dmesh_topo_load(NULL, &topo), DMESH_SUCCESS);
+    for (int d = 0; d < NGPU; d++)
+        ck_assert_int_eq(dmesh_topo_locality(topo, gpus[d], &loc[d]), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_topo_this_binding(topo, &mine), DMESH_SUCCESS);
+    bound = mine != NULL && dmesh_topo_pack(mine, words);
+    all = calloc((size_t)world_size * DMESH_TOPO_CPU_WORDS, sizeof(*all));
+    MPI_Allgather(words, DMESH_TOPO_CPU_WORDS, MPI_UNSIGNED_LONG, all, DMESH_TOPO_CPU_WORDS,
+                  MPI_UNSIGNED_LONG, MPI_COMM_WORLD);
+    MPI_Allgather(&bound, 1, MPI_INT, flags, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < world_size; r++)
+        bind[r] = flags[r] ? dmesh_topo_unpack(all + (size_t)r * DMESH_TOPO_CPU_WORDS) : NULL;
+    if (dmesh_topo_plan(NGPU, (const hwloc_const_cpuset_t *)loc, world_size,
+                        (const hwloc_const_cpuset_t *)bind, ch) == DMESH_SUCCESS)
+        device = ch[world_rank].device;
+    for (int r = 0; r < world_size; r++)
+        hwloc_bitmap_free(bind[r]);
+    for (int d = 0; d < NGPU; d++)
+        hwloc_bitmap_free(loc[d]);
+    hwloc_bitmap_free(mine);
+    free(all);
+    hwloc_topology_destroy(topo);
+    return device;
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+BIND_TEST(test_plan_on_node)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1, want = expected_device(), devices[MAX_RANKS];
+
+    o.debug = 1; /* the choice and its reason on stderr, for the log */
+    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, want);
+    CHECK_EQ(cuda_double_current(), device);
+    gather(device, devices);
+    for (int r = 0; r < world_size && world_size <= NGPU; r++)
+        CHECK(r == world_rank || devices[r] != device); /* no sharing while there are enough */
+}
+
+BIND_TEST(test_forced)
+{
+    dmesh_options_t o = options(6, DMESH_BIND_AUTO);
+    int device = -1;
+
+    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, 6);
+    CHECK_EQ(cuda_double_current(), 6);
+}
+
+BIND_TEST(test_bind_none)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_NONE);
+    int device = -1, calls = cuda_double_set_calls();
+
+    cuda_double_set_current(world_rank % NGPU);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, world_rank % NGPU);
+    CHECK_EQ(cuda_double_set_calls(), calls); /* kept, not set */
+}
+
+BIND_TEST(test_one_visible)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1;
+
+    cuda_double_set_devices(1, &gpus[world_rank % NGPU]);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, 0);
+}
+
+/* Even ranks see all GPUs, odd ranks only socket 1's: two plans. */
+BIND_TEST(test_different_device_sets)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1, devices[MAX_RANKS];
+
+    if (world_rank % 2)
+        cuda_double_set_devices(4, &gpus[4]);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK(device >= 0 && device < (world_rank % 2 ? 4 : NGPU));
+    gather(device, devices);
+    for (int r = world_rank % 2; r < world_size && world_size <= 8; r += 2)
+        CHECK(r == world_rank || devices[r] != device);
+}
+
+/* One rank without devices: every rank fails with DMESH_ERR_NO_DEVICE. */
+BIND_TEST(test_no_device_somewhere)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -7, bad = world_size - 1, rc;
+
+    if (world_rank == bad)
+        cuda_double_set_devices(world_size > 1 ? 0 : -1, NULL);
+    rc = dmesh_topo_bind(comm, &o, &device);
+    CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
+    check_same(__LINE__, rc);
+    CHECK_EQ(device, -7);
+    CHECK_MSG(world_rank == bad ? "cuda" : "device binding failed on rank");
+}
+
+BIND_TEST(test_forced_out_of_range)
+{
+    dmesh_options_t o = options(NGPU, DMESH_BIND_AUTO);
+    int device = -7, rc = dmesh_topo_bind(comm, &o, &device);
+
+    CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
+    CHECK_MSG("dmesh_device=8");
+    CHECK_EQ(device, -7);
+}
+
+/* cudaSetDevice fails on one rank: every rank gets DMESH_ERR_CUDA. */
+BIND_TEST(test_set_device_fails)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -7, rc;
+
+    if (world_rank == 0)
+        cuda_double_fail_set_device(cudaErrorDevicesUnavailable);
+    rc = dmesh_topo_bind(comm, &o, &device);
+    CHECK_EQ(rc, DMESH_ERR_CUDA);
+    check_same(__LINE__, rc);
+    CHECK_MSG(world_rank == 0 ? "cudaSetDevice" : "failed on rank 0");
+}
+
+/* Bind this process to one PU of the real machine (rank modulo the PUs it
+ * may use), so that the ranks have CPU bindings to plan with. Where the
+ * system refuses, the ranks stay unbound and the plan is local rank modulo;
+ * expected_device() follows either way. */
+static void bind_to_one_pu(void)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t set;
+    int n, pu;
+
+    if (hwloc_topology_init(&topo) < 0)
+        return;
+    if (hwloc_topology_load(topo) == 0 && (set = hwloc_bitmap_alloc()) != NULL) {
+        n = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topo));
+        pu = hwloc_bitmap_first(hwloc_topology_get_allowed_cpuset(topo));
+        for (int i = 0; n > 0 && i < world_rank % n; i++)
+            pu = hwloc_bitmap_next(hwloc_topology_get_allowed_cpuset(topo), pu);
+        hwloc_bitmap_only(set, (unsigned)pu);
+        if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) < 0)
+            fprintf(stderr, "[rank %d] cannot bind to PU %d: ranks stay unbound\n", world_rank, pu);
+        hwloc_bitmap_free(set);
+    }
+    hwloc_topology_destroy(topo);
+}
+
+static Suite *bind_suite(void)
+{
+    Suite *s = suite_create("topo_bind");
+    TCase *t = tcase_create("bind");
+
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_plan_on_node);
+    tcase_add_test(t, test_forced);
+    tcase_add_test(t, test_bind_none);
+    tcase_add_test(t, test_one_visible);
+    tcase_add_test(t, test_different_device_sets);
+    tcase_add_test(t, test_no_device_somewhere);
+    tcase_add_test(t, test_forced_out_of_range);
+    tcase_add_test(t, test_set_device_fails);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    SRunner *sr;
+    int failed, total;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    bind_to_one_pu();
+    /* After MPI_Init, so that hwloc inside the MPI library saw the real machine. */
+    setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
+    setenv("HWLOC_THISSYSTEM", "1", 1);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    sr = srunner_create(bind_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, world_rank == 0 ? CK_NORMAL : CK_SILENT);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Comm_free(&comm);
+    MPI_Finalize();
+    return total == 0 ? 0 : 1;
+}
