@@ -33,7 +33,7 @@ int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func)
 {
     if (mesh == DMESH_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
-    if (dim != -1 && (dim < 0 || dim >= mesh->layout.naxes))
+    if (dim != DMESH_ANY_DIM && (dim < 0 || dim >= mesh->layout.naxes))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", func, dim,
                                mesh->layout.naxes);
     return DMESH_SUCCESS;
@@ -521,7 +521,7 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
     struct dmesh_s s;
     int i;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_slice"));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_slice"));
     DMESH_CHECK_PTR(dim_names);
     DMESH_CHECK_PTR(submesh);
     if (!mesh->named)
@@ -635,7 +635,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     dmesh_comm_entry_t *e = NULL;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_flatten"));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
     DMESH_CHECK_PTR(flat);
     memset(&t, 0, sizeof(t));
     o.check = 1;
@@ -701,7 +701,7 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
     uint64_t h;
     int d, err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_unflatten"));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
     DMESH_CHECK_PTR(out);
     memset(&t, 0, sizeof(t));
     o.check = 1;
@@ -733,7 +733,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: n = %d, need at least 1", n);
     memset(&t, 0, sizeof(t));
     for (i = 0; i < n; i++) {
-        DMESH_TRY(dmesh_mesh_check(meshes[i], -1, "dmesh_concatenate"));
+        DMESH_TRY(dmesh_mesh_check(meshes[i], DMESH_ANY_DIM, "dmesh_concatenate"));
         if (meshes[i]->u != meshes[0]->u)
             return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] comes from "
                                    "another root mesh than meshes[0]", i);
@@ -760,7 +760,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
 
 int dmesh_abort(dmesh_t mesh)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, "dmesh_abort"));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_abort"));
     return dmesh_universe_abort(mesh->u);
 }
 

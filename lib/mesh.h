@@ -20,7 +20,8 @@ struct dmesh_s {
  * defers NCCL creation (collective over that dim's group then). */
 int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl);
 
-/* Validate a mesh handle and, when dim >= 0, a dimension index of it. */
+/* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index of it. */
+#define DMESH_ANY_DIM (-2147483647 - 1)
 int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func);
 
 /* A new mesh object sharing u (takes one reference on u). */

@@ -18,7 +18,7 @@ static _Thread_local int stack_top;
 
 int dmesh_get_ndims(dmesh_t mesh, int *ndims)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(ndims);
     *ndims = mesh->layout.naxes;
     return DMESH_SUCCESS;
@@ -28,7 +28,7 @@ int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
 {
     int d;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(shape);
     if (maxdims < mesh->layout.naxes)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
@@ -42,7 +42,7 @@ int dmesh_get_size(dmesh_t mesh, int *size)
 {
     dmesh_axis_t all;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(size);
     DMESH_TRY(dmesh_layout_concat(&mesh->layout, &all));
     return dmesh_axis_numel(&all, size);
@@ -60,7 +60,7 @@ int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
 {
     int d;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(name);
     DMESH_CHECK_PTR(dim);
     for (d = 0; mesh->named && d < mesh->layout.naxes; d++) {
@@ -74,7 +74,7 @@ int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
 
 int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(device_type);
     *device_type = mesh->u->cuda ? "cuda" : "cpu";
     return DMESH_SUCCESS;
@@ -90,7 +90,7 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
     const dmesh_universe_t *u;
     int d, group, c[DMESH_MAX_DIMS];
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(is_member);
     u = mesh->u;
     if (u->my_index >= 0) {
@@ -149,7 +149,7 @@ int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
     dmesh_axis_t all;
     int size, index;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_TRY(dmesh_layout_concat(&mesh->layout, &all));
     DMESH_TRY(dmesh_axis_numel(&all, &size));
     index = mesh->u->my_index;
@@ -169,7 +169,7 @@ int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
 
 int dmesh_get_device(dmesh_t mesh, int *device)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(device);
     *device = mesh->u->device;
     return DMESH_SUCCESS;
@@ -180,7 +180,7 @@ int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
     const dmesh_cache_t *c;
     int i;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(info);
     c = &mesh->u->cache;
     memset(info, 0, sizeof(*info));
@@ -212,8 +212,8 @@ int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
 {
     int d, eq;
 
-    DMESH_TRY(dmesh_mesh_check(a, -1, __func__));
-    DMESH_TRY(dmesh_mesh_check(b, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(a, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_check(b, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(equal);
     eq = a->u->cuda == b->u->cuda && a->named == b->named && a->layout.naxes == b->layout.naxes;
     for (d = 0; eq && d < a->layout.naxes; d++)
@@ -274,7 +274,7 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     int shape[DMESH_MAX_DIMS], d;
     char axis[256];
 
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
@@ -299,7 +299,7 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
 
 int dmesh_push(dmesh_t mesh)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, -1, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     if (stack_top == DMESH_STACK_DEPTH)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: current-mesh stack is full (%d)", __func__,
                                DMESH_STACK_DEPTH);

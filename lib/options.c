@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comm_nccl.h"
 #include "error.h"
 #include "options.h"
 
@@ -195,6 +196,7 @@ static int apply_env(dmesh_options_t *o)
     return DMESH_SUCCESS;
 }
 
+/* The default backend is NCCL on GPUs when it is built in, MPI otherwise. */
 static void set_defaults(int cuda, dmesh_options_t *o)
 {
     int d;
@@ -203,7 +205,7 @@ static void set_defaults(int cuda, dmesh_options_t *o)
     o->check = 1;
     o->device = -1;
     for (d = 0; d < DMESH_MAX_DIMS; d++)
-        o->axis[d].backend = cuda ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
+        o->axis[d].backend = cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
 }
 
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
