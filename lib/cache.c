@@ -113,6 +113,19 @@ int dmesh_cache_add(dmesh_cache_t *c, dmesh_comm_entry_t *e)
     return DMESH_SUCCESS;
 }
 
+void dmesh_cache_drop_last(dmesh_cache_t *c)
+{
+    dmesh_comm_entry_t *e = c->order[--c->count], **p;
+
+    for (p = &c->buckets[e->hash % (uint64_t)c->nbuckets]; *p != NULL; p = &(*p)->next) {
+        if (*p == e) {
+            *p = e->next;
+            break;
+        }
+    }
+    free(e);
+}
+
 void dmesh_cache_destroy(dmesh_cache_t *c)
 {
     int i;

@@ -50,6 +50,9 @@ int dmesh_cache_entry_new(const dmesh_axis_t *axis, const char *options, int bac
 /* Insert e (which the cache then owns). */
 int dmesh_cache_add(dmesh_cache_t *c, dmesh_comm_entry_t *e);
 
+/* Take out and free the entry added last (its creation failed). */
+void dmesh_cache_drop_last(dmesh_cache_t *c);
+
 /* Free the table and the entries (their communicators must be freed already). */
 void dmesh_cache_destroy(dmesh_cache_t *c);
 

@@ -337,13 +337,18 @@ int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
                              dmesh_comm_entry_t **out)
 {
     dmesh_comm_entry_t *e;
-    int fresh;
+    int fresh, err;
 
-    /* a new entry is in the cache before its communicator exists, so that a
-     * failure below is cleaned up with the universe */
     DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
-    if (fresh)
-        DMESH_TRY(create_entry(u, e, comm_create, nccl_lazy));
+    if (fresh && (err = create_entry(u, e, comm_create, nccl_lazy)) != DMESH_SUCCESS) {
+        /* no half-made entry stays behind for a later lookup to find */
+        if (e->nccl != NULL)
+            dmesh_nccl_comm_destroy(e->nccl);
+        if (e->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&e->comm);
+        dmesh_cache_drop_last(&u->cache);
+        return err;
+    }
     *out = e;
     return DMESH_SUCCESS;
 }
