@@ -46,7 +46,7 @@ int dmesh_mesh_alloc(dmesh_universe_t *u, dmesh_t *out)
     if (m == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "mesh handle: out of memory");
     m->u = u;
-    u->refcount++;
+    __atomic_add_fetch(&u->refcount, 1, __ATOMIC_RELAXED); /* local calls may run concurrently */
     *out = m;
     return DMESH_SUCCESS;
 }

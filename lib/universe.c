@@ -204,7 +204,7 @@ static void free_comms(dmesh_universe_t *u)
 
 void dmesh_universe_release(dmesh_universe_t *u)
 {
-    if (--u->refcount > 0)
+    if (__atomic_sub_fetch(&u->refcount, 1, __ATOMIC_ACQ_REL) > 0)
         return;
     free_comms(u);
     dmesh_cache_destroy(&u->cache);

@@ -23,7 +23,7 @@ typedef struct {
 } dmesh_flat_name_t;
 
 typedef struct dmesh_universe {
-    int refcount;
+    int refcount; /* atomic: slicing and freeing derived meshes may run on several threads */
     dmesh_private_comm_t *pcomm; /* the private duplicate, shared per user communicator */
     MPI_Comm comm;               /* = pcomm's communicator */
     int rank, size;              /* of the caller in comm */

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "dmesh.h"
+#include "dmesh-info-plan.h"
 
 #define MAX_GROUP 64 /* ranks printed per group */
 
@@ -25,7 +26,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: mpiexec -n N dmesh-info [--shape 2,2,2] [--names dp,cp,tp]\n"
                "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
                "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
-               "[--bind socket|core|none]\n"
+               "[--bind socket|core|numa|none]\n"
                "Builds a cpu mesh on MPI_COMM_WORLD (default shape 2,2,2, names dp,cp,tp) and "
                "prints each\nrank's coordinate and group along every dimension, and the "
                "communicator cache figures.\n--flatten slices the named dims and flattens them; "
@@ -221,6 +222,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    for (rc = 1; rc < argc; rc++)
+        if (strcmp(argv[rc], "--plan") == 0) /* no MPI, no GPU needed */
+            return dmesh_info_plan(argc, argv);
     MPI_Init(&argc, &argv);
     if (parse_args(argc, argv, &a) != 0) {
         usage(stderr);
