@@ -1,6 +1,9 @@
 // Every public header must compile as C++ and link against the C library.
 #include "dmesh.h"
 #include "dmesh_layout.h"
+#ifdef DMESH_TEST_NCCL_HEADER
+#include "dmesh_nccl.h"
+#endif
 
 #include <cstdio>
 #include <cstring>
