@@ -265,23 +265,6 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
     return dmesh_agree(u->comm, hash, local_err, what);
 }
 
-static int create_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, int comm_create, int lazy)
-{
-    /* a rank map private to each group: its first rank tells the groups apart */
-    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
-
-    if (base > INT_MAX - u->n)
-        return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
-    DMESH_TRY(dmesh_comm_mpi_create(u->comm, &e->axis, u->n, u->rank_map, u->my_index, (int)base,
-                                    comm_create == DMESH_COMM_CREATE_GROUP, &e->comm));
-    if (e->backend == DMESH_BACKEND_NCCL) {
-        e->nccl_pending = 1;
-        if (!lazy)
-            DMESH_TRY(dmesh_universe_nccl_entry(u, e));
-    }
-    return DMESH_SUCCESS;
-}
-
 /* Look up (axis, o); on a miss add a new entry to the cache and report it
  * through *fresh. */
 static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
@@ -310,47 +293,76 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     return DMESH_SUCCESS;
 }
 
+/* The MPI communicator of a fresh entry by split (or group creation); the
+ * argument is the comm_create option. */
+static int make_split(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg)
+{
+    /* a rank map private to each group: its first rank tells the groups apart */
+    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+
+    if (base > INT_MAX - u->n)
+        return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
+    return dmesh_comm_mpi_create(u->comm, &e->axis, u->n, u->rank_map, u->my_index, (int)base,
+                                 *(const int *)arg == DMESH_COMM_CREATE_GROUP, &e->comm);
+}
+
+/* The MPI communicator of a fresh entry as a duplicate of the user's (the
+ * argument), collective over its members. */
+static int make_dup(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg)
+{
+    MPI_Comm given = *(const MPI_Comm *)arg;
+    int rc;
+
+    (void)u;
+    if (given == MPI_COMM_NULL)
+        return DMESH_SUCCESS;
+    if ((rc = MPI_Comm_dup(given, &e->comm)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_dup of a dimension communicator");
+    MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN);
+    return DMESH_SUCCESS;
+}
+
+typedef int (*make_comm_fn)(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg);
+
+/* The cache entry of (axis, o); on a miss make its MPI communicator, then
+ * its NCCL one unless deferred. A failed entry does not stay in the cache. */
+static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
+                      int nccl_lazy, make_comm_fn make, const void *arg, dmesh_comm_entry_t **out)
+{
+    dmesh_comm_entry_t *e;
+    int fresh, err;
+
+    DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
+    if (fresh) {
+        err = make(u, e, arg);
+        e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
+        if (err == DMESH_SUCCESS && !nccl_lazy)
+            err = dmesh_universe_nccl_entry(u, e);
+        if (err != DMESH_SUCCESS) {
+            if (e->nccl != NULL)
+                dmesh_nccl_comm_destroy(e->nccl);
+            if (e->comm != MPI_COMM_NULL)
+                MPI_Comm_free(&e->comm);
+            dmesh_cache_drop_last(&u->cache);
+            return err;
+        }
+    }
+    *out = e;
+    return DMESH_SUCCESS;
+}
+
 int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
                                const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
                                dmesh_comm_entry_t **out)
 {
-    dmesh_comm_entry_t *e;
-    int fresh, rc;
-
-    DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
-    if (fresh && given != MPI_COMM_NULL) {
-        if ((rc = MPI_Comm_dup(given, &e->comm)) != MPI_SUCCESS)
-            return dmesh_error_mpi(rc, "MPI_Comm_dup of a dimension communicator");
-        MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN);
-    }
-    if (fresh && e->backend == DMESH_BACKEND_NCCL) {
-        e->nccl_pending = 1;
-        if (!nccl_lazy)
-            DMESH_TRY(dmesh_universe_nccl_entry(u, e));
-    }
-    *out = e;
-    return DMESH_SUCCESS;
+    return entry_with(u, axis, o, nccl_lazy, make_dup, &given, out);
 }
 
 int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
                              const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
                              dmesh_comm_entry_t **out)
 {
-    dmesh_comm_entry_t *e;
-    int fresh, err;
-
-    DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
-    if (fresh && (err = create_entry(u, e, comm_create, nccl_lazy)) != DMESH_SUCCESS) {
-        /* no half-made entry stays behind for a later lookup to find */
-        if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl);
-        if (e->comm != MPI_COMM_NULL)
-            MPI_Comm_free(&e->comm);
-        dmesh_cache_drop_last(&u->cache);
-        return err;
-    }
-    *out = e;
-    return DMESH_SUCCESS;
+    return entry_with(u, axis, o, nccl_lazy, make_split, &comm_create, out);
 }
 
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
