@@ -192,20 +192,19 @@ int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
     return DMESH_SUCCESS;
 }
 
+/* Same ranks of the same communicator: universes made on one user
+ * communicator share its private duplicate (no MPI call: queries stay
+ * MPI-free, so any thread may make them at any thread level). */
 static int same_ranks(const dmesh_universe_t *a, const dmesh_universe_t *b)
 {
-    int i, r;
+    int i;
 
-    if (a->n != b->n)
+    if (a->n != b->n || a->pcomm != b->pcomm)
         return 0;
     for (i = 0; i < a->n; i++)
         if (dmesh_universe_rank_at(a, i) != dmesh_universe_rank_at(b, i))
             return 0;
-    if (a->comm == b->comm)
-        return 1;
-    /* ranks of one communicator: the private duplicates of one user comm */
-    return MPI_Comm_compare(a->comm, b->comm, &r) == MPI_SUCCESS &&
-           (r == MPI_IDENT || r == MPI_CONGRUENT);
+    return 1;
 }
 
 int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
