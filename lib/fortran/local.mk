@@ -4,19 +4,22 @@
 # compiler with mpi_f08 (FC is the MPI wrapper).
 #
 # Module files: the three modules live in one source file, so that no rule
-# has to order the modules among themselves. The compiler writes the .mod
-# files into the current directory, the top build directory (VPATH builds
-# included); programs that use the modules find them through AM_FCFLAGS and
-# must depend on $(DMESH_FORTRAN_MODS) (see test/fortran.mk and
-# examples/local.mk). They are installed into $(fmoddir), the directory that
-# pkg-config reports (dmesh.pc: fflags; dmesh-fortran.pc: Cflags).
+# has to order the modules among themselves. dmesh.F90 goes through the C
+# preprocessor: it includes dmesh_handles.inc (the routines with MPI
+# handles, written once) into both dmesh and dmesh_f08. The compiler writes
+# the .mod files into the current directory, the top build directory (VPATH
+# builds included); programs that use the modules find them through
+# AM_FCFLAGS and must depend on $(DMESH_FORTRAN_MODS) (see test/fortran.mk
+# and examples/local.mk). They are installed into $(fmoddir), the directory
+# that pkg-config reports (dmesh.pc: fflags; dmesh-fortran.pc: Cflags).
 
 DMESH_FORTRAN_MODS = dmesh.mod dmesh_f08.mod dmesh_base.mod
 AM_FCFLAGS = -I$(top_builddir)
 
 if DMESH_HAVE_FORTRAN
 lib_LTLIBRARIES += lib/fortran/libdmesh_fortran.la
-lib_fortran_libdmesh_fortran_la_SOURCES = lib/fortran/dmesh.f90 lib/fortran/dmesh_f.c
+lib_fortran_libdmesh_fortran_la_SOURCES = lib/fortran/dmesh.F90 lib/fortran/dmesh_handles.inc \
+	lib/fortran/dmesh_f.c
 lib_fortran_libdmesh_fortran_la_LIBADD = lib/libdmesh.la
 lib_fortran_libdmesh_fortran_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
 # libtool's Fortran tag, probed through the MPI wrapper, can record broken
@@ -32,7 +35,10 @@ nodist_fmod_DATA = $(DMESH_FORTRAN_MODS)
 pkgconfig_DATA += dmesh-fortran.pc
 CLEANFILES += $(DMESH_FORTRAN_MODS)
 
-# The module files come out of compiling dmesh.f90; if one was deleted,
+# Automake tracks no dependencies of Fortran sources: name the include.
+lib/fortran/dmesh.lo: lib/fortran/dmesh_handles.inc
+
+# The module files come out of compiling dmesh.F90; if one was deleted,
 # compile it again.
 $(DMESH_FORTRAN_MODS): lib/fortran/dmesh.lo
 	@test -f $@ || { rm -f lib/fortran/dmesh.lo; \

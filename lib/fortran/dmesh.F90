@@ -1,4 +1,4 @@
-!> \file dmesh.f90
+!> \file dmesh.F90
 !> \brief Fortran bindings of dmesh: the modules \c dmesh (for `use mpi` and
 !>        mpif.h: INTEGER handles) and \c dmesh_f08 (for `use mpi_f08`:
 !>        TYPE(MPI_Comm) and TYPE(MPI_Info) handles).
@@ -877,6 +877,15 @@ contains
 
 end module dmesh_base
 
+! The modules dmesh and dmesh_f08 differ only in their MPI handle types:
+! both include dmesh_handles.inc, after defining with the C preprocessor
+!   DMESH_COMM_T, DMESH_INFO_T  the handle types;
+!   DMESH_FINT(h)               handle h as an integer (MPI_Fint);
+!   DMESH_HANDLES               the kind of handles, for the doc comments;
+!   DMESH_*_S                   the names of the specific procedures, which
+!                               are symbols of libdmesh_fortran.
+! (Doxygen reads this file through the preprocessor too: doc/Doxyfile.in.)
+
 !> \brief dmesh for programs that `use mpi` (or include mpif.h):
 !>        communicators and info objects are INTEGER handles.
 module dmesh
@@ -885,125 +894,17 @@ module dmesh
   private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
 
-  !> \brief Create a mesh over the first product(shape) ranks of \p comm
-  !>        (dmesh_init()). Collective over \p comm.
-  !>
-  !> `call dmesh_init(comm, device_type, shape, mesh [, ierror] [, names] [, info])`
-  interface dmesh_init
-    module procedure dmesh_init_int
-  end interface dmesh_init
-  !> \brief Create a mesh from an explicit row-major rank list
-  !>        (dmesh_create()). Collective over \p comm.
-  interface dmesh_create
-    module procedure dmesh_create_int
-  end interface dmesh_create
-  !> \brief Create a mesh from existing per-dimension communicators
-  !>        (dmesh_from_comms()). Collective over \p comm.
-  interface dmesh_from_comms
-    module procedure dmesh_from_comms_int
-  end interface dmesh_from_comms
-  !> \brief Merge every dimension into one (dmesh_flatten()). Collective.
-  interface dmesh_flatten
-    module procedure dmesh_flatten_int
-  end interface dmesh_flatten
-  !> \brief Split one dimension into several (dmesh_unflatten()). Collective.
-  interface dmesh_unflatten
-    module procedure dmesh_unflatten_int
-  end interface dmesh_unflatten
-  !> \brief Communicator of the caller's group along a dimension
-  !>        (dmesh_get_comm()). Local; the handle is borrowed.
-  interface dmesh_get_comm
-    module procedure dmesh_get_comm_int
-  end interface dmesh_get_comm
-  private :: dmesh_init_int, dmesh_create_int, dmesh_from_comms_int
-  private :: dmesh_flatten_int, dmesh_unflatten_int, dmesh_get_comm_int
-
-contains
-
-  !> \brief dmesh_init with INTEGER handles.
-  subroutine dmesh_init_int(comm, device_type, shape, mesh, ierror, names, info)
-    integer, intent(in) :: comm  !< communicator whose ranks form the mesh
-    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
-    integer, intent(in) :: shape(:)  !< size of each dimension, outermost first
-    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
-    integer, optional, intent(in) :: info  !< options (MPI_Info)
-    if (present(info)) then
-      call dmesh_f_init_impl(comm, device_type, shape, mesh, .true., info, ierror, names)
-    else
-      call dmesh_f_init_impl(comm, device_type, shape, mesh, .false., 0, ierror, names)
-    end if
-  end subroutine dmesh_init_int
-
-  !> \brief dmesh_create with INTEGER handles.
-  subroutine dmesh_create_int(comm, device_type, shape, ranks, mesh, ierror, names, info)
-    integer, intent(in) :: comm  !< communicator the ranks refer to
-    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
-    integer, intent(in) :: shape(:)  !< size of each dimension
-    integer, intent(in) :: ranks(:)  !< product(shape) ranks of comm, row-major
-    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
-    integer, optional, intent(in) :: info  !< options (MPI_Info)
-    if (present(info)) then
-      call dmesh_f_create_impl(comm, device_type, shape, ranks, mesh, .true., info, ierror, names)
-    else
-      call dmesh_f_create_impl(comm, device_type, shape, ranks, mesh, .false., 0, ierror, names)
-    end if
-  end subroutine dmesh_create_int
-
-  !> \brief dmesh_from_comms with INTEGER handles.
-  subroutine dmesh_from_comms_int(comm, device_type, dim_comms, shape, mesh, ierror, ranks, names)
-    integer, intent(in) :: comm  !< communicator the ranks refer to
-    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
-    integer, intent(in) :: dim_comms(:)  !< the caller's communicator per dimension
-    integer, intent(in) :: shape(:)  !< size of each dimension
-    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    integer, optional, intent(in) :: ranks(:)  !< row-major rank list (optional for 1 dim)
-    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
-    call dmesh_f_from_comms_impl(comm, device_type, dim_comms, shape, mesh, ierror, ranks, names)
-  end subroutine dmesh_from_comms_int
-
-  !> \brief dmesh_flatten with INTEGER handles.
-  subroutine dmesh_flatten_int(mesh, flat, ierror, name, info)
-    type(dmesh_t), intent(in) :: mesh  !< mesh to flatten
-    type(dmesh_t), intent(inout) :: flat  !< the one-dimensional mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: name  !< its name (default: names joined by "_")
-    integer, optional, intent(in) :: info  !< options (MPI_Info)
-    if (present(info)) then
-      call dmesh_f_flatten_impl(mesh, flat, .true., info, ierror, name)
-    else
-      call dmesh_f_flatten_impl(mesh, flat, .false., 0, ierror, name)
-    end if
-  end subroutine dmesh_flatten_int
-
-  !> \brief dmesh_unflatten with INTEGER handles.
-  subroutine dmesh_unflatten_int(mesh, dim, sizes, out, ierror, names, info)
-    type(dmesh_t), intent(in) :: mesh  !< mesh to transform
-    integer, intent(in) :: dim  !< dimension to split, 0-based
-    integer, intent(in) :: sizes(:)  !< sizes of the new dimensions
-    type(dmesh_t), intent(inout) :: out  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: names(:)  !< names of the new dimensions
-    integer, optional, intent(in) :: info  !< options (MPI_Info)
-    if (present(info)) then
-      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .true., info, ierror, names)
-    else
-      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .false., 0, ierror, names)
-    end if
-  end subroutine dmesh_unflatten_int
-
-  !> \brief dmesh_get_comm with an INTEGER handle (MPI_COMM_NULL for a non-member).
-  subroutine dmesh_get_comm_int(mesh, dim, comm, ierror)
-    type(dmesh_t), intent(in) :: mesh  !< the mesh
-    integer, intent(in) :: dim  !< dimension index, 0-based
-    integer, intent(out) :: comm  !< borrowed communicator: do not free
-    integer, optional, intent(out) :: ierror  !< error class
-    call dmesh_f_get_comm_impl(mesh, dim, comm, ierror)
-  end subroutine dmesh_get_comm_int
+#define DMESH_COMM_T integer
+#define DMESH_INFO_T integer
+#define DMESH_FINT(h) h
+#define DMESH_HANDLES INTEGER
+#define DMESH_INIT_S dmesh_init_int
+#define DMESH_CREATE_S dmesh_create_int
+#define DMESH_FROM_COMMS_S dmesh_from_comms_int
+#define DMESH_FLATTEN_S dmesh_flatten_int
+#define DMESH_UNFLATTEN_S dmesh_unflatten_int
+#define DMESH_GET_COMM_S dmesh_get_comm_int
+#include "dmesh_handles.inc"
 
 end module dmesh
 
@@ -1017,131 +918,16 @@ module dmesh_f08
   private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
 
-  !> \brief Create a mesh over the first product(shape) ranks of \p comm
-  !>        (dmesh_init()). Collective over \p comm.
-  !>
-  !> `call dmesh_init(comm, device_type, shape, mesh [, ierror] [, names] [, info])`
-  interface dmesh_init
-    module procedure dmesh_init_f08
-  end interface dmesh_init
-  !> \brief Create a mesh from an explicit row-major rank list
-  !>        (dmesh_create()). Collective over \p comm.
-  interface dmesh_create
-    module procedure dmesh_create_f08
-  end interface dmesh_create
-  !> \brief Create a mesh from existing per-dimension communicators
-  !>        (dmesh_from_comms()). Collective over \p comm.
-  interface dmesh_from_comms
-    module procedure dmesh_from_comms_f08
-  end interface dmesh_from_comms
-  !> \brief Merge every dimension into one (dmesh_flatten()). Collective.
-  interface dmesh_flatten
-    module procedure dmesh_flatten_f08
-  end interface dmesh_flatten
-  !> \brief Split one dimension into several (dmesh_unflatten()). Collective.
-  interface dmesh_unflatten
-    module procedure dmesh_unflatten_f08
-  end interface dmesh_unflatten
-  !> \brief Communicator of the caller's group along a dimension
-  !>        (dmesh_get_comm()). Local; the handle is borrowed.
-  interface dmesh_get_comm
-    module procedure dmesh_get_comm_f08
-  end interface dmesh_get_comm
-  private :: dmesh_init_f08, dmesh_create_f08, dmesh_from_comms_f08
-  private :: dmesh_flatten_f08, dmesh_unflatten_f08, dmesh_get_comm_f08
-
-contains
-
-  !> \brief dmesh_init with mpi_f08 handles.
-  subroutine dmesh_init_f08(comm, device_type, shape, mesh, ierror, names, info)
-    type(MPI_Comm), intent(in) :: comm  !< communicator whose ranks form the mesh
-    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
-    integer, intent(in) :: shape(:)  !< size of each dimension, outermost first
-    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
-    type(MPI_Info), optional, intent(in) :: info  !< options
-    if (present(info)) then
-      call dmesh_f_init_impl(comm%MPI_VAL, device_type, shape, mesh, .true., info%MPI_VAL, &
-                             ierror, names)
-    else
-      call dmesh_f_init_impl(comm%MPI_VAL, device_type, shape, mesh, .false., 0, ierror, names)
-    end if
-  end subroutine dmesh_init_f08
-
-  !> \brief dmesh_create with mpi_f08 handles.
-  subroutine dmesh_create_f08(comm, device_type, shape, ranks, mesh, ierror, names, info)
-    type(MPI_Comm), intent(in) :: comm  !< communicator the ranks refer to
-    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
-    integer, intent(in) :: shape(:)  !< size of each dimension
-    integer, intent(in) :: ranks(:)  !< product(shape) ranks of comm, row-major
-    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
-    type(MPI_Info), optional, intent(in) :: info  !< options
-    if (present(info)) then
-      call dmesh_f_create_impl(comm%MPI_VAL, device_type, shape, ranks, mesh, .true., &
-                               info%MPI_VAL, ierror, names)
-    else
-      call dmesh_f_create_impl(comm%MPI_VAL, device_type, shape, ranks, mesh, .false., 0, &
-                               ierror, names)
-    end if
-  end subroutine dmesh_create_f08
-
-  !> \brief dmesh_from_comms with mpi_f08 handles.
-  subroutine dmesh_from_comms_f08(comm, device_type, dim_comms, shape, mesh, ierror, ranks, names)
-    type(MPI_Comm), intent(in) :: comm  !< communicator the ranks refer to
-    character(len=*), intent(in) :: device_type  !< "cpu" or "cuda"
-    type(MPI_Comm), intent(in) :: dim_comms(:)  !< the caller's communicator per dimension
-    integer, intent(in) :: shape(:)  !< size of each dimension
-    type(dmesh_t), intent(inout) :: mesh  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    integer, optional, intent(in) :: ranks(:)  !< row-major rank list (optional for 1 dim)
-    character(len=*), optional, intent(in) :: names(:)  !< size(shape) names
-    call dmesh_f_from_comms_impl(comm%MPI_VAL, device_type, dim_comms%MPI_VAL, shape, mesh, &
-                                 ierror, ranks, names)
-  end subroutine dmesh_from_comms_f08
-
-  !> \brief dmesh_flatten with mpi_f08 handles.
-  subroutine dmesh_flatten_f08(mesh, flat, ierror, name, info)
-    type(dmesh_t), intent(in) :: mesh  !< mesh to flatten
-    type(dmesh_t), intent(inout) :: flat  !< the one-dimensional mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: name  !< its name (default: names joined by "_")
-    type(MPI_Info), optional, intent(in) :: info  !< options
-    if (present(info)) then
-      call dmesh_f_flatten_impl(mesh, flat, .true., info%MPI_VAL, ierror, name)
-    else
-      call dmesh_f_flatten_impl(mesh, flat, .false., 0, ierror, name)
-    end if
-  end subroutine dmesh_flatten_f08
-
-  !> \brief dmesh_unflatten with mpi_f08 handles.
-  subroutine dmesh_unflatten_f08(mesh, dim, sizes, out, ierror, names, info)
-    type(dmesh_t), intent(in) :: mesh  !< mesh to transform
-    integer, intent(in) :: dim  !< dimension to split, 0-based
-    integer, intent(in) :: sizes(:)  !< sizes of the new dimensions
-    type(dmesh_t), intent(inout) :: out  !< the new mesh
-    integer, optional, intent(out) :: ierror  !< error class
-    character(len=*), optional, intent(in) :: names(:)  !< names of the new dimensions
-    type(MPI_Info), optional, intent(in) :: info  !< options
-    if (present(info)) then
-      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .true., info%MPI_VAL, ierror, names)
-    else
-      call dmesh_f_unflatten_impl(mesh, dim, sizes, out, .false., 0, ierror, names)
-    end if
-  end subroutine dmesh_unflatten_f08
-
-  !> \brief dmesh_get_comm with an mpi_f08 handle (MPI_COMM_NULL for a non-member).
-  subroutine dmesh_get_comm_f08(mesh, dim, comm, ierror)
-    type(dmesh_t), intent(in) :: mesh  !< the mesh
-    integer, intent(in) :: dim  !< dimension index, 0-based
-    type(MPI_Comm), intent(out) :: comm  !< borrowed communicator: do not free
-    integer, optional, intent(out) :: ierror  !< error class
-    integer :: c, err
-    call dmesh_f_get_comm_impl(mesh, dim, c, err)
-    if (err == DMESH_SUCCESS) comm%MPI_VAL = c
-    if (present(ierror)) ierror = err
-  end subroutine dmesh_get_comm_f08
+#define DMESH_COMM_T type(MPI_Comm)
+#define DMESH_INFO_T type(MPI_Info)
+#define DMESH_FINT(h) h%MPI_VAL
+#define DMESH_HANDLES mpi_f08
+#define DMESH_INIT_S dmesh_init_f08
+#define DMESH_CREATE_S dmesh_create_f08
+#define DMESH_FROM_COMMS_S dmesh_from_comms_f08
+#define DMESH_FLATTEN_S dmesh_flatten_f08
+#define DMESH_UNFLATTEN_S dmesh_unflatten_f08
+#define DMESH_GET_COMM_S dmesh_get_comm_f08
+#include "dmesh_handles.inc"
 
 end module dmesh_f08
