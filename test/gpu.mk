@@ -8,6 +8,9 @@
 #                      reads as this machine's (CUDA and hwloc; no GPU)
 #   test_gpu_mesh      meshes on real GPUs with NCCL, public API only; exits 77
 #                      without a GPU (CUDA and NCCL)
+# The three MPI programs share their soft checks and program frame
+# (test/gpu_testutil.c).
+GPU_TESTUTIL = test/gpu_testutil.c test/gpu_testutil.h
 GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
 	test/data/1s-8gpu.xml test/data/2s-4gpu-socket0.xml
 EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
@@ -29,10 +32,11 @@ if DMESH_HAVE_CUDA
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind
 test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
-	test/gpu/cuda_double.h lib/topo.c lib/topo_node.c lib/topo_hwloc.c lib/topo_plan.c \
-	lib/error.c
+	test/gpu/cuda_double.h $(GPU_TESTUTIL) lib/topo.c lib/topo_node.c lib/topo_hwloc.c \
+	lib/topo_plan.c lib/error.c
 test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS) \
-	-I$(top_srcdir)/test/gpu -DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
+	-I$(top_srcdir)/test/gpu -I$(top_srcdir)/test \
+	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
 test_gpu_test_topo_bind_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_gpu_test_topo_bind_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS)
 TESTS += test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh
@@ -42,7 +46,7 @@ endif
 if DMESH_HAVE_NCCL
 check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
-	test/nccl_double/nccl_double.h lib/comm_nccl.c lib/error.c
+	test/nccl_double/nccl_double.h $(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c
 test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
@@ -50,8 +54,9 @@ test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
 TESTS += test/nccl-np4.sh test/nccl-np2.sh
 
 check_PROGRAMS += test/gpu/test_gpu_mesh
-test_gpu_test_gpu_mesh_SOURCES = test/gpu/test_gpu_mesh.c
-test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS)
+test_gpu_test_gpu_mesh_SOURCES = test/gpu/test_gpu_mesh.c $(GPU_TESTUTIL)
+test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+	-I$(top_srcdir)/test
 test_gpu_test_gpu_mesh_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_gpu_test_gpu_mesh_LDADD = $(DMESH_TEST_LIBS) $(NCCL_LDFLAGS) $(NCCL_LIBS) \
 	$(CUDA_LDFLAGS) $(CUDA_LIBS)

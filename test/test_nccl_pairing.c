@@ -8,7 +8,6 @@
  * a failing rank never leaves the others waiting in a collective call. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,52 +18,9 @@
 #include "comm_nccl.h"
 #include "dmesh_nccl.h"
 #include "error.h"
+#include "gpu_testutil.h"
 #include "mesh.h"
 #include "nccl_double.h"
-
-static int world_rank, world_size, failures;
-
-static void soft_fail(int line, const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(stderr, "[rank %d] test_nccl_pairing.c:%d: ", world_rank, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    failures++;
-}
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            soft_fail(__LINE__, "check failed: %s", #c);                                           \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_)                                                                              \
-            soft_fail(__LINE__, "%s == %s: got %lld, expected %lld", #a, #b, a_, b_);              \
-    } while (0)
-#define CHECK_MSG(part)                                                                            \
-    do {                                                                                           \
-        if (strstr(dmesh_last_error(), (part)) == NULL)                                            \
-            soft_fail(__LINE__, "detail \"%s\" lacks \"%s\"", dmesh_last_error(), (part));         \
-    } while (0)
-
-/* A Check test with soft checks: fails at its end if any check failed. */
-#define PAIRING_TEST(name)                                                                         \
-    static void name##_body(void);                                                                 \
-    START_TEST(name)                                                                               \
-    {                                                                                              \
-        failures = 0;                                                                              \
-        name##_body();                                                                             \
-        MPI_Barrier(MPI_COMM_WORLD);                                                               \
-        ck_assert_msg(failures == 0, "%d checks failed on rank %d", failures, world_rank);         \
-    }                                                                                              \
-    END_TEST                                                                                       \
-    static void name##_body(void)
 
 /* ---- the mesh accessor, faked: dmesh_get_nccl_comm is tested on it ------ */
 
@@ -93,17 +49,6 @@ int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* Every rank got the same class. */
-static void check_same(int line, int value)
-{
-    int lo, hi;
-
-    MPI_Allreduce(&value, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&value, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (lo != hi)
-        soft_fail(line, "ranks disagree: classes from %d to %d", lo, hi);
-}
-
 static MPI_Comm split(int color, int key)
 {
     MPI_Comm c;
@@ -120,7 +65,7 @@ static ncclComm_t create_checked(MPI_Comm mpi, const dmesh_nccl_options_t *o)
     int rc = dmesh_nccl_comm_create(mpi, o, &nccl);
 
     CHECK_EQ(rc, DMESH_SUCCESS);
-    check_same(__LINE__, rc);
+    CHECK_SAME(rc);
     if (rc != DMESH_SUCCESS)
         return NULL;
     CHECK(nccl != NULL);
@@ -139,7 +84,7 @@ static nccl_double_comm_info_t info_of(ncclComm_t c)
 
 /* ---- tests ------------------------------------------------------------- */
 
-PAIRING_TEST(test_available)
+GT_TEST(test_available)
 {
     CHECK_EQ(dmesh_nccl_available(), 1);
     CHECK_EQ(dmesh_nccl_comm_destroy(NULL), DMESH_SUCCESS);
@@ -147,7 +92,7 @@ PAIRING_TEST(test_available)
 }
 
 /* One id per communicator, made by its rank 0 only. */
-PAIRING_TEST(test_world)
+GT_TEST(test_world)
 {
     MPI_Comm world = split(0, world_rank);
     unsigned long before = nccl_double_unique_ids();
@@ -163,7 +108,7 @@ PAIRING_TEST(test_world)
 
 /* Groups of a split, in reverse rank order: NCCL ranks follow the MPI ranks
  * of each group, and each group has its own id from its own rank 0. */
-PAIRING_TEST(test_split_groups)
+GT_TEST(test_split_groups)
 {
     MPI_Comm parity = split(world_rank % 2, world_size - world_rank);
     int rank, origins[2] = {-1, -1}, all[2 * 64];
@@ -184,7 +129,7 @@ PAIRING_TEST(test_split_groups)
 }
 
 /* Fields reach ncclCommInitRankConfig only when their bit is set. */
-PAIRING_TEST(test_config_fields)
+GT_TEST(test_config_fields)
 {
     dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING | DMESH_NCCL_OPT_CGA_CLUSTER_SIZE |
                                   DMESH_NCCL_OPT_MIN_CTAS | DMESH_NCCL_OPT_MAX_CTAS |
@@ -209,7 +154,7 @@ PAIRING_TEST(test_config_fields)
     MPI_Comm_free(&world);
 }
 
-PAIRING_TEST(test_config_defaults)
+GT_TEST(test_config_defaults)
 {
     dmesh_nccl_options_t o = {DMESH_NCCL_OPT_MAX_CTAS, 0, 7, 7, 8, 1, "ignored"};
     MPI_Comm world = split(0, world_rank);
@@ -227,7 +172,7 @@ PAIRING_TEST(test_config_defaults)
 }
 
 /* nccl_blocking=0: creation and destruction wait until NCCL is done. */
-PAIRING_TEST(test_nonblocking)
+GT_TEST(test_nonblocking)
 {
     dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, ""};
     MPI_Comm world = split(0, world_rank);
@@ -243,7 +188,7 @@ PAIRING_TEST(test_nonblocking)
 }
 
 /* Teardown on error paths: every communicator aborted inside one group. */
-PAIRING_TEST(test_abort_all)
+GT_TEST(test_abort_all)
 {
     MPI_Comm a = split(0, world_rank), b = split(world_rank % 2, world_rank),
              h = split(world_rank < world_size / 2, world_rank);
@@ -267,7 +212,7 @@ PAIRING_TEST(test_abort_all)
 
 /* One abort fails: the others still go, the group is closed, the error is
  * reported as DMESH_ERR_NCCL. */
-PAIRING_TEST(test_abort_all_error)
+GT_TEST(test_abort_all_error)
 {
     MPI_Comm a = split(0, world_rank), b = split(world_rank % 2, world_rank);
     void *set[2] = {create_checked(a, NULL), create_checked(b, NULL)};
@@ -282,7 +227,7 @@ PAIRING_TEST(test_abort_all_error)
 }
 
 /* ncclGetUniqueId fails on rank 0: every rank learns it from the broadcast. */
-PAIRING_TEST(test_unique_id_error)
+GT_TEST(test_unique_id_error)
 {
     MPI_Comm world = split(0, world_rank);
     void *nccl = NULL;
@@ -292,7 +237,7 @@ PAIRING_TEST(test_unique_id_error)
         nccl_double_fail_next("ncclGetUniqueId", ncclSystemError);
     rc = dmesh_nccl_comm_create(world, NULL, &nccl);
     CHECK_EQ(rc, DMESH_ERR_NCCL);
-    check_same(__LINE__, rc);
+    CHECK_SAME(rc);
     CHECK(nccl == NULL);
     CHECK_MSG("ncclGetUniqueId");
     CHECK_MSG("unhandled system error (double)");
@@ -302,7 +247,7 @@ PAIRING_TEST(test_unique_id_error)
 
 /* ncclCommInitRankConfig fails on one rank: every rank fails, and those
  * whose communicator was made abort it. */
-PAIRING_TEST(test_init_error)
+GT_TEST(test_init_error)
 {
     MPI_Comm world = split(0, world_rank);
     int bad = world_size > 1 ? 1 : 0, rc;
@@ -313,7 +258,7 @@ PAIRING_TEST(test_init_error)
         nccl_double_fail_next("ncclCommInitRankConfig", ncclInvalidUsage);
     rc = dmesh_nccl_comm_create(world, NULL, &nccl);
     CHECK_EQ(rc, DMESH_ERR_NCCL);
-    check_same(__LINE__, rc);
+    CHECK_SAME(rc);
     CHECK(nccl == NULL);
     snprintf(expect, sizeof(expect), "failed on rank %d", bad);
     CHECK_MSG(world_rank == bad ? "ncclCommInitRankConfig: invalid usage (double)" : expect);
@@ -322,7 +267,7 @@ PAIRING_TEST(test_init_error)
 }
 
 /* A failed finalize still frees the communicator (abort). */
-PAIRING_TEST(test_finalize_error)
+GT_TEST(test_finalize_error)
 {
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c = create_checked(world, NULL);
@@ -335,7 +280,7 @@ PAIRING_TEST(test_finalize_error)
     MPI_Comm_free(&world);
 }
 
-PAIRING_TEST(test_get_nccl_comm)
+GT_TEST(test_get_nccl_comm)
 {
     ncclComm_t c = NULL;
 
@@ -377,18 +322,10 @@ static Suite *pairing_suite(void)
 
 int main(int argc, char **argv)
 {
-    SRunner *sr;
-    int failed, total;
+    int total;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    sr = srunner_create(pairing_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, world_rank == 0 ? CK_NORMAL : CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    gt_init(&argc, &argv);
+    total = gt_run_suite(pairing_suite());
     MPI_Finalize();
     return total == 0 ? 0 : 1;
 }

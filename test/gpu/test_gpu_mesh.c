@@ -5,7 +5,6 @@
  * of visible GPUs without starting MPI (for gpu-mesh.sh). */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,48 +16,10 @@
 
 #include "dmesh.h"
 #include "dmesh_nccl.h"
+#include "gpu_testutil.h"
 
 #define COUNT 4096
 #define SKIP 77
-
-static int world_rank, world_size, failures;
-
-static void soft_fail(int line, const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(stderr, "[rank %d] test_gpu_mesh.c:%d: ", world_rank, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    failures++;
-}
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            soft_fail(__LINE__, "check failed: %s", #c);                                           \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_)                                                                              \
-            soft_fail(__LINE__, "%s == %s: got %lld, expected %lld (%s)", #a, #b, a_, b_,          \
-                      dmesh_last_error());                                                         \
-    } while (0)
-
-#define GPU_TEST(name)                                                                             \
-    static void name##_body(void);                                                                 \
-    START_TEST(name)                                                                               \
-    {                                                                                              \
-        failures = 0;                                                                              \
-        name##_body();                                                                             \
-        MPI_Barrier(MPI_COMM_WORLD);                                                               \
-        ck_assert_msg(failures == 0, "%d checks failed on rank %d", failures, world_rank);         \
-    }                                                                                              \
-    END_TEST                                                                                       \
-    static void name##_body(void)
 
 static int gpu_count(void)
 {
@@ -142,7 +103,7 @@ static void check_dims(dmesh_t mesh)
 
 /* ---- tests ------------------------------------------------------------- */
 
-GPU_TEST(test_one_dim)
+GT_TEST(test_one_dim)
 {
     const char *names[] = {"world"};
     dmesh_t mesh = DMESH_NULL;
@@ -155,7 +116,7 @@ GPU_TEST(test_one_dim)
 }
 
 /* Every ordered factorisation of the world into 2 and 3 dims. */
-GPU_TEST(test_n_dims)
+GT_TEST(test_n_dims)
 {
     const char *names[] = {"dp", "cp", "tp"};
 
@@ -174,7 +135,7 @@ GPU_TEST(test_n_dims)
 }
 
 /* dmesh_nccl_init=lazy: the first dmesh_get_nccl_comm creates it. */
-GPU_TEST(test_lazy)
+GT_TEST(test_lazy)
 {
     int shape[2] = {world_size % 2 == 0 ? 2 : 1, world_size % 2 == 0 ? world_size / 2 : world_size};
     const char *names[] = {"dp", "tp"};
@@ -195,7 +156,7 @@ GPU_TEST(test_lazy)
 }
 
 /* NCCL options reach a working communicator, also non-blocking ones. */
-GPU_TEST(test_nccl_options)
+GT_TEST(test_nccl_options)
 {
     const char *names[] = {"world"};
     MPI_Info info = info1("nccl_blocking", "0");
@@ -212,7 +173,7 @@ GPU_TEST(test_nccl_options)
 
 /* dmesh_device forces the ordinal; dmesh_bind=none keeps the current one.
  * The MPI backend: ranks may share the forced GPU. */
-GPU_TEST(test_device_overrides)
+GT_TEST(test_device_overrides)
 {
     const char *names[] = {"world"};
     int ngpu = gpu_count(), device = -1, mine = world_rank % ngpu;
@@ -238,7 +199,7 @@ GPU_TEST(test_device_overrides)
 
 /* A forced ordinal beyond the visible devices: DMESH_ERR_NO_DEVICE on every
  * rank, even where the ordinal would exist. */
-GPU_TEST(test_device_missing)
+GT_TEST(test_device_missing)
 {
     const char *names[] = {"world"};
     char ordinal[16];
@@ -271,19 +232,6 @@ static Suite *gpu_suite(void)
     return s;
 }
 
-static int run(void)
-{
-    SRunner *sr = srunner_create(gpu_suite());
-    int failed, total;
-
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, world_rank == 0 ? CK_NORMAL : CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    return total == 0 ? 0 : 1;
-}
-
 int main(int argc, char **argv)
 {
     int ngpu = gpu_count(), fewest, rc;
@@ -292,9 +240,7 @@ int main(int argc, char **argv)
         printf("%d\n", ngpu);
         return ngpu > 0 ? 0 : SKIP;
     }
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    gt_init(&argc, &argv);
     MPI_Allreduce(&ngpu, &fewest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (fewest == 0) {
         if (world_rank == 0)
@@ -302,7 +248,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return SKIP;
     }
-    rc = run();
+    rc = gt_run_suite(gpu_suite()) == 0 ? 0 : 1;
     MPI_Finalize();
     return rc;
 }

@@ -6,7 +6,6 @@
  * leaves the others waiting in a collective call. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "cuda_double.h"
 #include "error.h"
+#include "gpu_testutil.h"
 #include "options.h"
 #include "topo.h"
 #include "topo_hwloc.h"
@@ -32,51 +32,7 @@ static const char *const gpus[NGPU] = {"0000:07:00.0", "0000:0f:00.0", "0000:47:
                                        "0000:4e:00.0", "0000:87:00.0", "0000:90:00.0",
                                        "0000:b7:00.0", "0000:bd:00.0"};
 
-static int world_rank, world_size, failures;
 static MPI_Comm comm; /* a duplicate of the world with MPI_ERRORS_RETURN, as the universe's */
-
-static void soft_fail(int line, const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(stderr, "[rank %d] test_topo_bind.c:%d: ", world_rank, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, " (last error: %s)\n", dmesh_last_error());
-    failures++;
-}
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            soft_fail(__LINE__, "check failed: %s", #c);                                           \
-    } while (0)
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_)                                                                              \
-            soft_fail(__LINE__, "%s == %s: got %lld, expected %lld", #a, #b, a_, b_);              \
-    } while (0)
-#define CHECK_MSG(part)                                                                            \
-    do {                                                                                           \
-        if (strstr(dmesh_last_error(), (part)) == NULL)                                            \
-            soft_fail(__LINE__, "detail lacks \"%s\"", (part));                                    \
-    } while (0)
-
-#define BIND_TEST(name)                                                                            \
-    static void name##_body(void);                                                                 \
-    START_TEST(name)                                                                               \
-    {                                                                                              \
-        failures = 0;                                                                              \
-        cuda_double_set_devices(NGPU, gpus);                                                       \
-        cuda_double_set_current(-1);                                                               \
-        name##_body();                                                                             \
-        MPI_Barrier(MPI_COMM_WORLD);                                                               \
-        ck_assert_msg(failures == 0, "%d checks failed on rank %d", failures, world_rank);         \
-    }                                                                                              \
-    END_TEST                                                                                       \
-    static void name##_body(void)
 
 static dmesh_options_t options(int device, int bind)
 {
@@ -92,17 +48,6 @@ static dmesh_options_t options(int device, int bind)
 static void gather(int device, int devices[])
 {
     MPI_Allgather(&device, 1, MPI_INT, devices, 1, MPI_INT, MPI_COMM_WORLD);
-}
-
-/* Every rank returned err. */
-static void check_same(int line, int err)
-{
-    int lo, hi;
-
-    MPI_Allreduce(&err, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&err, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (lo != hi)
-        soft_fail(line, "ranks disagree: classes %d to %d", lo, hi);
 }
 
 /* The plan the ranks should have made: every rank's binding as the library
@@ -142,7 +87,7 @@ static int expected_device(void)
 
 /* ---- tests ------------------------------------------------------------- */
 
-BIND_TEST(test_plan_on_node)
+GT_TEST(test_plan_on_node)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
     int device = -1, want = expected_device(), devices[MAX_RANKS];
@@ -156,7 +101,7 @@ BIND_TEST(test_plan_on_node)
         CHECK(r == world_rank || devices[r] != device); /* no sharing while there are enough */
 }
 
-BIND_TEST(test_forced)
+GT_TEST(test_forced)
 {
     dmesh_options_t o = options(6, DMESH_BIND_AUTO);
     int device = -1;
@@ -166,7 +111,7 @@ BIND_TEST(test_forced)
     CHECK_EQ(cuda_double_current(), 6);
 }
 
-BIND_TEST(test_bind_none)
+GT_TEST(test_bind_none)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_NONE);
     int device = -1, calls = cuda_double_set_calls();
@@ -177,7 +122,7 @@ BIND_TEST(test_bind_none)
     CHECK_EQ(cuda_double_set_calls(), calls); /* kept, not set */
 }
 
-BIND_TEST(test_one_visible)
+GT_TEST(test_one_visible)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
     int device = -1;
@@ -188,7 +133,7 @@ BIND_TEST(test_one_visible)
 }
 
 /* Even ranks see all GPUs, odd ranks only socket 1's: two plans. */
-BIND_TEST(test_different_device_sets)
+GT_TEST(test_different_device_sets)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
     int device = -1, devices[MAX_RANKS];
@@ -203,7 +148,7 @@ BIND_TEST(test_different_device_sets)
 }
 
 /* One rank without devices: every rank fails with DMESH_ERR_NO_DEVICE. */
-BIND_TEST(test_no_device_somewhere)
+GT_TEST(test_no_device_somewhere)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
     int device = -7, bad = world_size - 1, rc;
@@ -212,12 +157,12 @@ BIND_TEST(test_no_device_somewhere)
         cuda_double_set_devices(world_size > 1 ? 0 : -1, NULL);
     rc = dmesh_topo_bind(comm, &o, &device);
     CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
-    check_same(__LINE__, rc);
+    CHECK_SAME(rc);
     CHECK_EQ(device, -7);
     CHECK_MSG(world_rank == bad ? "cuda" : "device binding failed on rank");
 }
 
-BIND_TEST(test_forced_out_of_range)
+GT_TEST(test_forced_out_of_range)
 {
     dmesh_options_t o = options(NGPU, DMESH_BIND_AUTO);
     int device = -7, rc = dmesh_topo_bind(comm, &o, &device);
@@ -228,7 +173,7 @@ BIND_TEST(test_forced_out_of_range)
 }
 
 /* cudaSetDevice fails on one rank: every rank gets DMESH_ERR_CUDA. */
-BIND_TEST(test_set_device_fails)
+GT_TEST(test_set_device_fails)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
     int device = -7, rc;
@@ -237,7 +182,7 @@ BIND_TEST(test_set_device_fails)
         cuda_double_fail_set_device(cudaErrorDevicesUnavailable);
     rc = dmesh_topo_bind(comm, &o, &device);
     CHECK_EQ(rc, DMESH_ERR_CUDA);
-    check_same(__LINE__, rc);
+    CHECK_SAME(rc);
     CHECK_MSG(world_rank == 0 ? "cudaSetDevice" : "failed on rank 0");
 }
 
@@ -266,12 +211,21 @@ static void bind_to_one_pu(void)
     hwloc_topology_destroy(topo);
 }
 
+/* Checked fixture: every test starts with the GPUs of the XML file visible
+ * and no device set. */
+static void reset_devices(void)
+{
+    cuda_double_set_devices(NGPU, gpus);
+    cuda_double_set_current(-1);
+}
+
 static Suite *bind_suite(void)
 {
     Suite *s = suite_create("topo_bind");
     TCase *t = tcase_create("bind");
 
     tcase_set_timeout(t, 120);
+    tcase_add_checked_fixture(t, reset_devices, NULL);
     tcase_add_test(t, test_plan_on_node);
     tcase_add_test(t, test_forced);
     tcase_add_test(t, test_bind_none);
@@ -286,24 +240,16 @@ static Suite *bind_suite(void)
 
 int main(int argc, char **argv)
 {
-    SRunner *sr;
-    int failed, total;
+    int total;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    gt_init(&argc, &argv);
     bind_to_one_pu();
     /* After MPI_Init, so that hwloc inside the MPI library saw the real machine. */
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
     setenv("HWLOC_THISSYSTEM", "1", 1);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    sr = srunner_create(bind_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, world_rank == 0 ? CK_NORMAL : CK_SILENT);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    total = gt_run_suite(bind_suite());
     MPI_Comm_free(&comm);
     MPI_Finalize();
     return total == 0 ? 0 : 1;
