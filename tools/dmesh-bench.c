@@ -486,13 +486,15 @@ static int run_layout_only(const bench_args_t *a, bench_report_t *r)
 /* Default shape, and a check that the mesh fits the communicator. */
 static int mesh_setup(bench_args_t *a, bench_report_t *r)
 {
+    static char version[MPI_MAX_LIBRARY_VERSION_STRING]; /* 8192 bytes with MPICH */
     long long n = 1;
     int d, len;
 
     MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &r->size);
-    MPI_Get_library_version(r->mpi_version, &len);
-    r->mpi_version[strcspn(r->mpi_version, "\n,")] = '\0';
+    MPI_Get_library_version(version, &len);
+    version[strcspn(version, "\n,")] = '\0';
+    snprintf(r->mpi_version, sizeof(r->mpi_version), "%.*s", (int)sizeof(r->mpi_version) - 1, version);
     if (a->ndims == 0) { /* 3 dims, fewer when N has fewer prime factors: no size-1 dims */
         bench_factor(r->size, 3, a->shape);
         for (a->ndims = 3; a->ndims > 1 && a->shape[a->ndims - 1] == 1;)
