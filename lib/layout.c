@@ -197,17 +197,17 @@ int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
  * multiple of the axis's extent. Otherwise groups would overlap or index past
  * the rank map.
  */
-int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
+/* The complement's atoms, not coalesced (linearising them gives the same
+ * numbers as the canonical form), so that decompose skips that pass. */
+static int complement_atoms(const dmesh_axis_t *a, int n, const char *func, dmesh_axis_t *c)
 {
     dmesh_atom_t at[DMESH_LAYOUT_MAX_ATOMS], rev[DMESH_LAYOUT_MAX_ATOMS + 1];
-    dmesh_axis_t c;
     int m = 0, nrev = 0;
     int64_t cur = 1; /* extent of the atoms placed so far */
 
-    DMESH_TRY(axis_check(a, __func__));
-    DMESH_CHECK_PTR(out);
+    DMESH_TRY(axis_check(a, func));
     if (n < 1)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: codomain size %d < 1", __func__, n);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: codomain size %d < 1", func, n);
     for (int k = 0; k < a->natoms; k++)
         if (a->atoms[k].size > 1)
             at[m++] = a->atoms[k];
@@ -217,7 +217,7 @@ int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
             return dmesh_error_set(DMESH_ERR_LAYOUT,
                                    "%s: atom %d:%d %s the atoms of smaller stride (extent %" PRId64
                                    "): copies do not tile [0, %d)",
-                                   __func__, at[k].size, at[k].stride,
+                                   func, at[k].size, at[k].stride,
                                    at[k].stride < cur ? "overlaps" : "is not aligned on", cur, n);
         if (at[k].stride / cur > 1)
             rev[nrev++] = (dmesh_atom_t){(int)(at[k].stride / cur), (int)cur};
@@ -228,10 +228,19 @@ int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
     if (n % cur != 0)
         return dmesh_error_set(DMESH_ERR_LAYOUT,
                                "%s: codomain size %d is not a multiple of the axis extent %" PRId64,
-                               __func__, n, cur);
+                               func, n, cur);
     if (n / cur > 1)
         rev[nrev++] = (dmesh_atom_t){(int)(n / cur), (int)cur};
-    store_reversed(rev, nrev, &c);
+    store_reversed(rev, nrev, c);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
+{
+    dmesh_axis_t c;
+
+    DMESH_CHECK_PTR(out);
+    DMESH_TRY(complement_atoms(a, n, __func__, &c));
     return dmesh_axis_canonical(&c, out);
 }
 
@@ -256,7 +265,7 @@ int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, in
 {
     dmesh_axis_t c;
 
-    DMESH_TRY(dmesh_axis_complement(a, n, &c));
+    DMESH_TRY(complement_atoms(a, n, __func__, &c));
     DMESH_CHECK_PTR(group);
     DMESH_CHECK_PTR(position);
     if (index < 0 || index >= n)
