@@ -550,11 +550,14 @@ static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const na
 
 /* Agreement for a derived collective call, over the root communicator;
  * non-members of the mesh take part too (the splits need every rank). */
-static int derived_agree(dmesh_t m, const char *fn, uint64_t h, int err, const dmesh_options_t *o)
+static int derived_agree(dmesh_t m, const char *fn, uint64_t h, int err, int nnew,
+                         const dmesh_options_t *o)
 {
     if (!o->check)
         return err;
     h = dmesh_hash(h, fn, strlen(fn));
+    if (err == DMESH_SUCCESS) /* options of the new axes, parsed only when all went well */
+        h = hash_options(h, nnew, o);
     h = hash_layout(h, &m->layout);
     h = hash_names(h, m->layout.naxes, m->named, m->names);
     return dmesh_universe_agree(m->u, h, err, fn);
@@ -641,7 +644,8 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     o.check = 1;
     err = flatten_local(mesh, name, info, t.names[0], &t.layout.axes[0], &o, &e);
     DMESH_TRY(derived_agree(mesh, "dmesh_flatten",
-                            dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, &o));
+                            dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, 1,
+                            &o));
     if (e == NULL) {
         DMESH_TRY(dmesh_universe_get_entry(mesh->u, &t.layout.axes[0], &o.axis[0], o.comm_create,
                                            o.nccl_lazy, &e));
@@ -711,7 +715,7 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
     h = dmesh_hash(DMESH_HASH_INIT, &dim, sizeof(dim));
     h = hash_layout(h, &t.layout);
     h = hash_names(h, t.layout.naxes, t.named, t.names);
-    DMESH_TRY(derived_agree(mesh, "dmesh_unflatten", h, err, &o));
+    DMESH_TRY(derived_agree(mesh, "dmesh_unflatten", h, err, n, &o));
     for (d = 0; d < t.layout.naxes; d++) {
         if (d < dim || d >= dim + n)
             t.entry[d] = mesh->entry[d < dim ? d : d - n + 1];
