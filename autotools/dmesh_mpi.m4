@@ -23,7 +23,21 @@ AC_DEFUN([DMESH_CHECK_MPI_WORKS], [
                    [[MPI_Init(0, 0); MPI_Finalize();]])],
     [AC_MSG_RESULT([yes])],
     [AC_MSG_RESULT([no])
-     AC_MSG_ERROR([no working MPI: set MPICC to an MPI compiler wrapper (mpicc, mpicc.mpich)])])
+     dnl A plain compiler: take MPI's flags from pkg-config (MPI_PC names the module).
+     AC_ARG_VAR([MPI_PC], [pkg-config module of MPI for a plain CC (default: first of mpi, ompi-c, mpich)])
+     dmesh_mpi_pc_found=no
+     for dmesh_pc in ${MPI_PC:-mpi ompi-c mpich}; do
+       AS_IF([$PKG_CONFIG --exists "$dmesh_pc" 2>/dev/null], [
+         CPPFLAGS="$CPPFLAGS `$PKG_CONFIG --cflags $dmesh_pc`"
+         LIBS="`$PKG_CONFIG --libs $dmesh_pc` $LIBS"
+         dmesh_mpi_pc_found=$dmesh_pc
+         break])
+     done
+     AC_MSG_CHECKING([whether MPI links with pkg-config's $dmesh_mpi_pc_found flags])
+     AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[MPI_Init(0, 0); MPI_Finalize();]])],
+       [AC_MSG_RESULT([yes])],
+       [AC_MSG_RESULT([no])
+        AC_MSG_ERROR([no working MPI: set MPICC to an MPI compiler wrapper (mpicc, mpicc.mpich), or CC with MPI_PC naming MPI's pkg-config module])])])
   AS_IF([test -z "$MPIEXEC"], [
     dmesh_mpicc_base=`echo "$CC" | sed 's/ .*//'`
     dmesh_mpicc_suffix=`echo "$dmesh_mpicc_base" | sed -n 's/^.*mpicc//p'`

@@ -10,7 +10,7 @@ check_PROGRAMS += test/test_cxx_headers
 test_test_cxx_headers_SOURCES = test/test_cxx_headers.cc
 test_test_cxx_headers_LDADD = lib/libdmesh.la
 TESTS += test/test_cxx_headers
-test_test_cxx_headers_CPPFLAGS = $(AM_CPPFLAGS)
+test_test_cxx_headers_CPPFLAGS = $(AM_CPPFLAGS) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 if DMESH_HAVE_NCCL
 test_test_cxx_headers_CPPFLAGS += -DDMESH_TEST_NCCL_HEADER $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS)
 endif
