@@ -82,11 +82,11 @@ set logscale x 2
 set logscale y
 set key top left
 set grid
-plot "$csv" every ::1 using 1:$b with linespoints lw 2 pt 7 title "baseline B: MPI_Comm_create per group", \\
-     "$csv" every ::1 using 1:$check with linespoints lw 2 pt 5 title "dmesh_init (checks on, repeated)", \\
-     "$csv" every ::1 using 1:$init with linespoints lw 2 pt 4 title "dmesh_init (checks off, repeated)", \\
-     "$csv" every ::1 using 1:$first with linespoints lw 1 pt 6 dt 2 title "dmesh_init, first mesh on a new comm", \\
-     "$csv" every ::1 using 1:$a with linespoints lw 2 pt 9 title "baseline A: MPI_Comm_split per dim"
+plot "$csv" every ::1 using 1:$b with linespoints lw 2 pt 7 lc rgb "#c0392b" title "baseline B: MPI_Comm_create per group", \\
+     "$csv" every ::1 using 1:$check with linespoints lw 2 pt 5 lc rgb "#1f4e99" title "dmesh_init (checks on, repeated)", \\
+     "$csv" every ::1 using 1:$init with linespoints lw 2 pt 4 lc rgb "#3a9ad9" title "dmesh_init (checks off, repeated)", \\
+     "$csv" every ::1 using 1:$first with linespoints lw 1 pt 6 dt 2 lc rgb "#7f7f7f" title "dmesh_init, first mesh on a new comm", \\
+     "$csv" every ::1 using 1:$a with linespoints lw 2 pt 9 lc rgb "#2e8b57" title "baseline A: MPI_Comm_split per dim"
 EOF
 gnuplot "$tmp.gp"
 echo "bench-sweep: wrote $svg" >&2
