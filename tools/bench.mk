@@ -11,4 +11,5 @@ tools_dmesh_bench_LDADD = lib/libdmesh_core.la -lm
 # make check: one small run under MPI and one layout-only run, no timing
 # assertions (tools/bench-smoke.sh).
 TESTS += tools/bench-smoke.sh
-EXTRA_DIST += tools/bench-smoke.sh tools/bench-sweep.sh
+EXTRA_DIST += tools/bench-smoke.sh tools/bench-sweep.sh \
+	doc/performance.md doc/bench-sweep.csv doc/bench-sweep.svg

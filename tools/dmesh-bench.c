@@ -494,7 +494,8 @@ static int mesh_setup(bench_args_t *a, bench_report_t *r)
     MPI_Comm_size(MPI_COMM_WORLD, &r->size);
     MPI_Get_library_version(version, &len);
     version[strcspn(version, "\n,")] = '\0';
-    snprintf(r->mpi_version, sizeof(r->mpi_version), "%.*s", (int)sizeof(r->mpi_version) - 1, version);
+    snprintf(r->mpi_version, sizeof(r->mpi_version), "%.*s", (int)sizeof(r->mpi_version) - 1,
+             version);
     if (a->ndims == 0) { /* 3 dims, fewer when N has fewer prime factors: no size-1 dims */
         bench_factor(r->size, 3, a->shape);
         for (a->ndims = 3; a->ndims > 1 && a->shape[a->ndims - 1] == 1;)
