@@ -275,7 +275,9 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     int err;
 
     dmesh_axis_options_key(o, key, sizeof(key));
-    dmesh_axis_to_string(axis, text, sizeof(text), NULL);
+    text[0] = '\0';
+    if (u->debug) /* formatting costs more than the lookup itself */
+        dmesh_axis_to_string(axis, text, sizeof(text), NULL);
     *fresh = (e = dmesh_cache_find(&u->cache, axis, key)) == NULL;
     if (!*fresh) {
         dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
