@@ -222,18 +222,6 @@ static int translate_members(MPI_Comm sub, MPI_Comm comm, int max, int out[], in
     return err;
 }
 
-static int find_index(const root_args_t *a, int rank)
-{
-    int i;
-
-    if (a->rank_map == NULL)
-        return rank < a->n ? rank : -1;
-    for (i = 0; i < a->n; i++)
-        if (a->rank_map[i] == rank)
-            return i;
-    return -1;
-}
-
 /* Each given dimension communicator must hold exactly the caller's group
  * along its dimension, in local-rank order. */
 static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[], root_args_t *a)
@@ -241,7 +229,7 @@ static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[],
     int rank, me, d, i, count, expect, got[1024], *want, *have, err = DMESH_SUCCESS;
 
     MPI_Comm_rank(comm, &rank);
-    if ((me = find_index(a, rank)) < 0)
+    if ((me = dmesh_rank_map_index(a->n, a->rank_map, rank)) < 0)
         return DMESH_SUCCESS;
     for (d = 0; d < ndims && err == DMESH_SUCCESS; d++) {
         DMESH_TRY(dmesh_axis_numel(&a->layout.axes[d], &expect));

@@ -135,14 +135,14 @@ static int private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
     return DMESH_SUCCESS;
 }
 
-static int find_my_index(const dmesh_universe_t *u)
+int dmesh_rank_map_index(int n, const int *rank_map, int rank)
 {
     int i;
 
-    if (u->rank_map == NULL)
-        return u->rank < u->n ? u->rank : -1;
-    for (i = 0; i < u->n; i++)
-        if (u->rank_map[i] == u->rank)
+    if (rank_map == NULL)
+        return rank < n ? rank : -1;
+    for (i = 0; i < n; i++)
+        if (rank_map[i] == rank)
             return i;
     return -1;
 }
@@ -173,7 +173,7 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
     u->comm = u->pcomm->comm;
     MPI_Comm_rank(u->comm, &u->rank);
     MPI_Comm_size(u->comm, &u->size);
-    u->my_index = find_my_index(u);
+    u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
     *out = u;
     return DMESH_SUCCESS;
 fail:

@@ -53,6 +53,9 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
  * then MPI, each in reverse creation order) and the universe. */
 void dmesh_universe_release(dmesh_universe_t *u);
 
+/* Index of rank in a rank map of n ranks (NULL: the identity), -1 if absent. */
+int dmesh_rank_map_index(int n, const int *rank_map, int rank);
+
 /* Rank of the root communicator at rank-map index i. */
 static inline int dmesh_universe_rank_at(const dmesh_universe_t *u, int i)
 {
