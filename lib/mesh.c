@@ -581,8 +581,6 @@ static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
     int d;
 
     *reuse = NULL;
-    if (name[0] == '\0' || strlen(name) >= DMESH_MAX_NAME)
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: name is empty or too long");
     if (m->layout.naxes == 1 && m->named && strcmp(m->names[0], name) == 0) {
         *reuse = m->entry[0];
         return DMESH_SUCCESS;
@@ -608,14 +606,14 @@ static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[D
 
     if (name == NULL)
         DMESH_TRY(join_names(m, flat));
+    else if (name[0] == '\0' || strlen(name) >= DMESH_MAX_NAME)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: name is empty or longer than %d "
+                               "bytes", DMESH_MAX_NAME - 1);
     else
-        snprintf(flat, DMESH_MAX_NAME, "%s", name);
+        strcpy(flat, name);
     DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
     DMESH_TRY(dmesh_axis_canonical(&all, axis));
     DMESH_TRY(derived_options(m, info, 1, names, o));
-    if (name != NULL && strlen(name) >= DMESH_MAX_NAME)
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: name is longer than %d bytes",
-                               DMESH_MAX_NAME - 1);
     return flatten_check(m, flat, axis, reuse);
 }
 
