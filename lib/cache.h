@@ -17,6 +17,7 @@ typedef struct dmesh_comm_entry {
     char options[DMESH_OPTIONS_KEY_LEN]; /* dmesh_axis_options_key(): backend and its options */
     int backend;                         /* enum dmesh_backend */
     uint64_t hash;
+    int position;           /* the caller's coordinate along the axis (-1 outside the mesh) */
     MPI_Comm comm;          /* this rank's group along the axis; MPI_COMM_NULL if none */
     void *nccl;             /* ncclComm_t paired with comm, NULL until created */
     int nccl_pending;       /* lazy NCCL creation still to do */

@@ -88,7 +88,7 @@ static int not_member(const char *func)
 int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member)
 {
     const dmesh_universe_t *u;
-    int d, group, c[DMESH_MAX_DIMS];
+    int d;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(is_member);
@@ -99,8 +99,7 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
             return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
                                    mesh->layout.naxes);
         for (d = 0; d < mesh->layout.naxes; d++)
-            DMESH_TRY(dmesh_axis_decompose(&mesh->layout.axes[d], u->n, u->my_index, &group, &c[d]));
-        memcpy(coords, c, (size_t)mesh->layout.naxes * sizeof(int));
+            coords[d] = mesh->entry[d]->position;
     }
     *is_member = u->my_index >= 0;
     return DMESH_SUCCESS;
@@ -108,15 +107,11 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
 
 int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
 {
-    int group, pos;
-
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(rank);
     if (mesh->u->my_index < 0)
         return not_member(__func__);
-    DMESH_TRY(dmesh_axis_decompose(&mesh->layout.axes[dim], mesh->u->n, mesh->u->my_index, &group,
-                                   &pos));
-    *rank = pos;
+    *rank = mesh->entry[dim]->position;
     return DMESH_SUCCESS;
 }
 

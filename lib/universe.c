@@ -272,7 +272,7 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
 {
     char key[DMESH_OPTIONS_KEY_LEN], text[256];
     dmesh_comm_entry_t *e;
-    int err;
+    int err, group;
 
     dmesh_axis_options_key(o, key, sizeof(key));
     text[0] = '\0';
@@ -286,6 +286,13 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     }
     DMESH_TRY(dmesh_cache_entry_new(axis, key, o->backend, &e));
     e->nccl_options = o->nccl;
+    e->position = -1;
+    /* the caller's coordinate, once: queries then read it instead of decomposing */
+    if (u->my_index >= 0 &&
+        (err = dmesh_axis_decompose(axis, u->n, u->my_index, &group, &e->position)) != 0) {
+        free(e);
+        return err;
+    }
     if ((err = dmesh_cache_add(&u->cache, e)) != DMESH_SUCCESS) {
         free(e);
         return err;
