@@ -26,3 +26,7 @@ lib_libdmesh_la_LIBADD = lib/libdmesh_core.la
 lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
 
 include lib/gpu.mk
+
+# Simulation codes (issue 14): queries on the whole mesh, Cartesian
+# communicators, save and restore.
+lib_libdmesh_core_la_SOURCES += lib/sim.h lib/mesh_sim.c lib/mesh_cart.c
