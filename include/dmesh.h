@@ -485,6 +485,43 @@ DMESH_EXPORT int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int 
 DMESH_EXPORT int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder,
                                      MPI_Comm *cart);
 
+/**
+ * \brief Save a mesh as a versioned, self-describing text (PyTorch's
+ *        pickling of a DeviceMesh), without its communicators: device type,
+ *        rank map ("identity" when it is one), the root mesh's dimensions,
+ *        the names registered on the root by dmesh_flatten(), and the mesh's
+ *        dimensions with their backend options. snprintf rules.
+ * \param[in] mesh the mesh
+ * \param[out] buf buffer (may be NULL when \p len is 0)
+ * \param[in] len capacity of \p buf
+ * \param[out] needed length of the full text without the NUL (may be NULL)
+ * \return DMESH_SUCCESS (also when truncated), DMESH_ERR_ARG for a mesh of
+ *         dmesh_from_comms() without ranks (its rank map differs between
+ *         groups)
+ * \note Local. The text is the same on every rank of the root communicator.
+ */
+DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed);
+
+/**
+ * \brief Rebuild a mesh saved by dmesh_serialize() on a communicator.
+ * \param[in] comm communicator the saved ranks refer to (at least as large
+ *            as the largest saved rank + 1)
+ * \param[in] text NUL-terminated text of dmesh_serialize()
+ * \param[in] info options that are not part of the mesh, as for
+ *            dmesh_init() (`dmesh_check`, `dmesh_comm_create`, `dmesh_device`,
+ *            `dmesh_bind`, `dmesh_nccl_init`); backends come from the text
+ * \param[out] mesh the mesh, equal (dmesh_equal()) to the saved one when
+ *             \p comm has the same ranks; the names registered by
+ *             dmesh_flatten() are registered again, with their communicators
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a malformed text (the detail gives
+ *         line, column and byte offset), DMESH_ERR_SIZE when \p comm is too
+ *         small, DMESH_ERR_MISMATCH when ranks passed different texts, or
+ *         another error class
+ * \note Collective over \p comm; starts a new universe. Every rank returns
+ *       the same class.
+ */
+DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
+                                   dmesh_t *mesh);
 /** @} */
 
 #ifdef __cplusplus
