@@ -35,3 +35,18 @@ CLEANFILES += test/fuzz_deserialize
 fuzz-check:
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' MPICC='$(MPICC)' \
 	  $(SHELL) '$(abs_top_srcdir)/test/fuzz-deserialize.sh' $(FUZZ_ITERATIONS)
+
+# The heat2d example (C, and Fortran when built) and the same solver on
+# MPI_Cart_* (test/heat2d_cart), compared bit for bit at 2, 4 and 8 ranks.
+HEAT2D_KERNEL = examples/heat2d_kernel.c examples/heat2d_kernel.h
+check_PROGRAMS += examples/heat2d test/heat2d_cart
+examples_heat2d_SOURCES = examples/heat2d.c $(HEAT2D_KERNEL)
+examples_heat2d_LDADD = lib/libdmesh.la
+test_heat2d_cart_SOURCES = test/heat2d_cart.c $(HEAT2D_KERNEL)
+test_heat2d_cart_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples
+dist_example_DATA += examples/heat2d.c $(HEAT2D_KERNEL)
+HEAT2D_RUNS = test/heat2d-np2.sh test/heat2d-np4.sh test/heat2d-np8.sh
+TESTS += $(HEAT2D_RUNS)
+EXTRA_DIST += $(HEAT2D_RUNS) test/heat2d-compare.sh
+CLEANFILES += test/heat2d-np*.dmesh test/heat2d-np*.cart test/heat2d-np*.serial \
+	test/heat2d-np*.fortran
