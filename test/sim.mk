@@ -50,3 +50,26 @@ TESTS += $(HEAT2D_RUNS)
 EXTRA_DIST += $(HEAT2D_RUNS) test/heat2d-compare.sh
 CLEANFILES += test/heat2d-np*.dmesh test/heat2d-np*.cart test/heat2d-np*.serial \
 	test/heat2d-np*.fortran
+
+# Fortran: the routines of both modules (test_sim: use mpi + dmesh;
+# test_sim_f08: use mpi_f08 + dmesh_f08) at 2 and 4 ranks, and heat2d in
+# Fortran, compared with the C solvers by test/heat2d-compare.sh.
+FORTRAN_SIM_RUNS = test/fortran-sim-np2.sh test/fortran-sim-np4.sh \
+	test/fortran-sim-f08-np2.sh test/fortran-sim-f08-np4.sh
+EXTRA_DIST += $(FORTRAN_SIM_RUNS) test/fortran/test_sim_body.inc
+dist_example_DATA += examples/heat2d.f90
+if DMESH_HAVE_FORTRAN
+check_PROGRAMS += test/test_sim test/test_sim_f08 examples/heat2d_fortran
+test_test_sim_SOURCES = test/fortran/test_sim.F90 test/fortran/test_sim_body.inc
+test_test_sim_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_sim_f08_SOURCES = test/fortran/test_sim_f08.F90 test/fortran/test_sim_body.inc
+test_test_sim_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+examples_heat2d_fortran_SOURCES = examples/heat2d.f90 $(HEAT2D_KERNEL)
+# Per-target flags give the object its own name: heat2d.c has the same stem.
+examples_heat2d_fortran_FCFLAGS = $(AM_FCFLAGS)
+examples_heat2d_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_sim_OBJECTS) $(test_test_sim_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/test_sim_body.inc
+$(examples_heat2d_fortran_OBJECTS): $(DMESH_FORTRAN_MODS)
+TESTS += $(FORTRAN_SIM_RUNS)
+endif
