@@ -93,7 +93,7 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
     dmesh_axis_t axis;
     dmesh_comm_entry_t *e = NULL;
     char key[DMESH_OPTIONS_KEY_LEN] = "";
-    int shape[DMESH_MAX_DIMS], err;
+    int shape[DMESH_MAX_DIMS], err, added;
     uint64_t h;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
@@ -108,7 +108,12 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
         if (err == DMESH_SUCCESS && (err = dmesh_cache_add(&mesh->u->cache, e)) != DMESH_SUCCESS &&
             (mesh->u->cache.count == 0 || mesh->u->cache.order[mesh->u->cache.count - 1] != e))
             free(e); /* not kept in the creation order: nothing else frees it */
-        DMESH_TRY(dmesh_sim_agree(mesh->u, h, err, __func__));
+        added = err == DMESH_SUCCESS;
+        if ((err = dmesh_sim_agree(mesh->u, h, err, __func__)) != DMESH_SUCCESS) {
+            if (added) /* another rank failed: take this rank's entry out again */
+                dmesh_cache_drop_last(&mesh->u->cache);
+            return err;
+        }
         e->position = -1;
         err = cart_create(mesh->u, &axis, mesh->layout.naxes, shape, periods, reorder, h, &e->comm);
         if (err != DMESH_SUCCESS) {
