@@ -30,4 +30,4 @@ include lib/gpu.mk
 # Simulation codes (issue 14): queries on the whole mesh, Cartesian
 # communicators, save and restore.
 lib_libdmesh_core_la_SOURCES += lib/sim.h lib/mesh_sim.c lib/mesh_cart.c \
-	lib/serialize.h lib/serialize.c lib/serialize_text.c
+	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c

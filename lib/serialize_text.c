@@ -28,88 +28,68 @@
 
 #include "error.h"
 #include "serialize.h"
+#include "text.h"
 
 /* ---- printer ------------------------------------------------------------ */
 
-typedef struct {
-    char *buf;
-    size_t len, used;
-} out_t;
-
-static void put(out_t *o, const char *fmt, ...) DMESH_PRINTF(2, 3);
-static void put(out_t *o, const char *fmt, ...)
+static void put_quoted(dmesh_text_t *o, const char *s)
 {
-    va_list ap;
-    int k;
-
-    va_start(ap, fmt);
-    k = vsnprintf(o->used < o->len ? o->buf + o->used : NULL,
-                  o->used < o->len ? o->len - o->used : 0, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        o->used += (size_t)k;
-}
-
-static void put_quoted(out_t *o, const char *s)
-{
-    put(o, " \"");
+    dmesh_text_put(o, " \"");
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
-            put(o, "\\x%02x", ch);
+            dmesh_text_put(o, "\\x%02x", ch);
         else
-            put(o, "%c", ch);
+            dmesh_text_put(o, "%c", ch);
     }
-    put(o, "\"");
+    dmesh_text_put(o, "\"");
 }
 
-static void put_dim(out_t *o, const char *kw, const dmesh_saved_dim_t *d, int named, int backend)
+static void put_dim(dmesh_text_t *o, const char *kw, const dmesh_saved_dim_t *d, int named,
+                    int backend)
 {
     char axis[1024];
     const dmesh_nccl_options_t *n = &d->opts.nccl;
 
-    put(o, "%s", kw);
+    dmesh_text_put(o, "%s", kw);
     if (named)
         put_quoted(o, d->name);
     else
-        put(o, " -");
+        dmesh_text_put(o, " -");
     dmesh_axis_to_string(&d->axis, axis, sizeof(axis), NULL);
-    put(o, " %s", axis);
+    dmesh_text_put(o, " %s", axis);
     if (backend && d->opts.backend == DMESH_BACKEND_NCCL) {
-        put(o, " nccl %u %d %d %d %d %d", n->set_mask, n->blocking, n->cga_cluster_size,
-            n->min_ctas, n->max_ctas, n->split_share);
+        dmesh_text_put(o, " nccl %u %d %d %d %d %d", n->set_mask, n->blocking, n->cga_cluster_size,
+                       n->min_ctas, n->max_ctas, n->split_share);
         put_quoted(o, n->net_name);
     } else if (backend) {
-        put(o, " mpi");
+        dmesh_text_put(o, " mpi");
     }
-    put(o, "\n");
+    dmesh_text_put(o, "\n");
 }
 
 void dmesh_saved_print(const dmesh_saved_t *s, char *buf, size_t len, size_t *needed)
 {
-    out_t o = {buf, len, 0};
+    dmesh_text_t o = {buf, len, 0};
     int i;
 
-    put(&o, "dmesh-mesh %d\ndevice %s\nranks %d", DMESH_SAVED_VERSION, s->cuda ? "cuda" : "cpu",
-        s->n);
+    dmesh_text_put(&o, "dmesh-mesh %d\ndevice %s\nranks %d", DMESH_SAVED_VERSION,
+                   s->cuda ? "cuda" : "cpu", s->n);
     if (s->rank_map == NULL)
-        put(&o, " identity");
+        dmesh_text_put(&o, " identity");
     else
-        put(&o, " :");
+        dmesh_text_put(&o, " :");
     for (i = 0; s->rank_map != NULL && i < s->n; i++)
-        put(&o, " %d", s->rank_map[i]);
-    put(&o, "\n");
+        dmesh_text_put(&o, " %d", s->rank_map[i]);
+    dmesh_text_put(&o, "\n");
     for (i = 0; i < s->nroot; i++)
         put_dim(&o, "root", &s->root[i], s->root_named, 0);
     for (i = 0; i < s->nflat; i++)
         put_dim(&o, "flat", &s->flat[i], 1, 1);
     for (i = 0; i < s->ndims; i++)
         put_dim(&o, "dim", &s->dims[i], s->named, 1);
-    put(&o, "is-root %d\nend\n", s->is_root != 0);
-    if (len > 0 && o.used >= len)
-        buf[len - 1] = '\0';
-    if (needed != NULL)
-        *needed = o.used;
+    dmesh_text_put(&o, "is-root %d\nend\n", s->is_root != 0);
+    dmesh_text_finish(&o, needed);
 }
 
 /* ---- parser ------------------------------------------------------------- */
