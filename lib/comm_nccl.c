@@ -2,7 +2,7 @@
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
  * needs no other bootstrap, and NCCL ranks are the MPI ranks. Creation ends
- * with one small allreduce so that every member returns the same answer. */
+ * with the agreement (agree.h) so that every member returns the same answer. */
 #include "config.h"
 
 #include <sched.h>
@@ -11,6 +11,7 @@
 
 #include <nccl.h>
 
+#include "agree.h"
 #include "comm_nccl.h"
 #include "dmesh_nccl.h"
 #include "error.h"
@@ -94,24 +95,9 @@ static int nccl_share_id(MPI_Comm comm, int rank, ncclUniqueId *id)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm: DMESH_ERR_NCCL on every rank when any failed. */
-static int nccl_agree(MPI_Comm comm, int rank, int err)
-{
-    struct {
-        int failed, rank;
-    } in = {err != DMESH_SUCCESS, rank}, out;
-    int e = MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, comm);
-
-    if (e != MPI_SUCCESS)
-        return dmesh_error_mpi(e, "MPI_Allreduce after ncclCommInitRankConfig");
-    if (!out.failed || err != DMESH_SUCCESS)
-        return err;
-    return dmesh_error_set(DMESH_ERR_NCCL,
-                           "ncclCommInitRankConfig failed on rank %d of the axis "
-                           "communicator",
-                           out.rank);
-}
-
+/* A failed communicator is aborted before the agreement, so that peers
+ * still in NCCL's bootstrap see its sockets close and fail instead of
+ * waiting; then every member returns the first failure's class. */
 static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options_t *opts,
                      ncclComm_t *out)
 {
@@ -125,7 +111,11 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
     nccl_config(opts, &config);
     r = nccl_wait(c, ncclCommInitRankConfig(&c, size, id, rank, &config));
     err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
-    err = nccl_agree(comm, rank, err);
+    if (err != DMESH_SUCCESS && c != NULL) {
+        (void)ncclCommAbort(c);
+        c = NULL;
+    }
+    err = dmesh_agree(comm, 0, err, "ncclCommInitRankConfig");
     if (err != DMESH_SUCCESS) {
         if (c != NULL)
             (void)ncclCommAbort(c);

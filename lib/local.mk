@@ -9,6 +9,7 @@ nodist_include_HEADERS += include/dmesh_version.h
 
 lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
+	lib/agree.c lib/agree.h \
 	lib/layout.c \
 	lib/options.c lib/options.h \
 	lib/cache.c lib/cache.h \
