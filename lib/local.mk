@@ -26,3 +26,6 @@ lib_libdmesh_la_LIBADD = lib/libdmesh_core.la
 lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
 
 include lib/gpu.mk
+
+# Version, build description, MPI identity check (issue 12).
+lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
