@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mpi.h>
@@ -114,15 +115,21 @@ int dmesh_mpi_identity_compare(const char *fn, const char *built_vendor, int maj
 int dmesh_mpi_identity_check(const char *fn)
 {
     static int same_mpi; /* set once a check passed: the MPI library cannot change */
-    char running[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0, err;
+    /* The running MPI writes up to its own MPI_MAX_LIBRARY_VERSION_STRING,
+     * not ours (MPICH's is 8192, Open MPI's 256): a generous heap buffer. */
+    enum { RUNNING_MAX = 1 << 16 };
+    char *running;
+    int len = 0, err = DMESH_SUCCESS;
 
     if (__atomic_load_n(&same_mpi, __ATOMIC_RELAXED))
         return DMESH_SUCCESS;
-    if (MPI_Get_library_version(running, &len) != MPI_SUCCESS)
-        return DMESH_SUCCESS; /* nothing to compare with */
-    running[len < (int)sizeof(running) ? len : (int)sizeof(running) - 1] = '\0';
-    err = dmesh_mpi_identity_compare(fn, BUILT_VENDOR, BUILT_MAJOR, BUILT_MINOR, running);
+    if ((running = calloc(1, RUNNING_MAX)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    if (MPI_Get_library_version(running, &len) == MPI_SUCCESS) {
+        running[len >= 0 && len < RUNNING_MAX ? len : RUNNING_MAX - 1] = '\0';
+        err = dmesh_mpi_identity_compare(fn, BUILT_VENDOR, BUILT_MAJOR, BUILT_MINOR, running);
+    }
+    free(running);
     if (err == DMESH_SUCCESS)
         __atomic_store_n(&same_mpi, 1, __ATOMIC_RELAXED);
     return err;

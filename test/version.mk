@@ -11,3 +11,6 @@ test_test_topo_plan_SOURCES += tools/args.c tools/args.h
 endif
 TESTS += test/tools-args.sh
 EXTRA_DIST += test/tools-args.sh
+# A program of the other MPI against this libdmesh: DMESH_ERR_MPI, no crash.
+TESTS += test/mpi-mismatch.sh
+EXTRA_DIST += test/mpi-mismatch.sh test/mpi_mismatch.c
