@@ -522,6 +522,35 @@ DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *ne
  */
 DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
                                    dmesh_t *mesh);
+/** \name Version and build
+ * @{ */
+
+/**
+ * \brief Version of the dmesh library the program runs with.
+ *
+ * The DMESH_VERSION_* macros of dmesh_version.h give the version of the
+ * headers a program was compiled with; this call gives the library's, which
+ * differ when the program runs with another libdmesh than it was built with.
+ * \param[out] major major version
+ * \param[out] minor minor version
+ * \param[out] patch patch level
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG if a pointer is NULL
+ * \note Local; may be called before MPI_Init and from any thread.
+ */
+DMESH_EXPORT int dmesh_get_version(int *major, int *minor, int *patch);
+
+/**
+ * \brief How the library was built, as text of "key: value" lines.
+ *
+ * The lines give the dmesh version, the MPI the library was compiled with
+ * (vendor and version, MPI standard level), the MPI C compiler and mpiexec,
+ * whether CUDA, NCCL, hwloc and the Fortran modules are built in, and the
+ * configure arguments. `dmesh-info --config` prints it.
+ * \param[out] text a static, NUL-terminated string (never freed)
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG if \p text is NULL
+ * \note Local; may be called before MPI_Init and from any thread.
+ */
+DMESH_EXPORT int dmesh_get_build_info(const char **text);
 /** @} */
 
 #ifdef __cplusplus

@@ -32,3 +32,5 @@ include lib/gpu.mk
 # communicators, save and restore.
 lib_libdmesh_core_la_SOURCES += lib/sim.h lib/mesh_sim.c lib/mesh_cart.c \
 	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c
+# Version, build description, MPI identity check (issue 12).
+lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
