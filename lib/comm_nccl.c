@@ -123,7 +123,9 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
 
     DMESH_TRY(nccl_share_id(comm, rank, &id));
     nccl_config(opts, &config);
-    r = nccl_wait(c, ncclCommInitRankConfig(&c, size, id, rank, &config));
+    /* Two statements: nccl_wait must see c after the call has written it. */
+    r = ncclCommInitRankConfig(&c, size, id, rank, &config);
+    r = nccl_wait(c, r);
     err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
     err = nccl_agree(comm, rank, err);
     if (err != DMESH_SUCCESS) {
@@ -161,7 +163,8 @@ int dmesh_nccl_comm_destroy(void *nccl_comm)
 
     if (c == NULL)
         return DMESH_SUCCESS;
-    r = nccl_wait(c, ncclCommFinalize(c));
+    r = ncclCommFinalize(c);
+    r = nccl_wait(c, r);
     if (r != ncclSuccess) {
         int err = nccl_error("ncclCommFinalize", r, c);
         (void)ncclCommAbort(c);
