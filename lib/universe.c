@@ -198,7 +198,7 @@ static void free_comms(dmesh_universe_t *u)
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];
         if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl);
+            dmesh_nccl_comm_destroy(e->nccl, u->device);
         e->nccl = NULL;
     }
     for (i = u->cache.count - 1; i >= 0; i--) {
@@ -233,7 +233,7 @@ int dmesh_universe_abort(dmesh_universe_t *u)
         u->cache.order[i]->nccl = NULL;
     }
     if (n > 0)
-        err = dmesh_nccl_comm_abort_all(n, nccl);
+        err = dmesh_nccl_comm_abort_all(n, nccl, u->device);
     free(nccl);
     free_comms(u);
     u->aborted = 1;
@@ -319,7 +319,7 @@ typedef int (*make_comm_fn)(dmesh_universe_t *u, dmesh_comm_entry_t *e, const vo
 static void entry_rollback(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
     if (e->nccl != NULL)
-        dmesh_nccl_comm_destroy(e->nccl);
+        dmesh_nccl_comm_destroy(e->nccl, u->device);
     e->nccl = NULL;
     if (e->comm != MPI_COMM_NULL)
         MPI_Comm_free(&e->comm);
@@ -371,11 +371,10 @@ int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
 
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
-    (void)u;
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, &e->nccl));
+        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, u->device, &e->nccl));
     e->nccl_pending = 0;
     return DMESH_SUCCESS;
 }
