@@ -2,7 +2,7 @@
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
  * needs no other bootstrap, and NCCL ranks are the MPI ranks. Creation ends
- * with one small allreduce so that every member returns the same answer. */
+ * with the agreement (agree.h) so that every member returns the same answer. */
 #include "config.h"
 
 #include <sched.h>
@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include "agree.h"
 #include "comm_nccl.h"
 #include "dmesh_nccl.h"
 #include "error.h"
@@ -130,22 +131,6 @@ static int nccl_share_id(MPI_Comm comm, int rank, ncclUniqueId *id)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm: DMESH_ERR_NCCL on every rank when any failed. */
-static int nccl_agree(MPI_Comm comm, int rank, int err, const char *what)
-{
-    struct {
-        int failed, rank;
-    } in = {err != DMESH_SUCCESS, rank}, out;
-    int e = MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, comm);
-
-    if (e != MPI_SUCCESS)
-        return dmesh_error_mpi(e, "MPI_Allreduce of the outcome of an NCCL step");
-    if (!out.failed || err != DMESH_SUCCESS)
-        return err;
-    return dmesh_error_set(DMESH_ERR_NCCL, "%s failed on rank %d of the axis communicator", what,
-                           out.rank);
-}
-
 /* Two members on one GPU of one host, by the table every member has: the
  * same answer on every rank. */
 static int nccl_gpu_clash(const nccl_gpu_msg_t *all, int size, int device)
@@ -178,7 +163,7 @@ static int nccl_check_gpus(MPI_Comm comm, int rank, int size, int device, int er
 
     if (all == NULL && err == DMESH_SUCCESS)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "NCCL dimension: out of memory");
-    err = nccl_agree(comm, rank, err, "setting the device or allocating");
+    err = dmesh_agree(comm, 0, err, "setting the device or allocating");
     if (err != DMESH_SUCCESS) {
         free(all);
         return err;
@@ -229,7 +214,11 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
     err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
     if (err == DMESH_SUCCESS)
         err = nccl_check_device(c, device);
-    err = nccl_agree(comm, rank, err, "ncclCommInitRankConfig");
+    if (err != DMESH_SUCCESS && c != NULL) {
+        (void)ncclCommAbort(c);
+        c = NULL;
+    }
+    err = dmesh_agree(comm, 0, err, "ncclCommInitRankConfig");
     if (err != DMESH_SUCCESS) {
         if (c != NULL)
             (void)ncclCommAbort(c);

@@ -13,6 +13,7 @@
 #include "comm_nccl.h"
 #include "error.h"
 #include "mesh.h"
+#include "version.h"
 #include "topo.h"
 
 /* The validated arguments of a root creation call. */
@@ -387,6 +388,8 @@ static int root_create(MPI_Comm comm, const char *fn, const char *device_type, i
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
+    /* Before any call that passes a handle: a foreign MPI would crash on it. */
+    DMESH_TRY(dmesh_mpi_identity_check(fn));
     memset(&a, 0, sizeof(a));
     a.opts.check = 1;
     err = root_validate(comm, device_type, ndims, shape, ranks, ranks_mode, names, info, dim_comms,
