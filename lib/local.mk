@@ -9,7 +9,7 @@ nodist_include_HEADERS += include/dmesh_version.h
 
 lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
-	lib/agree.c lib/agree.h \
+	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c \
 	lib/options.c lib/options.h \
 	lib/cache.c lib/cache.h \
@@ -27,3 +27,8 @@ lib_libdmesh_la_LIBADD = lib/libdmesh_core.la
 lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
 
 include lib/gpu.mk
+
+# Test-only fault hooks (configure --enable-fault-injection; lib/fault.h).
+if DMESH_FAULT_INJECTION
+lib_libdmesh_core_la_SOURCES += lib/fault.c
+endif

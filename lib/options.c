@@ -181,11 +181,37 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
     return DMESH_SUCCESS;
 }
 
-static int apply_env(dmesh_options_t *o)
+/* The value of key in info; 0 when absent (or info is MPI_INFO_NULL). */
+static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL + 1])
 {
+    int flag = 0;
+
+    if (info == MPI_INFO_NULL ||
+        MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS)
+        return 0;
+    return flag;
+}
+
+int dmesh_options_check(MPI_Info info)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    const char *v = getenv("DMESH_CHECK");
+    int check = 1;
+
+    if (info_value(info, "dmesh_check", val))
+        v = val;
+    if (v != NULL && *v && parse_bool("dmesh_check", v, &check) != DMESH_SUCCESS)
+        check = 1; /* a bad value is reported by dmesh_options_parse */
+    return check;
+}
+
+static int apply_env(MPI_Info info, dmesh_options_t *o)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
     const char *v;
 
-    if ((v = getenv("DMESH_CHECK")) != NULL && *v)
+    /* the info key overrides the variable: a bad variable is then no error */
+    if ((v = getenv("DMESH_CHECK")) != NULL && *v && !info_value(info, "dmesh_check", val))
         DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
     if ((v = getenv("DMESH_COMM_CREATE")) != NULL && *v)
         DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
@@ -218,7 +244,7 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
 
     set_defaults(cuda, opts);
     memset(&forms, 0, sizeof(forms));
-    DMESH_TRY(apply_env(opts));
+    DMESH_TRY(apply_env(info, opts));
     if (info == MPI_INFO_NULL)
         return DMESH_SUCCESS;
     if ((rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)

@@ -54,6 +54,11 @@ typedef struct {
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
                         dmesh_options_t *opts);
 
+/* Whether the agreement check is on for a call with info (the dmesh_check
+ * key, else DMESH_CHECK, else on), read before the other arguments are
+ * validated; a bad value counts as on (dmesh_options_parse reports it). */
+int dmesh_options_check(MPI_Info info);
+
 /* Canonical text of an axis's backend options, part of the cache key and of
  * the agreement hash: equal options give equal text. */
 void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len);

@@ -28,12 +28,12 @@ static struct dmesh_s fake_mesh;
 static void *fake_nccl;
 static int fake_err;
 
-int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func)
+int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
 {
     if (mesh == DMESH_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
     if (dim < 0 || dim >= 2)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, 2)", func, dim);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, 2)", func, dim);
     return DMESH_SUCCESS;
 }
 
