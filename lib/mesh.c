@@ -14,6 +14,7 @@
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
+#include "version.h"
 #include "topo.h"
 
 /* The validated arguments of a root creation call. */
@@ -440,8 +441,13 @@ static int root_create(MPI_Comm comm, const char *fn, const char *device_type, i
                        int arg_err, dmesh_t *mesh)
 {
     root_args_t a;
-    int err, check = dmesh_options_check(info);
+    int err, check;
 
+    if (comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
+    /* Before any call that passes a handle: a foreign MPI would crash on it. */
+    DMESH_TRY(dmesh_mpi_identity_check(fn));
+    check = dmesh_options_check(info);
     memset(&a, 0, sizeof(a));
     DMESH_TRY(check_comm(comm, fn, &a.size));
     a.opts.check = check;
@@ -732,7 +738,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     if (err != DMESH_SUCCESS && !check)
         return err;
     if (err == DMESH_SUCCESS && e == NULL)
-        err = dmesh_universe_flat_reserve(mesh->u);
+        err = dmesh_universe_flat_reserve(mesh->u, 1);
     if (err == DMESH_SUCCESS && e == NULL)
         err = derived_reserve(mesh, &t, 0, 1, &o, &creating, &out);
     else if (err == DMESH_SUCCESS)

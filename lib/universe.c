@@ -268,7 +268,7 @@ static void free_comms(dmesh_universe_t *u)
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];
         if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl);
+            dmesh_nccl_comm_destroy(e->nccl, u->device);
         e->nccl = NULL;
     }
     for (i = u->cache.count - 1; i >= 0; i--) {
@@ -303,7 +303,7 @@ int dmesh_universe_abort(dmesh_universe_t *u)
         u->cache.order[i]->nccl = NULL;
     }
     if (n > 0)
-        err = dmesh_nccl_comm_abort_all(n, nccl);
+        err = dmesh_nccl_comm_abort_all(n, nccl, u->device);
     free(nccl);
     free_comms(u);
     u->aborted = 1;
@@ -357,7 +357,7 @@ void dmesh_universe_unreserve(dmesh_universe_t *u)
     while (u->cache.count > 0 && u->cache.order[u->cache.count - 1]->reserved) {
         dmesh_comm_entry_t *e = u->cache.order[u->cache.count - 1];
         if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl);
+            dmesh_nccl_comm_destroy(e->nccl, u->device);
         if (e->comm != MPI_COMM_NULL)
             MPI_Comm_free(&e->comm);
         dmesh_cache_drop_last(&u->cache);
@@ -468,19 +468,20 @@ int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, &e->nccl));
+        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, u->device, &e->nccl));
     e->nccl_pending = 0;
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_flat_reserve(dmesh_universe_t *u)
+int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)
 {
     dmesh_flat_name_t *f;
-    int cap;
+    int cap = u->flat_capacity ? u->flat_capacity : 4;
 
-    if (u->nflat < u->flat_capacity)
+    if (u->nflat + n <= u->flat_capacity)
         return DMESH_SUCCESS;
-    cap = u->flat_capacity ? 2 * u->flat_capacity : 4;
+    while (cap < u->nflat + n)
+        cap *= 2;
     if ((f = DMESH_FAULT_REALLOC(u->flat, (size_t)cap * sizeof(*f))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "flatten registry: out of memory");
     u->flat = f;
@@ -493,7 +494,7 @@ int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_a
 {
     dmesh_flat_name_t *f;
 
-    DMESH_TRY(dmesh_universe_flat_reserve(u));
+    DMESH_TRY(dmesh_universe_flat_reserve(u, 1));
     f = &u->flat[u->nflat++];
     snprintf(f->name, sizeof(f->name), "%s", name);
     f->axis = *axis;

@@ -117,8 +117,9 @@ int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
 /* Create the pending NCCL communicator of e (collective over e->comm). */
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
 
-/* Room for one more registered name (before the agreement of flatten). */
-int dmesh_universe_flat_reserve(dmesh_universe_t *u);
+/* Room for n more registered names (before the agreement of a call that
+ * registers them, so that registering cannot fail after it). */
+int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n);
 
 /* Register a flattened name on the root. */
 int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,

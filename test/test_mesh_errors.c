@@ -767,6 +767,29 @@ MT_TEST(backend_nccl_on_cpu)
 
 /* ---- options: DMESH_ERR_ARG --------------------------------------------- */
 
+/* NCCL settings that ncclCommInitRankConfig refuses fail at the API, on
+ * every rank, before any device or communicator is touched (#10). */
+MT_TEST(nccl_option_refused)
+{
+    static const char *const bad[][4] = {{"nccl_blocking", "2", NULL, NULL},
+                                         {"nccl_split_share", "3", NULL, NULL},
+                                         {"nccl_min_ctas", "2", NULL, NULL},
+                                         {"nccl_min_ctas", "8", "nccl_max_ctas", "4"},
+                                         {"nccl_max_ctas.1", "0", NULL, NULL}};
+    int shape[2] = {1, mt_size};
+    dmesh_t h;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        MPI_Info info = mt_info2("dmesh_backend", "nccl", bad[i][0], bad[i][1]);
+        if (bad[i][2] != NULL)
+            MPI_Info_set(info, bad[i][2], bad[i][3]);
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, D3, info, &h), DMESH_ERR_ARG, h);
+        MT_CHECK(strstr(dmesh_last_error(), "nccl_") != NULL);
+        MPI_Info_free(&info);
+    }
+    still_works();
+}
+
 MT_TEST(option_errors)
 {
     static const char *const bad[][2] = {
@@ -827,6 +850,7 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, not_member_errors);
     tcase_add_test(tc, cuda_without_device);
     tcase_add_test(tc, backend_nccl_on_cpu);
+    tcase_add_test(tc, nccl_option_refused);
     tcase_add_test(tc, option_errors);
     suite_add_tcase(s, tc);
     return s;

@@ -549,7 +549,7 @@ START_TEST(test_info_plan)
     ck_assert_int_eq(run_plan("2s-8gpu.xml", NULL, NULL), 2);
     ck_assert_int_eq(run_plan("2s-8gpu.xml", "0", NULL), 2);
     ck_assert_int_eq(run_plan("2s-8gpu.xml", "4x", NULL), 2);
-    ck_assert_int_eq(run_plan("2s-8gpu.xml", "4", "board"), 1);
+    ck_assert_int_eq(run_plan("2s-8gpu.xml", "4", "board"), 2); /* bad option */
     ck_assert_int_eq(run_plan("no-such-file.xml", "4", NULL), 1);
 }
 END_TEST

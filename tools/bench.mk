@@ -5,7 +5,7 @@
 # the library's own MPI calls, which they do when the library is linked in.
 bin_PROGRAMS += tools/dmesh-bench
 tools_dmesh_bench_SOURCES = tools/dmesh-bench.c tools/bench.h tools/bench-create.c \
-	tools/bench-local.c tools/bench-layout.c tools/bench-pmpi.c
+	tools/bench-local.c tools/bench-layout.c tools/bench-pmpi.c tools/args.c tools/args.h
 tools_dmesh_bench_LDADD = lib/libdmesh_core.la -lm
 
 # make check: one small run under MPI and one layout-only run, no timing

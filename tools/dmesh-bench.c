@@ -10,12 +10,14 @@
  * are printed with PASS/MISS and never change the exit status. */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "bench.h"
 
 static int mpi_up;
@@ -156,16 +158,10 @@ static void usage(FILE *f)
            "--world ranks without MPI and reports the memory of a mesh at 2^10 and 2^20.\n");
 }
 
-static int parse_shape(char *s, bench_args_t *a)
+static int parse_shape(const char *s, bench_args_t *a)
 {
-    char *tok, *save = NULL;
-
-    a->ndims = 0;
-    for (tok = strtok_r(s, ",x", &save); tok != NULL; tok = strtok_r(NULL, ",x", &save)) {
-        if (a->ndims == DMESH_MAX_DIMS || (a->shape[a->ndims++] = atoi(tok)) < 1)
-            return -1;
-    }
-    return a->ndims > 0 ? 0 : -1;
+    return tool_parse_sizes("dmesh-bench", "--shape", s, ",x", DMESH_MAX_DIMS, a->shape,
+                            &a->ndims);
 }
 
 /* 1: an option without value matched. */
@@ -182,6 +178,25 @@ static int parse_flag(const char *s, bench_args_t *a)
     return flag != NULL;
 }
 
+/* An option with a value; -1 (with a message) when unknown or malformed. */
+static int parse_valued(const char *opt, const char *val, bench_args_t *a)
+{
+    const char *prog = "dmesh-bench";
+    long long v;
+
+    if (strcmp(opt, "--shape") == 0)
+        return parse_shape(val, a);
+    if (strcmp(opt, "--reps") == 0 && tool_parse_long(prog, opt, val, 1, INT_MAX, &v) == 0)
+        a->reps = (int)v;
+    else if (strcmp(opt, "--warmup") == 0 && tool_parse_long(prog, opt, val, 0, INT_MAX, &v) == 0)
+        a->warmup = (int)v;
+    else if (strcmp(opt, "--world") == 0 && tool_parse_long(prog, opt, val, 16, INT_MAX, &v) == 0)
+        a->world = v;
+    else
+        return -1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, bench_args_t *a)
 {
     int i;
@@ -193,19 +208,14 @@ static int parse_args(int argc, char **argv, bench_args_t *a)
     for (i = 1; i < argc; i++) {
         if (parse_flag(argv[i], a))
             continue;
+        if (strcmp(argv[i], "--shape") != 0 && strcmp(argv[i], "--reps") != 0 &&
+            strcmp(argv[i], "--warmup") != 0 && strcmp(argv[i], "--world") != 0)
+            return tool_unknown_option("dmesh-bench", argv[i]);
         if (i + 1 == argc)
+            return tool_missing_value("dmesh-bench", argv[i]);
+        if (parse_valued(argv[i], argv[i + 1], a) != 0)
             return -1;
-        if (strcmp(argv[i], "--shape") == 0 && parse_shape(argv[i + 1], a) == 0)
-            i++;
-        else if (strcmp(argv[i], "--reps") == 0 && (a->reps = atoi(argv[++i])) >= 1)
-            continue;
-        else if (strcmp(argv[i], "--warmup") == 0 && (a->warmup = atoi(argv[++i])) >= 0)
-            continue;
-        else if (strcmp(argv[i], "--world") == 0 && (a->world = atoll(argv[++i])) >= 16 &&
-                 a->world <= 2147483647LL)
-            continue;
-        else
-            return -1;
+        i++;
     }
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dmesh.h"
+#include "args.h"
 #include "dmesh-info-plan.h"
 #include "error.h"
 #include "topo_hwloc.h"
@@ -43,19 +44,12 @@ static int usage(const char *prog)
     return 2;
 }
 
-static int parse_ranks(const char *s, int *n)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-
-    if (*s == '\0' || *end != '\0' || v < 1 || v > MAX_RANKS)
-        return -1;
-    *n = (int)v;
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, plan_args_t *a)
 {
+    static const char *const binds[] = {"socket", "core", "numa", "none"};
+    long long v;
+    int k;
+
     a->prog = argv[0];
     a->xml = NULL;
     a->bind = "socket";
@@ -64,17 +58,33 @@ static int parse_args(int argc, char **argv, plan_args_t *a)
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(opt, "--plan") == 0)
             continue;
+        if (strcmp(opt, "--topology") != 0 && strcmp(opt, "--bind") != 0 &&
+            strcmp(opt, "--ranks-per-node") != 0)
+            return tool_unknown_option("dmesh-info --plan", opt);
         if (val == NULL)
-            return -1;
+            return tool_missing_value("dmesh-info --plan", opt);
         if (strcmp(opt, "--topology") == 0)
             a->xml = val;
         else if (strcmp(opt, "--bind") == 0)
             a->bind = val;
-        else if (strcmp(opt, "--ranks-per-node") != 0 || parse_ranks(val, &a->nranks) < 0)
+        else if (tool_parse_long("dmesh-info --plan", opt, val, 1, MAX_RANKS, &v) != 0)
             return -1;
+        else
+            a->nranks = (int)v;
         i++;
     }
-    return a->xml != NULL && a->nranks > 0 ? 0 : -1;
+    for (k = 0; k < 4 && strcmp(a->bind, binds[k]) != 0; k++)
+        ;
+    if (k == 4) {
+        fprintf(stderr, "dmesh-info --plan: --bind: '%s' is not socket, core, numa or none\n",
+                a->bind);
+        return -1;
+    }
+    if (a->xml == NULL || a->nranks == 0) {
+        fprintf(stderr, "dmesh-info --plan: needs --topology and --ranks-per-node\n");
+        return -1;
+    }
+    return 0;
 }
 
 static int node_alloc(plan_node_t *n, int ngpu, int nranks)

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "dmesh.h"
+#include "args.h"
 #include "dmesh-info-plan.h"
 
 #define MAX_GROUP 64 /* ranks printed per group */
@@ -17,8 +18,12 @@
 typedef struct {
     int ndims, shape[DMESH_MAX_DIMS];
     char *names[DMESH_MAX_DIMS];
+    char names_text[DMESH_MAX_DIMS * DMESH_MAX_NAME];
     char *flatten;   /* comma-separated names to slice and flatten */
-    char *unflatten; /* DIM:SIZES:NAMES */
+    char *unflatten; /* DIM:SIZES:NAMES as given */
+    int unflatten_dim, unflatten_n, unflatten_sizes[DMESH_MAX_DIMS];
+    char *unflatten_names[DMESH_MAX_DIMS];
+    char unflatten_text[256];
 } args_t;
 
 static void usage(FILE *f)
@@ -27,59 +32,118 @@ static void usage(FILE *f)
                "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
                "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
                "[--bind socket|core|numa|none]\n"
+               "       dmesh-info --version | --config | --help\n"
                "Builds a cpu mesh on MPI_COMM_WORLD (default shape 2,2,2, names dp,cp,tp) and "
                "prints each\nrank's coordinate and group along every dimension, and the "
                "communicator cache figures.\n--flatten slices the named dims and flattens them; "
                "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
-               "on a topology (no GPU needed).\n");
+               "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
+               "the library; --config how the library was built.\n");
 }
 
-/* Split s at commas into at most max pieces (in place). */
+/* Split s at commas into pieces (in place); -1 when there are more than max. */
 static int split(char *s, char *out[], int max)
 {
     int n = 0;
     char *tok, *save = NULL;
 
-    for (tok = strtok_r(s, ",", &save); tok != NULL && n < max; tok = strtok_r(NULL, ",", &save))
+    for (tok = strtok_r(s, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        if (n == max)
+            return -1;
         out[n++] = tok;
+    }
     return n;
 }
 
-static int parse_ints(char *s, int out[], int max)
+/* Default names for ndims dims: the usual parallelism names up to 3 dims
+ * (dp,cp,tp for 3, dp,tp for 2, dp for 1), d0,d1,... beyond. */
+static void default_names(int ndims, char *text, size_t len)
 {
-    char *parts[DMESH_MAX_DIMS];
-    int n = split(s, parts, max), i;
+    static const char *const usual[3] = {"dp", "dp,tp", "dp,cp,tp"};
+    size_t k = 0;
+    int d;
 
-    for (i = 0; i < n; i++)
-        out[i] = atoi(parts[i]);
-    return n;
+    if (ndims <= 3) {
+        snprintf(text, len, "%s", usual[ndims - 1]);
+        return;
+    }
+    text[0] = '\0';
+    for (d = 0; d < ndims && k < len; d++)
+        k += (size_t)snprintf(text + k, len - k, "%sd%d", d ? "," : "", d);
+}
+
+/* --unflatten DIM:SIZES:NAMES, checked whole: as many names as sizes. */
+static int parse_unflatten(args_t *a)
+{
+    const char *opt = "--unflatten";
+    char *dim, *sizes, *names;
+    long long v;
+    int n;
+
+    if (snprintf(a->unflatten_text, sizeof(a->unflatten_text), "%s", a->unflatten) >=
+        (int)sizeof(a->unflatten_text)) {
+        fprintf(stderr, "dmesh-info: %s: value too long\n", opt);
+        return -1;
+    }
+    dim = a->unflatten_text;
+    if ((sizes = strchr(dim, ':')) == NULL || (names = strchr(sizes + 1, ':')) == NULL) {
+        fprintf(stderr, "dmesh-info: %s wants DIM:SIZES:NAMES, e.g. 0:2,2:dp,ep (got '%s')\n", opt,
+                a->unflatten);
+        return -1;
+    }
+    *sizes++ = '\0';
+    *names++ = '\0';
+    if (tool_parse_long("dmesh-info", opt, dim, 0, DMESH_MAX_DIMS - 1, &v) != 0 ||
+        tool_parse_sizes("dmesh-info", opt, sizes, ",", DMESH_MAX_DIMS, a->unflatten_sizes,
+                         &a->unflatten_n) != 0)
+        return -1;
+    a->unflatten_dim = (int)v;
+    n = split(names, a->unflatten_names, DMESH_MAX_DIMS);
+    if (n != a->unflatten_n) {
+        fprintf(stderr, "dmesh-info: %s: %d sizes but %d names in '%s'\n", opt, a->unflatten_n,
+                n, a->unflatten);
+        return -1;
+    }
+    return 0;
 }
 
 static int parse_args(int argc, char **argv, args_t *a)
 {
-    static char default_names[] = "dp,cp,tp";
-    char *names = default_names;
-    int i;
+    const char *prog = "dmesh-info";
+    char *names = NULL;
+    int i, n;
 
     a->ndims = 3;
     a->shape[0] = a->shape[1] = a->shape[2] = 2;
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc)
-            a->ndims = parse_ints(argv[++i], a->shape, DMESH_MAX_DIMS);
-        else if (strcmp(argv[i], "--names") == 0 && i + 1 < argc)
-            names = argv[++i];
-        else if (strcmp(argv[i], "--flatten") == 0 && i + 1 < argc)
-            a->flatten = argv[++i];
-        else if (strcmp(argv[i], "--unflatten") == 0 && i + 1 < argc)
-            a->unflatten = argv[++i];
-        else
+        const char *opt = argv[i];
+        char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(opt, "--shape") != 0 && strcmp(opt, "--names") != 0 &&
+            strcmp(opt, "--flatten") != 0 && strcmp(opt, "--unflatten") != 0)
+            return tool_unknown_option(prog, opt);
+        if (val == NULL)
+            return tool_missing_value(prog, opt);
+        i++;
+        if (strcmp(opt, "--shape") == 0 &&
+            tool_parse_sizes(prog, opt, val, ",", DMESH_MAX_DIMS, a->shape, &a->ndims) != 0)
             return -1;
+        if (strcmp(opt, "--names") == 0)
+            names = val;
+        if (strcmp(opt, "--flatten") == 0)
+            a->flatten = val;
+        if (strcmp(opt, "--unflatten") == 0)
+            a->unflatten = val;
     }
-    if (split(names, a->names, DMESH_MAX_DIMS) != a->ndims) {
-        fprintf(stderr, "dmesh-info: --names must give %d names\n", a->ndims);
+    if (names == NULL) {
+        default_names(a->ndims, a->names_text, sizeof(a->names_text));
+        names = a->names_text;
+    }
+    if ((n = split(names, a->names, DMESH_MAX_DIMS)) != a->ndims) {
+        fprintf(stderr, "dmesh-info: --names must give %d names (one per dim of the shape)\n",
+                a->ndims);
         return -1;
     }
-    return 0;
+    return a->unflatten != NULL ? parse_unflatten(a) : 0;
 }
 
 static int check(int err, const char *what)
@@ -157,29 +221,11 @@ static void print_table(dmesh_t m, const char *title)
     free(all);
 }
 
-/* "DIM:SIZES:NAMES" into its three fields (in place). */
-static int split_fields(char *s, char *fields[3])
-{
-    int i;
-
-    for (i = 0; i < 3; i++) {
-        fields[i] = s;
-        s = i < 2 ? strchr(s, ':') : s;
-        if (s == NULL) {
-            fprintf(stderr, "dmesh-info: --unflatten wants DIM:SIZES:NAMES, e.g. 0:2,2:dp,ep\n");
-            return -1;
-        }
-        if (i < 2)
-            *s++ = '\0';
-    }
-    return 0;
-}
-
 static int run(const args_t *a)
 {
     dmesh_t mesh = DMESH_NULL, sub = DMESH_NULL, out = DMESH_NULL;
-    char *parts[DMESH_MAX_DIMS], *fields[3], spec[256];
-    int err, n, sizes[DMESH_MAX_DIMS];
+    char *parts[DMESH_MAX_DIMS], spec[256];
+    int err, n;
 
     err = check(dmesh_init(MPI_COMM_WORLD, "cpu", a->ndims, a->shape, (const char *const *)a->names,
                            MPI_INFO_NULL, &mesh), "dmesh_init");
@@ -195,14 +241,10 @@ static int run(const args_t *a)
             print_table(out, "flattened");
     }
     if (err == DMESH_SUCCESS && a->unflatten != NULL) {
-        snprintf(spec, sizeof(spec), "%s", a->unflatten);
-        if (split_fields(spec, fields) != 0)
-            return 1;
-        n = parse_ints(fields[1], sizes, DMESH_MAX_DIMS);
-        split(fields[2], parts, DMESH_MAX_DIMS);
         dmesh_free(&out);
-        err = check(dmesh_unflatten(mesh, atoi(fields[0]), n, sizes, (const char *const *)parts,
-                                    MPI_INFO_NULL, &out), "dmesh_unflatten");
+        err = check(dmesh_unflatten(mesh, a->unflatten_dim, a->unflatten_n, a->unflatten_sizes,
+                                    (const char *const *)a->unflatten_names, MPI_INFO_NULL, &out),
+                    "dmesh_unflatten");
         if (err == DMESH_SUCCESS)
             print_table(out, "unflattened");
     }
@@ -210,6 +252,24 @@ static int run(const args_t *a)
     dmesh_free(&sub);
     dmesh_free(&mesh);
     return err == DMESH_SUCCESS ? 0 : 1;
+}
+
+/* --version: this program's version and the library's (they differ when
+ * another libdmesh is loaded); --config: the library's build description.
+ * Neither needs MPI_Init. */
+static int print_version(const char *opt)
+{
+    const char *text;
+    int major, minor, patch;
+
+    if (strcmp(opt, "--config") == 0) {
+        dmesh_get_build_info(&text);
+        fputs(text, stdout);
+        return 0;
+    }
+    dmesh_get_version(&major, &minor, &patch);
+    printf("dmesh-info (dmesh) %s\nlibrary %d.%d.%d\n", DMESH_VERSION_STRING, major, minor, patch);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -222,15 +282,16 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "--config") == 0))
+        return print_version(argv[1]);
     for (rc = 1; rc < argc; rc++)
         if (strcmp(argv[rc], "--plan") == 0) /* no MPI, no GPU needed */
             return dmesh_info_plan(argc, argv);
-    MPI_Init(&argc, &argv);
-    if (parse_args(argc, argv, &a) != 0) {
+    if (parse_args(argc, argv, &a) != 0) { /* before MPI_Init: bad options need no MPI */
         usage(stderr);
-        MPI_Finalize();
         return 2;
     }
+    MPI_Init(&argc, &argv);
     rc = run(&a);
     MPI_Finalize();
     return rc;

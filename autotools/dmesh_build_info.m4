@@ -1,0 +1,35 @@
+# DMESH_BUILD_INFO: what dmesh_get_build_info reports and dmesh.pc records.
+# Expanded after every dependency check. Defines DMESH_BUILD_* strings in
+# config.h and substitutes MPI_VENDOR (from the MPI header CC compiles:
+# "Open MPI", "MPICH" or "unknown") and MPI_VERSION_BUILT ("4.1").
+AC_DEFUN([DMESH_BUILD_INFO], [
+  AC_MSG_CHECKING([which MPI the headers of $CC belong to])
+  dmesh_mpi_vendor=unknown
+  DMESH_MPI_VERSION_BUILT=
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>
+#ifndef OPEN_MPI
+#error not Open MPI
+#endif]], [])], [dmesh_mpi_vendor="Open MPI"
+    AC_COMPUTE_INT([dmesh_ompi_major], [OMPI_MAJOR_VERSION], [[#include <mpi.h>]], [dmesh_ompi_major=0])
+    AC_COMPUTE_INT([dmesh_ompi_minor], [OMPI_MINOR_VERSION], [[#include <mpi.h>]], [dmesh_ompi_minor=0])
+    DMESH_MPI_VERSION_BUILT="$dmesh_ompi_major.$dmesh_ompi_minor"],
+   [AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>
+#ifndef MPICH_VERSION
+#error not MPICH
+#endif]], [])], [dmesh_mpi_vendor=MPICH
+      AC_COMPUTE_INT([dmesh_mpich_num], [MPICH_NUMVERSION], [[#include <mpi.h>]], [dmesh_mpich_num=0])
+      DMESH_MPI_VERSION_BUILT="`expr $dmesh_mpich_num / 10000000`.`expr $dmesh_mpich_num / 100000 % 100`"])])
+  AC_MSG_RESULT([$dmesh_mpi_vendor $DMESH_MPI_VERSION_BUILT])
+  AC_SUBST([MPI_VENDOR], [$dmesh_mpi_vendor])
+  AC_SUBST([DMESH_MPI_VERSION_BUILT])
+  dnl C string literals: drop quotes and backslashes from what the user typed.
+  dmesh_strip() { echo "$[]1" | sed "s/[['\"\\\\]]//g"; }
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_MPICC], ["`dmesh_strip "$CC"`"], [MPI C compiler of the build])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_MPIEXEC], ["`dmesh_strip "$MPIEXEC"`"], [mpiexec make check uses])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_CUDA], ["`dmesh_strip "$dmesh_cuda_summary"`"], [CUDA summary])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_NCCL], ["`dmesh_strip "$dmesh_nccl_summary"`"], [NCCL summary])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_HWLOC], ["`dmesh_strip "$dmesh_hwloc_summary"`"], [hwloc summary])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_FORTRAN], ["`dmesh_strip "$dmesh_fortran_summary"`"], [Fortran summary])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_CONFIGURE_ARGS], ["`dmesh_strip "$ac_configure_args"`"],
+                     [configure arguments of the build])
+])

@@ -1,0 +1,136 @@
+/* Version and build description of the library (dmesh_get_version,
+ * dmesh_get_build_info) and the check of the running MPI against the one
+ * the library was compiled with. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "dmesh.h"
+#include "error.h"
+#include "version.h"
+
+#define DMESH_STR_(x) #x
+#define DMESH_STR(x) DMESH_STR_(x)
+
+/* The MPI of mpi.h at compile time. MPICH's ABI is shared by its
+ * derivatives (Intel MPI, MVAPICH, Cray MPICH); Open MPI's changes with the
+ * major version. */
+#if defined(OPEN_MPI)
+#define BUILT_VENDOR "Open MPI"
+#define BUILT_MAJOR OMPI_MAJOR_VERSION
+#define BUILT_MINOR OMPI_MINOR_VERSION
+#define BUILT_TEXT "Open MPI " DMESH_STR(OMPI_MAJOR_VERSION) "." DMESH_STR(OMPI_MINOR_VERSION)
+#elif defined(MPICH_NUMVERSION)
+#define BUILT_VENDOR "MPICH"
+#define BUILT_MAJOR (MPICH_NUMVERSION / 10000000)
+#define BUILT_MINOR (MPICH_NUMVERSION / 100000 % 100)
+#define BUILT_TEXT "MPICH " MPICH_VERSION
+#else
+#define BUILT_VENDOR "unknown"
+#define BUILT_MAJOR 0
+#define BUILT_MINOR 0
+#define BUILT_TEXT "unknown MPI"
+#endif
+
+int dmesh_get_version(int *major, int *minor, int *patch)
+{
+    DMESH_CHECK_PTR(major);
+    DMESH_CHECK_PTR(minor);
+    DMESH_CHECK_PTR(patch);
+    *major = DMESH_VERSION_MAJOR;
+    *minor = DMESH_VERSION_MINOR;
+    *patch = DMESH_VERSION_PATCH;
+    return DMESH_SUCCESS;
+}
+
+/* One literal, made at compile time: no initialisation, safe from any thread. */
+static const char build_info[] =
+    "dmesh " DMESH_VERSION_STRING "\n"
+    "MPI: " BUILT_TEXT " (MPI-" DMESH_STR(MPI_VERSION) "." DMESH_STR(MPI_SUBVERSION) ")\n"
+    "MPI C compiler: " DMESH_BUILD_MPICC "\n"
+    "mpiexec: " DMESH_BUILD_MPIEXEC "\n"
+    "CUDA runtime: " DMESH_BUILD_CUDA "\n"
+    "NCCL: " DMESH_BUILD_NCCL "\n"
+    "hwloc: " DMESH_BUILD_HWLOC "\n"
+    "Fortran modules: " DMESH_BUILD_FORTRAN "\n"
+    "configure arguments: " DMESH_BUILD_CONFIGURE_ARGS "\n";
+
+int dmesh_get_build_info(const char **text)
+{
+    DMESH_CHECK_PTR(text);
+    *text = build_info;
+    return DMESH_SUCCESS;
+}
+
+/* The first line of the running MPI's description, at most len - 1 bytes. */
+static void first_line(const char *s, char *out, size_t len)
+{
+    size_t n = strcspn(s, "\r\n,");
+
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    for (char *p = out; *p != '\0'; p++)
+        if (*p == '\t')
+            *p = ' ';
+}
+
+/* Major version of "Open MPI v4.1.4, ...": -1 when not found. */
+static int ompi_major(const char *running)
+{
+    int major;
+
+    if (sscanf(running, "Open MPI v%d", &major) == 1)
+        return major;
+    return -1;
+}
+
+int dmesh_mpi_identity_compare(const char *fn, const char *built_vendor, int major, int minor,
+                               const char *running)
+{
+    char line[96];
+    int ompi = strncmp(running, "Open MPI", 8) == 0;
+
+    first_line(running, line, sizeof(line));
+    if (strcmp(built_vendor, "Open MPI") == 0 && (!ompi || ompi_major(running) != major))
+        return dmesh_error_set(DMESH_ERR_MPI,
+                               "%s: built with Open MPI %d.%d, running under %s (use the MPI "
+                               "that dmesh was built with, see pkg-config --variable=mpicc dmesh)",
+                               fn, major, minor, line);
+    if (strcmp(built_vendor, "MPICH") == 0 && ompi)
+        return dmesh_error_set(DMESH_ERR_MPI,
+                               "%s: built with MPICH %d.%d, running under %s (use the MPI that "
+                               "dmesh was built with, see pkg-config --variable=mpicc dmesh)",
+                               fn, major, minor, line);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_mpi_identity_check(const char *fn)
+{
+    static int same_mpi; /* set once a check passed: the MPI library cannot change */
+    /* The running MPI writes up to its own MPI_MAX_LIBRARY_VERSION_STRING,
+     * not ours (MPICH's is 8192, Open MPI's 256): a generous heap buffer. */
+    enum { RUNNING_MAX = 1 << 16 };
+    char *running;
+    int len = 0, err = DMESH_SUCCESS;
+
+    if (__atomic_load_n(&same_mpi, __ATOMIC_RELAXED))
+        return DMESH_SUCCESS;
+    if ((running = calloc(1, RUNNING_MAX)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    if (MPI_Get_library_version(running, &len) == MPI_SUCCESS) {
+        running[len >= 0 && len < RUNNING_MAX ? len : RUNNING_MAX - 1] = '\0';
+        err = dmesh_mpi_identity_compare(fn, BUILT_VENDOR, BUILT_MAJOR, BUILT_MINOR, running);
+    }
+    free(running);
+    if (err == DMESH_SUCCESS)
+        __atomic_store_n(&same_mpi, 1, __ATOMIC_RELAXED);
+    return err;
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# make check: a program built with the other MPI (MPICH for an Open MPI
+# build of dmesh, and the reverse) linked against this libdmesh gets
+# DMESH_ERR_MPI "built with X, running under Y" from dmesh_init (see
+# test/mpi_mismatch.c). Skipped (77) when the other MPI's wrapper or a
+# shared libdmesh is missing.
+vendor=$(sed -n 's/^mpi_vendor=//p' dmesh.pc)
+case $vendor in
+"Open MPI") other=mpicc.mpich ;;
+MPICH) other=mpicc.openmpi ;;
+*) echo "skipped: MPI vendor '$vendor'"; exit 77 ;;
+esac
+command -v "$other" >/dev/null 2>&1 || { echo "skipped: no $other"; exit 77; }
+libs=$top_builddir/lib/.libs
+[ -f "$libs/libdmesh.so" ] || { echo "skipped: no shared libdmesh"; exit 77; }
+prog=test/mpi_mismatch
+"$other" -I"$top_srcdir/include" -I"$top_builddir/include" "$top_srcdir/test/mpi_mismatch.c" \
+    -o "$prog" -L"$libs" -ldmesh -Wl,-rpath,"$libs" || exit 1
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+timeout 60 "./$prog"
+rc=$?
+rm -f "$prog"
+exit $rc

@@ -1,0 +1,23 @@
+/* Command-line helpers shared by dmesh-info and dmesh-bench: strict number
+ * parsing and error messages that name the offending option. Each function
+ * prints "PROG: ..." on stderr and returns -1 on a bad value, 0 otherwise. */
+#ifndef DMESH_TOOLS_ARGS_H
+#define DMESH_TOOLS_ARGS_H
+
+/* One integer in [lo, hi], the whole of s (no trailing text). */
+int tool_parse_long(const char *prog, const char *opt, const char *s, long long lo, long long hi,
+                    long long *out);
+
+/* A list of 1 to max integers in [1, INT_MAX], separated by "," (or by "x"
+ * too when seps is ",x"): "2,x", "2,,4", "2," and more than max values are
+ * errors. */
+int tool_parse_sizes(const char *prog, const char *opt, const char *s, const char *seps, int max,
+                     int out[], int *n);
+
+/* "PROG: unknown option 'OPT'"; returns -1. */
+int tool_unknown_option(const char *prog, const char *opt);
+
+/* "PROG: option 'OPT' needs a value"; returns -1. */
+int tool_missing_value(const char *prog, const char *opt);
+
+#endif /* DMESH_TOOLS_ARGS_H */
