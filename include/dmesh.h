@@ -58,7 +58,8 @@ enum dmesh_error {
     DMESH_ERR_HWLOC = 12,     /**< an hwloc call failed */
     DMESH_ERR_NOMEM = 13,     /**< memory allocation failed */
     DMESH_ERR_INTERNAL = 14,  /**< a broken internal invariant: a bug in dmesh */
-    DMESH_ERR_LASTCODE = 15   /**< one past the last error class */
+    DMESH_ERR_TIMEOUT = 15,   /**< a bounded wait (dmesh_timeout) ran out, on every rank */
+    DMESH_ERR_LASTCODE = 16   /**< one past the last error class */
 };
 
 /* ------------------------------------------------------------------------ */

@@ -3,6 +3,8 @@
  * resets the call counters, so that a test arms one fault with setenv. */
 #include "config.h"
 
+#ifdef DMESH_FAULT_INJECTION /* listed in test programs unconditionally */
+
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -118,3 +120,5 @@ void *dmesh_fault_realloc(void *p, size_t n)
 {
     return dmesh_fault(DMESH_FAULT_MALLOC) ? NULL : realloc(p, n);
 }
+
+#endif /* DMESH_FAULT_INJECTION */

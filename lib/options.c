@@ -58,6 +58,21 @@ static int parse_bool(const char *key, const char *val, int *out)
     return DMESH_SUCCESS;
 }
 
+/* Seconds: a number > 0 (strtod syntax), at most a year. */
+static int parse_seconds(const char *key, const char *val, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(val, &end);
+    if (errno != 0 || end == val || *end != '\0' || !(v > 0) || v > 366 * 86400.0)
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not a number of seconds "
+                               "> 0", key, val);
+    *out = v;
+    return DMESH_SUCCESS;
+}
+
 static int parse_backend(const char *key, const char *val, int *out)
 {
     int v = 0;
@@ -172,6 +187,8 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
         return parse_int(key, val, 0, INT_MAX, &o->device);
     if (strcmp(key, "dmesh_bind") == 0)
         return parse_choice(key, val, "auto", "none", &o->bind);
+    if (strcmp(key, "dmesh_timeout") == 0)
+        return parse_seconds(key, val, &o->timeout);
     if (strcmp(key, "dmesh_nccl_init") == 0)
         return parse_choice(key, val, "eager", "lazy", &o->nccl_lazy);
     if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
@@ -217,6 +234,8 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
         DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
     if ((v = getenv("DMESH_DEVICE")) != NULL && *v)
         DMESH_TRY(parse_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
+    if ((v = getenv("DMESH_TIMEOUT")) != NULL && *v && !info_value(info, "dmesh_timeout", val))
+        DMESH_TRY(parse_seconds("DMESH_TIMEOUT", v, &o->timeout));
     if ((v = getenv("DMESH_DEBUG")) != NULL && *v)
         o->debug = strcmp(v, "0") != 0;
     return DMESH_SUCCESS;
@@ -308,6 +327,8 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
     set_defaults(cuda, opts);
     DMESH_TRY(apply_env(info, opts));
     DMESH_TRY(parse_info(info, ndims, names, opts));
+    for (int d = 0; d < DMESH_MAX_DIMS; d++) /* the NCCL creation of each dim waits so long */
+        opts->axis[d].nccl.timeout = opts->timeout;
     for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++)
         if (opts->axis[d].backend == DMESH_BACKEND_NCCL)
             DMESH_TRY(check_nccl(d, &opts->axis[d].nccl));

@@ -34,6 +34,7 @@ typedef struct {
      * logs name the mesh; not part of the cache key (the first mesh to
      * create a communicator names it). */
     char comm_name[128];
+    double timeout; /* dmesh_timeout: bound of the wait for a non-blocking init, 0: none */
 } dmesh_nccl_options_t;
 
 /* Backend choice and NCCL settings of one mesh dimension. */
@@ -49,6 +50,7 @@ typedef struct {
     int bind;        /* enum dmesh_bind */
     int nccl_lazy;   /* create NCCL communicators at first dmesh_get_nccl_comm */
     int debug;       /* DMESH_DEBUG */
+    double timeout;  /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
     dmesh_axis_options_t axis[DMESH_MAX_DIMS];
 } dmesh_options_t;
 

@@ -180,6 +180,34 @@ MT_TEST(check_key_overrides_env)
     MPI_Info_free(&off);
 }
 
+/* dmesh_timeout takes seconds > 0 (info key, else DMESH_TIMEOUT); a bad
+ * value is DMESH_ERR_ARG on every rank. */
+MT_TEST(timeout_option)
+{
+    int shape[1] = {mt_size};
+    const char *bad[] = {"0", "-1", "soon", "1e99"};
+    MPI_Info info;
+    dmesh_t h = DMESH_NULL;
+
+    for (int i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+        info = mt_info1("dmesh_timeout", bad[i]);
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, W, info, &h), DMESH_ERR_ARG, h);
+        MPI_Info_free(&info);
+    }
+    info = mt_info1("dmesh_timeout", "2.5");
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, W, info, &h));
+    MT_OK(dmesh_free(&h));
+    setenv("DMESH_TIMEOUT", "never", 1);
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, W, info, &h)); /* the key wins */
+    MT_OK(dmesh_free(&h));
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, W, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
+                h);
+    unsetenv("DMESH_TIMEOUT");
+    MPI_Info_free(&info);
+    MT_STREQ(dmesh_error_string(DMESH_ERR_TIMEOUT),
+             "DMESH_ERR_TIMEOUT: a bounded wait (dmesh_timeout) ran out");
+}
+
 /* ---- dmesh_abort --------------------------------------------------------- */
 
 MT_TEST(abort_honoured)
@@ -350,6 +378,7 @@ static Suite *failure_suite(void)
     tcase_add_test(tc, from_comms_foreign_or_null);
     tcase_add_test(tc, intercommunicator);
     tcase_add_test(tc, check_key_overrides_env);
+    tcase_add_test(tc, timeout_option);
     tcase_add_test(tc, abort_honoured);
 #ifdef DMESH_FAULT_INJECTION
     tcase_add_test(tc, fault_injection);
