@@ -154,8 +154,10 @@ DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
  *        for the other ranks; for error paths where a collective may hang.
  * \param[in] mesh any mesh of the universe
  * \return DMESH_SUCCESS, or the first error met (the teardown goes on)
- * \note Local. Afterwards every mesh of the universe may only be freed;
- *       dmesh_get_comm() returns MPI_COMM_NULL for it.
+ * \note Local. Afterwards every collective call on the universe and
+ *       dmesh_get_nccl_comm() return DMESH_ERR_ARG ("universe aborted"),
+ *       local queries still answer, dmesh_get_comm() returns MPI_COMM_NULL,
+ *       and dmesh_free() works.
  */
 DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
 /** @} */

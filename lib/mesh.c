@@ -521,7 +521,7 @@ static int mesh_from(dmesh_universe_t *u, const struct dmesh_s *t, dmesh_t *out)
     return DMESH_SUCCESS;
 }
 
-static int find_dim(dmesh_t m, const char *name)
+static int find_dim(const struct dmesh_s *m, const char *name)
 {
     int d;
 
@@ -529,6 +529,17 @@ static int find_dim(dmesh_t m, const char *name)
         if (strcmp(m->names[d], name) == 0)
             return d;
     return -1;
+}
+
+/* The one names check of the paths that assemble a mesh from names
+ * (slice, unflatten, concatenate): no name twice. */
+static int check_unique_names(const struct dmesh_s *t, const char *fn)
+{
+    for (int d = 0; t->named && d < t->layout.naxes; d++)
+        if (find_dim(t, t->names[d]) != d)
+            return dmesh_error_set(DMESH_ERR_NAME, "%s: name \"%s\" is used twice", fn,
+                                   t->names[d]);
+    return DMESH_SUCCESS;
 }
 
 /* Axes given in a slice or concatenate must be sorted (slice only) and must
@@ -591,6 +602,7 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
             return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: dim_names[%d] is NULL", i);
         DMESH_TRY(slice_add(mesh, dim_names[i], &s));
     }
+    DMESH_TRY(check_unique_names(&s, "dmesh_slice"));
     DMESH_TRY(check_joined(&s.layout, 1, "dmesh_slice"));
     return mesh_from(mesh->u, &s, submesh);
 }
@@ -791,11 +803,7 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
     for (d = 0; d < t->layout.naxes; d++)
         strcpy(t->names[d], d < dim ? m->names[d] : d < dim + n ? fresh[d - dim] :
                m->names[d - n + 1]);
-    for (d = 0; m->named && d < t->layout.naxes; d++)
-        if (find_dim(t, t->names[d]) != d)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: name \"%s\" is used twice",
-                                   t->names[d]);
-    return DMESH_SUCCESS;
+    return check_unique_names(t, "dmesh_unflatten");
 }
 
 int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
@@ -861,11 +869,15 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
         }
     }
     t.named = meshes[0]->named;
-    for (d = 0; t.named && d < t.layout.naxes; d++)
-        if (find_dim(&t, t.names[d]) != d)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: name \"%s\" is used twice",
-                                   t.names[d]);
+    /* the overlap first (as PyTorch): a mesh given twice overlaps itself,
+     * even where its dimensions have size 1 */
+    for (i = 0; i < n; i++)
+        for (k = 0; k < i; k++)
+            if (meshes[i] == meshes[k])
+                return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] is "
+                                       "meshes[%d]: the dimensions overlap", i, k);
     DMESH_TRY(check_joined(&t.layout, 0, "dmesh_concatenate"));
+    DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
     return mesh_from(meshes[0]->u, &t, out);
 }
 

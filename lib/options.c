@@ -13,11 +13,31 @@
 #include "error.h"
 #include "options.h"
 
-/* A parsed dimension selector of a ".<dim>" key: by name or by index. */
+/* The dims that the ".<dim>" forms of one key (dmesh_backend, nccl_<field>)
+ * named, by name or by index: one table per key, so that both forms for one
+ * dim are refused within a key only, and a per-dim value is never replaced
+ * by the key's global form, whatever the key order in the info. */
 typedef struct {
+    char base[MPI_MAX_INFO_KEY + 1];
     int by_name[DMESH_MAX_DIMS];
     int by_index[DMESH_MAX_DIMS];
+} key_forms_t;
+
+typedef struct {
+    key_forms_t key[16]; /* more than the per-dim keys there are */
+    int n;
 } dim_forms_t;
+
+static key_forms_t *forms_of(dim_forms_t *f, const char *base)
+{
+    for (int i = 0; i < f->n; i++)
+        if (strcmp(f->key[i].base, base) == 0)
+            return &f->key[i];
+    if (f->n == (int)(sizeof(f->key) / sizeof(f->key[0])))
+        return &f->key[f->n - 1]; /* not reached: unknown nccl_ fields change nothing */
+    snprintf(f->key[f->n].base, sizeof(f->key[f->n].base), "%s", base);
+    return &f->key[f->n++];
+}
 
 static int parse_int(const char *key, const char *val, int lo, int hi, int *out)
 {
@@ -122,7 +142,7 @@ static int parse_nccl_field(const char *key, const char *field, const char *val,
 /* Resolve the <dim> of "key.<dim>" to an index: a name of the mesh or a
  * decimal index; both forms for one dim, or an unknown dim, is an error. */
 static int resolve_dim(const char *key, const char *dim, int ndims, const char *const names[],
-                       dim_forms_t *forms, int *out)
+                       key_forms_t *forms, int *out)
 {
     int d;
     char *end;
@@ -151,33 +171,33 @@ check:
 
 /* Apply one per-axis key (dmesh_backend or nccl_<field>) to the axes it names. */
 static int apply_axis_key(const char *key, const char *val, int ndims, const char *const names[],
-                          dmesh_options_t *o, dim_forms_t *forms, int *per_dim_backend)
+                          dmesh_options_t *o, dim_forms_t *forms)
 {
     char base[MPI_MAX_INFO_KEY + 1];
     const char *dot = strchr(key, '.');
     int d, lo = 0, hi = ndims, known = 1;
+    key_forms_t *kf;
 
     snprintf(base, sizeof(base), "%.*s", dot ? (int)(dot - key) : (int)strlen(key), key);
+    kf = forms_of(forms, base);
     if (dot != NULL) {
-        DMESH_TRY(resolve_dim(key, dot + 1, ndims, names, forms, &lo));
+        DMESH_TRY(resolve_dim(key, dot + 1, ndims, names, kf, &lo));
         hi = lo + 1;
     }
     for (d = lo; d < hi; d++) {
-        if (strcmp(base, "dmesh_backend") == 0) {
-            /* a per-dim choice wins over the global one, whatever the key order */
-            if (dot != NULL || !per_dim_backend[d])
-                DMESH_TRY(parse_backend(key, val, &o->axis[d].backend));
-            per_dim_backend[d] |= dot != NULL;
-        } else {
+        if (dot == NULL && (kf->by_name[d] || kf->by_index[d]))
+            continue; /* a per-dim value wins over the global one */
+        if (strcmp(base, "dmesh_backend") == 0)
+            DMESH_TRY(parse_backend(key, val, &o->axis[d].backend));
+        else
             DMESH_TRY(parse_nccl_field(key, base + 5, val, &o->axis[d].nccl, &known));
-        }
     }
     (void)known;
     return DMESH_SUCCESS;
 }
 
 static int apply_key(const char *key, const char *val, int ndims, const char *const names[],
-                     dmesh_options_t *o, dim_forms_t *forms, int *per_dim_backend)
+                     dmesh_options_t *o, dim_forms_t *forms)
 {
     if (strcmp(key, "dmesh_check") == 0)
         return parse_bool(key, val, &o->check);
@@ -192,9 +212,9 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
     if (strcmp(key, "dmesh_nccl_init") == 0)
         return parse_choice(key, val, "eager", "lazy", &o->nccl_lazy);
     if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
-        return apply_axis_key(key, val, ndims, names, o, forms, per_dim_backend);
+        return apply_axis_key(key, val, ndims, names, o, forms);
     if (strncmp(key, "nccl_", 5) == 0)
-        return apply_axis_key(key, val, ndims, names, o, forms, per_dim_backend);
+        return apply_axis_key(key, val, ndims, names, o, forms);
     return DMESH_SUCCESS;
 }
 
@@ -302,7 +322,6 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
 {
     char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
     int nkeys = 0, i, flag, rc;
-    int per_dim_backend[DMESH_MAX_DIMS] = {0};
     dim_forms_t forms;
 
     memset(&forms, 0, sizeof(forms));
@@ -316,7 +335,7 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
         if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS)
             return dmesh_error_mpi(rc, "MPI_Info_get");
         if (flag)
-            DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms, per_dim_backend));
+            DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms));
     }
     return DMESH_SUCCESS;
 }

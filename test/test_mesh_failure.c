@@ -164,6 +164,42 @@ MT_TEST(intercommunicator)
     MPI_Comm_free(&local);
 }
 
+/* Names given twice are DMESH_ERR_NAME on every path that takes names, a
+ * size-1 dimension included; a mesh concatenated with itself overlaps. */
+MT_TEST(names_and_overlap)
+{
+    int shape[2] = {1, mt_size};
+    dmesh_t root, a, h = DMESH_NULL;
+
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, AB, MPI_INFO_NULL, &root));
+    MT_RC(dmesh_slice(root, 2, (const char *[]){"a", "a"}, &h), DMESH_ERR_NAME);
+    MT_RC(dmesh_slice(root, 2, (const char *[]){"b", "b"}, &h), DMESH_ERR_NAME);
+    MT_CHECK(h == DMESH_NULL);
+    MT_OK(dmesh_slice(root, 1, (const char *[]){"a"}, &a));
+    MT_RC(dmesh_concatenate(2, (dmesh_t[]){a, a}, &h), DMESH_ERR_LAYOUT);
+    MT_RC(dmesh_concatenate(2, (dmesh_t[]){root, root}, &h), DMESH_ERR_LAYOUT);
+    MT_CHECK(h == DMESH_NULL);
+    MT_OK(dmesh_free(&a));
+    MT_OK(dmesh_free(&root));
+}
+
+/* One "by name or by index" table per key: dmesh_backend.0 and
+ * nccl_max_ctas.a name dim 0 in two keys, which is allowed. */
+MT_TEST(per_key_dim_forms)
+{
+    int shape[1] = {mt_size};
+    MPI_Info info = mt_info2("dmesh_backend.0", "mpi", "nccl_max_ctas.w", "4");
+    dmesh_t h = DMESH_NULL;
+
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, W, info, &h));
+    MT_OK(dmesh_free(&h));
+    MPI_Info_free(&info);
+    /* within one key, both forms for one dim stay an error */
+    info = mt_info2("dmesh_backend.0", "mpi", "dmesh_backend.w", "mpi");
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, W, info, &h), DMESH_ERR_ARG, h);
+    MPI_Info_free(&info);
+}
+
 /* A bad DMESH_CHECK is no error when the dmesh_check key overrides it. */
 MT_TEST(check_key_overrides_env)
 {
@@ -377,6 +413,8 @@ static Suite *failure_suite(void)
     tcase_add_test(tc, dim_int_min);
     tcase_add_test(tc, from_comms_foreign_or_null);
     tcase_add_test(tc, intercommunicator);
+    tcase_add_test(tc, names_and_overlap);
+    tcase_add_test(tc, per_key_dim_forms);
     tcase_add_test(tc, check_key_overrides_env);
     tcase_add_test(tc, timeout_option);
     tcase_add_test(tc, abort_honoured);
