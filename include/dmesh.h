@@ -58,7 +58,8 @@ enum dmesh_error {
     DMESH_ERR_HWLOC = 12,     /**< an hwloc call failed */
     DMESH_ERR_NOMEM = 13,     /**< memory allocation failed */
     DMESH_ERR_INTERNAL = 14,  /**< a broken internal invariant: a bug in dmesh */
-    DMESH_ERR_LASTCODE = 15   /**< one past the last error class */
+    DMESH_ERR_TIMEOUT = 15,   /**< a bounded wait (dmesh_timeout) ran out, on every rank */
+    DMESH_ERR_LASTCODE = 16   /**< one past the last error class */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -153,8 +154,10 @@ DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
  *        for the other ranks; for error paths where a collective may hang.
  * \param[in] mesh any mesh of the universe
  * \return DMESH_SUCCESS, or the first error met (the teardown goes on)
- * \note Local. Afterwards every mesh of the universe may only be freed;
- *       dmesh_get_comm() returns MPI_COMM_NULL for it.
+ * \note Local. Afterwards every collective call on the universe and
+ *       dmesh_get_nccl_comm() return DMESH_ERR_ARG ("universe aborted"),
+ *       local queries still answer, dmesh_get_comm() returns MPI_COMM_NULL,
+ *       and dmesh_free() works.
  */
 DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
 /** @} */

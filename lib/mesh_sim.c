@@ -8,12 +8,6 @@
 
 #include "error.h"
 #include "mesh.h"
-#include "sim.h"
-
-int dmesh_sim_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
-{
-    return dmesh_universe_agree(u, hash, local_err, what);
-}
 
 /* The rank-map index where the caller's copy of the mesh starts: the
  * caller's index minus the offset of its coordinate. A non-member sees the

@@ -60,7 +60,8 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_HWLOC = 12  !< an hwloc call failed
   integer, parameter, public :: DMESH_ERR_NOMEM = 13  !< out of memory
   integer, parameter, public :: DMESH_ERR_INTERNAL = 14  !< a bug in dmesh
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 15  !< one past the last error class
+  integer, parameter, public :: DMESH_ERR_TIMEOUT = 15  !< a bounded wait ran out
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 16  !< one past the last error class
   !> @}
 
   !> Most dimensions a mesh can have.
