@@ -98,6 +98,8 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(cart);
+    if (mesh->u->aborted)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted", __func__);
     err = periods == NULL ? dmesh_error_set(DMESH_ERR_ARG, "%s: periods is NULL", __func__)
                           : cart_key(mesh, periods, reorder, &axis, shape, key);
     h = cart_hash(mesh, key);

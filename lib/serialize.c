@@ -2,8 +2,9 @@
  * communicators (PyTorch pickles a DeviceMesh the same way) and rebuilt on
  * a communicator. The text is parsed by serialize_text.c; here the saved
  * form is taken from a mesh, and a new universe is built from it. Each
- * collective step that can fail on some ranks only (parsing, the device
- * choice, building communicators) is followed by dmesh_sim_agree. */
+ * step that can fail on some ranks only (parsing, allocating, registering
+ * names) is followed by dmesh_sim_agree before the next collective one;
+ * communicator creation and the device choice agree inside. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "serialize.h"
 #include "sim.h"
 #include "topo.h"
+#include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
                       const dmesh_comm_entry_t *e)
@@ -94,15 +96,16 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
     return DMESH_SUCCESS;
 }
 
-/* Collective over u->comm: the mesh of s in u, its communicators made
- * through the cache, and the flattened names registered again. */
-static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o,
-                 dmesh_t *out)
+/* Local: the root's dimensions in u, a mesh of s's dimensions without its
+ * communicators yet, and room for the entries of the flattened names. */
+static int mesh_of(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_t *out,
+                   dmesh_comm_entry_t ***flat)
 {
-    dmesh_comm_entry_t *e;
     dmesh_t m = DMESH_NULL;
     int i;
 
+    if (s->nflat > 0 && (*flat = calloc((size_t)s->nflat, sizeof(**flat))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     for (i = 0; i < s->nroot; i++) {
         u->root_layout.axes[i] = s->root[i].axis;
         strcpy(u->root_names[i], s->root[i].name);
@@ -110,28 +113,42 @@ static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_option
     u->root_layout.naxes = s->nroot;
     u->root_named = s->root_named;
     DMESH_TRY(dmesh_mesh_alloc(u, &m));
-    *out = m;
     m->layout.naxes = s->ndims;
     m->named = s->named;
     m->is_root = s->is_root;
     for (i = 0; i < s->ndims; i++) {
         m->layout.axes[i] = s->dims[i].axis;
         strcpy(m->names[i], s->dims[i].name);
+    }
+    *out = m;
+    return DMESH_SUCCESS;
+}
+
+/* Collective over u->comm: the communicators of the mesh's dimensions and
+ * of the flattened names, through the cache (each creation is agreed over
+ * the universe, so every rank stops at the same one), then the names
+ * registered again (local, agreed after). */
+static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o, dmesh_t m,
+                 dmesh_comm_entry_t **flat, uint64_t h)
+{
+    int i, err = DMESH_SUCCESS;
+
+    for (i = 0; i < s->ndims; i++)
         DMESH_TRY(dmesh_universe_get_entry(u, &s->dims[i].axis, &s->dims[i].opts, o->comm_create,
                                            o->nccl_lazy, &m->entry[i]));
-    }
-    for (i = 0; i < s->nflat; i++) {
+    for (i = 0; i < s->nflat; i++)
         DMESH_TRY(dmesh_universe_get_entry(u, &s->flat[i].axis, &s->flat[i].opts, o->comm_create,
-                                           o->nccl_lazy, &e));
-        DMESH_TRY(dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, e));
-    }
-    return DMESH_SUCCESS;
+                                           o->nccl_lazy, &flat[i]));
+    for (i = 0; i < s->nflat && err == DMESH_SUCCESS; i++)
+        err = dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, flat[i]);
+    return dmesh_sim_agree(u, h, err, "dmesh_deserialize (flattened names)");
 }
 
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
 {
     dmesh_universe_t *u = NULL;
     dmesh_t m = DMESH_NULL;
+    dmesh_comm_entry_t **flat = NULL;
     dmesh_saved_t s;
     dmesh_options_t o;
     uint64_t h;
@@ -139,6 +156,8 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
+    /* as every creation call, before any call that passes a handle */
+    DMESH_TRY(dmesh_mpi_identity_check(__func__));
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
     memset(&s, 0, sizeof(s));
@@ -161,16 +180,17 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     u->debug = o.debug;
     if (o.check) /* the same text on every rank, each parsed and checked */
         err = dmesh_sim_agree(u, h, err, __func__);
-    if (err == DMESH_SUCCESS && s.cuda) {
+    if (err == DMESH_SUCCESS && s.cuda) /* agreed inside */
         err = dmesh_topo_bind(u->comm, &o, &u->device);
-        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (device binding)");
-    }
     if (err == DMESH_SUCCESS) {
-        err = build(u, &s, &o, &m);
-        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (communicators)");
+        err = mesh_of(u, &s, &m, &flat);
+        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (mesh)");
     }
+    if (err == DMESH_SUCCESS)
+        err = build(u, &s, &o, m, flat, h);
     if (err != DMESH_SUCCESS)
         dmesh_free(&m);
+    free(flat);
     dmesh_universe_release(u);
     dmesh_saved_free(&s);
     if (err == DMESH_SUCCESS)
