@@ -180,8 +180,8 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     u->debug = o.debug;
     if (o.check) /* the same text on every rank, each parsed and checked */
         err = dmesh_sim_agree(u, h, err, __func__);
-    if (err == DMESH_SUCCESS && s.cuda) /* agreed inside */
-        err = dmesh_topo_bind(u->comm, &o, &u->device);
+    if (err == DMESH_SUCCESS && s.cuda) /* agreed inside; non-members make no CUDA call */
+        err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
     if (err == DMESH_SUCCESS) {
         err = mesh_of(u, &s, &m, &flat);
         err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (mesh)");
