@@ -14,6 +14,7 @@
 #include "mesh.h"
 #include "serialize.h"
 #include "topo.h"
+#include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
                       const dmesh_comm_entry_t *e)
@@ -159,6 +160,8 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
+    /* as every creation call, before any call that passes a handle */
+    DMESH_TRY(dmesh_mpi_identity_check(__func__));
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
     memset(&s, 0, sizeof(s));
