@@ -37,3 +37,14 @@ examples_hello_mesh_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
 $(examples_hello_mesh_fortran_OBJECTS) $(examples_hello_mesh_f08_OBJECTS): $(DMESH_FORTRAN_MODS)
 TESTS += $(DMESH_FORTRAN_EXAMPLE_RUNS)
 endif
+
+# The examples' Makefile (pkg-config) is installed as $(exampledir)/Makefile.
+EXTRA_DIST += examples/Makefile.installed
+install-data-local: install-examples-makefile
+install-examples-makefile:
+	$(MKDIR_P) '$(DESTDIR)$(exampledir)'
+	$(INSTALL_DATA) $(srcdir)/examples/Makefile.installed '$(DESTDIR)$(exampledir)/Makefile'
+uninstall-local: uninstall-examples-makefile
+uninstall-examples-makefile:
+	rm -f '$(DESTDIR)$(exampledir)/Makefile'
+.PHONY: install-examples-makefile uninstall-examples-makefile

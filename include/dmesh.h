@@ -9,7 +9,6 @@
 #define DMESH_H
 
 #include <stddef.h>
-#include <mpi.h>
 
 #include "dmesh_version.h"
 
@@ -60,6 +59,22 @@ enum dmesh_error {
     DMESH_ERR_INTERNAL = 14,  /**< a broken internal invariant: a bug in dmesh */
     DMESH_ERR_LASTCODE = 15   /**< one past the last error class */
 };
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DMESH_H */
+
+/* The rest needs mpi.h. dmesh_layout.h includes this header for the part
+ * above only (DMESH_BASE_ONLY_), so that the layout algebra compiles with a
+ * plain C compiler; a later #include <dmesh.h> then brings in the rest. */
+#if !defined(DMESH_BASE_ONLY_) && !defined(DMESH_H_MPI)
+#define DMESH_H_MPI
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ------------------------------------------------------------------------ */
 /** \name Creation and destruction
@@ -421,4 +436,4 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 }
 #endif
 
-#endif /* DMESH_H */
+#endif /* DMESH_H_MPI */

@@ -14,11 +14,18 @@
 
 #include <stddef.h>
 
+/* The MPI-free part of dmesh.h: error classes, DMESH_EXPORT, DMESH_MAX_DIMS. */
+#define DMESH_BASE_ONLY_ 1
 #include "dmesh.h"
+#undef DMESH_BASE_ONLY_
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Also declared (identically) in the MPI part of dmesh.h. */
+DMESH_EXPORT const char *dmesh_error_string(int err);
+DMESH_EXPORT const char *dmesh_last_error(void);
 
 /** \brief Most atoms in one axis. Canonical axes of int-sized layouts have
  *  at most 31 atoms (each atom has size >= 2). */

@@ -14,3 +14,9 @@ EXTRA_DIST += test/tools-args.sh
 # A program of the other MPI against this libdmesh: DMESH_ERR_MPI, no crash.
 TESTS += test/mpi-mismatch.sh
 EXTRA_DIST += test/mpi-mismatch.sh test/mpi_mismatch.c
+# dmesh_layout.h is MPI-free: it compiles with a plain C compiler.
+TESTS += test/layout-plain-cc.sh
+EXTRA_DIST += test/layout-plain-cc.sh
+# dmesh.pc: no repeated flags; pkg-config --static links libdmesh.a.
+TESTS += test/pkgconfig.sh
+EXTRA_DIST += test/pkgconfig.sh
