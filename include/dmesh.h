@@ -401,6 +401,142 @@ DMESH_EXPORT const char *dmesh_last_error(void);
 /** @} */
 
 /* ------------------------------------------------------------------------ */
+/** \name Simulation codes
+ * The mesh as a whole, the way MPI's Cartesian topologies offer it: any
+ * rank's coordinate, neighbours along a dimension, every group of a
+ * dimension, a Cartesian communicator, and saving and restoring a mesh.
+ * The queries are local (any MPI thread level, concurrently from several
+ * threads); dmesh_get_cart_comm() and dmesh_deserialize() are collective.
+ * @{ */
+
+/**
+ * \brief Rank of the root communicator at a coordinate of the mesh, in the
+ *        caller's copy of the mesh (or its only copy).
+ * \param[in] mesh the mesh
+ * \param[in] ndims number of coordinates: the mesh's ndims
+ * \param[in] coords the coordinate, 0 <= coords[d] < shape[d]
+ * \param[out] rank the rank of the communicator the root mesh was built on
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a wrong \p ndims or a coordinate
+ *         out of range, DMESH_ERR_NOT_MEMBER when the mesh has several copies
+ *         (a slice of a larger mesh) and the caller is in none
+ * \note Local. The inverse of dmesh_get_coordinate_of() on the caller's copy.
+ */
+DMESH_EXPORT int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank);
+
+/**
+ * \brief Coordinate of any rank in the copy of the mesh that contains it.
+ * \param[in] mesh the mesh
+ * \param[in] rank a rank of the root communicator
+ * \param[in] maxdims capacity of \p coords (>= ndims)
+ * \param[out] coords the coordinate (left untouched when \p rank is not a
+ *             member); for the caller, what dmesh_get_coordinate() gives
+ * \param[out] is_member 1 if \p rank is part of a copy of the mesh, else 0
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a rank outside the communicator
+ *         or a too small \p maxdims
+ * \note Local: O(atoms), like MPI_Cart_coords.
+ */
+DMESH_EXPORT int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[],
+                                         int *is_member);
+
+/**
+ * \brief Neighbours of the caller along a dimension, as MPI_Cart_shift: the
+ *        ranks, in the communicator of \p dim (dmesh_get_comm()), that the
+ *        caller receives from (\p source, coordinate - \p disp) and sends to
+ *        (\p dest, coordinate + \p disp).
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[in] disp displacement (any sign; 0 gives the caller itself)
+ * \param[in] periodic nonzero: coordinates wrap around; zero: MPI_PROC_NULL
+ *            past either end
+ * \param[out] source rank to receive from, or MPI_PROC_NULL
+ * \param[out] dest rank to send to, or MPI_PROC_NULL
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG, DMESH_ERR_NOT_MEMBER for a non-member
+ * \note Local. The results feed MPI_Sendrecv on dmesh_get_comm(mesh, dim).
+ */
+DMESH_EXPORT int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source,
+                             int *dest);
+
+/**
+ * \brief Every group of a dimension (PyTorch's `_get_all_submeshes`), as
+ *        ranks of the root communicator.
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[in] maxgroups rows of \p ranks (>= the number of groups); 0 with
+ *            \p ranks NULL asks for \p ngroups and \p size only
+ * \param[in] maxranks length of one row (>= the size of \p dim)
+ * \param[out] ranks row-major maxgroups x maxranks array: member i of group
+ *             g (its local rank i along \p dim) is ranks[g * maxranks + i]
+ * \param[out] ngroups number of groups
+ * \param[out] size ranks per group (the size of \p dim)
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG when a capacity is too small,
+ *         DMESH_ERR_NOT_MEMBER on a non-member of a mesh whose rank map is
+ *         private to each group (dmesh_from_comms() without ranks)
+ * \note Local: computed from the layout, no communication. The groups come
+ *       in the order of their MPI_Comm_split colours; the caller's group is
+ *       the one dmesh_get_group_ranks() gives.
+ */
+DMESH_EXPORT int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks,
+                                      int ranks[], int *ngroups, int *size);
+
+/**
+ * \brief An MPI Cartesian communicator with the mesh's shape, for
+ *        MPI_Neighbor_* collectives and MPI_Cart_* queries.
+ * \param[in] mesh the mesh
+ * \param[in] periods ndims flags: dimension d is periodic when periods[d] != 0
+ * \param[in] reorder passed to MPI_Cart_create. With 0, the Cartesian
+ *            coordinates of every process equal its mesh coordinates and its
+ *            rank is the row-major index of that coordinate. With nonzero MPI
+ *            may renumber: read coordinates and neighbours from the
+ *            communicator itself (MPI_Cart_coords, MPI_Cart_shift).
+ * \param[out] cart borrowed communicator over the caller's copy of the mesh
+ *             (do not free), valid while any mesh of the universe lives;
+ *             MPI_COMM_NULL for a non-member
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG, DMESH_ERR_MISMATCH when ranks passed
+ *         different arguments, DMESH_ERR_MPI
+ * \note Collective over the root communicator (as dmesh_flatten()). Cached
+ *       in the universe by (layout, periods, reorder): a second call with the
+ *       same arguments, on this mesh or an equal one, creates nothing.
+ */
+DMESH_EXPORT int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder,
+                                     MPI_Comm *cart);
+
+/**
+ * \brief Save a mesh as a versioned, self-describing text (PyTorch's
+ *        pickling of a DeviceMesh), without its communicators: device type,
+ *        rank map ("identity" when it is one), the root mesh's dimensions,
+ *        the names registered on the root by dmesh_flatten(), and the mesh's
+ *        dimensions with their backend options. snprintf rules.
+ * \param[in] mesh the mesh
+ * \param[out] buf buffer (may be NULL when \p len is 0)
+ * \param[in] len capacity of \p buf
+ * \param[out] needed length of the full text without the NUL (may be NULL)
+ * \return DMESH_SUCCESS (also when truncated), DMESH_ERR_ARG for a mesh of
+ *         dmesh_from_comms() without ranks (its rank map differs between
+ *         groups)
+ * \note Local. The text is the same on every rank of the root communicator.
+ */
+DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed);
+
+/**
+ * \brief Rebuild a mesh saved by dmesh_serialize() on a communicator.
+ * \param[in] comm communicator the saved ranks refer to (at least as large
+ *            as the largest saved rank + 1)
+ * \param[in] text NUL-terminated text of dmesh_serialize()
+ * \param[in] info options that are not part of the mesh, as for
+ *            dmesh_init() (`dmesh_check`, `dmesh_comm_create`, `dmesh_device`,
+ *            `dmesh_bind`, `dmesh_nccl_init`); backends come from the text
+ * \param[out] mesh the mesh, equal (dmesh_equal()) to the saved one when
+ *             \p comm has the same ranks; the names registered by
+ *             dmesh_flatten() are registered again, with their communicators
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a malformed text (the detail gives
+ *         line, column and byte offset), DMESH_ERR_SIZE when \p comm is too
+ *         small, DMESH_ERR_MISMATCH when ranks passed different texts, or
+ *         another error class
+ * \note Collective over \p comm; starts a new universe. Every rank returns
+ *       the same class.
+ */
+DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
+                                   dmesh_t *mesh);
 /** \name Version and build
  * @{ */
 

@@ -2,19 +2,30 @@
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
  * needs no other bootstrap, and NCCL ranks are the MPI ranks. Creation ends
- * with one small allreduce so that every member returns the same answer. */
+ * with the agreement (agree.h) so that every member returns the same answer. */
 #include "config.h"
 
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include "agree.h"
 #include "comm_nccl.h"
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "mesh.h"
+
+/* What each member tells the others before NCCL: where its GPU is. */
+typedef struct {
+    int status; /* cudaError_t of cudaDeviceGetPCIBusId */
+    char host[64];
+    char busid[32];
+} nccl_gpu_msg_t;
 
 /* What rank 0 broadcasts: the id, or why it has none. */
 typedef struct {
@@ -48,6 +59,32 @@ static void nccl_config(const dmesh_nccl_options_t *o, ncclConfig_t *c)
         c->netName = o->net_name;
     if (o->set_mask & DMESH_NCCL_OPT_SPLIT_SHARE)
         c->splitShare = o->split_share;
+    if (o->comm_name[0] != '\0')
+        c->commName = o->comm_name;
+}
+
+/* Make device current on the calling thread for one NCCL call, keeping the
+ * caller's device in *saved (restored by device_leave): NCCL binds a
+ * communicator to the device current when it is made, and a lazy creation
+ * or a free may run on any thread. */
+static int device_enter(int device, int *saved)
+{
+    cudaError_t c = cudaGetDevice(saved);
+
+    if (c == cudaSuccess && *saved != device)
+        c = cudaSetDevice(device);
+    if (c != cudaSuccess) {
+        (void)cudaGetLastError();
+        return dmesh_error_set(DMESH_ERR_CUDA, "cudaSetDevice(%d) around an NCCL call: %s", device,
+                               cudaGetErrorString(c));
+    }
+    return DMESH_SUCCESS;
+}
+
+static void device_leave(int device, int saved)
+{
+    if (saved != device && cudaSetDevice(saved) != cudaSuccess)
+        (void)cudaGetLastError();
 }
 
 /* A non-blocking communicator (nccl_blocking=0) returns ncclInProgress;
@@ -94,26 +131,73 @@ static int nccl_share_id(MPI_Comm comm, int rank, ncclUniqueId *id)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm: DMESH_ERR_NCCL on every rank when any failed. */
-static int nccl_agree(MPI_Comm comm, int rank, int err)
+/* Two members on one GPU of one host, by the table every member has: the
+ * same answer on every rank. */
+static int nccl_gpu_clash(const nccl_gpu_msg_t *all, int size, int device)
 {
-    struct {
-        int failed, rank;
-    } in = {err != DMESH_SUCCESS, rank}, out;
-    int e = MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, comm);
-
-    if (e != MPI_SUCCESS)
-        return dmesh_error_mpi(e, "MPI_Allreduce after ncclCommInitRankConfig");
-    if (!out.failed || err != DMESH_SUCCESS)
-        return err;
-    return dmesh_error_set(DMESH_ERR_NCCL,
-                           "ncclCommInitRankConfig failed on rank %d of the axis "
-                           "communicator",
-                           out.rank);
+    for (int i = 0; i < size; i++) {
+        if (all[i].status != cudaSuccess)
+            return dmesh_error_set(DMESH_ERR_CUDA,
+                                   "cudaDeviceGetPCIBusId(%d) on rank %d of the axis "
+                                   "communicator: %s",
+                                   device, i, cudaGetErrorString((cudaError_t)all[i].status));
+        for (int j = 0; j < i; j++)
+            if (strcmp(all[i].host, all[j].host) == 0 && strcmp(all[i].busid, all[j].busid) == 0)
+                return dmesh_error_set(DMESH_ERR_NO_DEVICE,
+                                       "ranks %d and %d of an NCCL dimension share GPU %s on "
+                                       "host %s: NCCL needs one GPU per rank (set dmesh_device, "
+                                       "CUDA_VISIBLE_DEVICES or fewer ranks per node, or use "
+                                       "dmesh_backend=mpi)",
+                                       j, i, all[i].busid, all[i].host);
+    }
+    return DMESH_SUCCESS;
 }
 
+/* Collective over comm: every member's (host, PCI bus id of device), so
+ * that two ranks on one GPU fail here, on every rank, instead of hanging or
+ * failing on some ranks inside NCCL. err: this rank's failure so far. */
+static int nccl_check_gpus(MPI_Comm comm, int size, int device, int err)
+{
+    nccl_gpu_msg_t me, *all = malloc((size_t)size * sizeof(*all));
+    int e;
+
+    if (all == NULL && err == DMESH_SUCCESS)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "NCCL dimension: out of memory");
+    err = dmesh_agree(comm, 0, err, "setting the device or allocating");
+    if (err != DMESH_SUCCESS) {
+        free(all);
+        return err;
+    }
+    memset(&me, 0, sizeof(me));
+    gethostname(me.host, sizeof(me.host) - 1);
+    me.status = cudaDeviceGetPCIBusId(me.busid, (int)sizeof(me.busid), device);
+    if (me.status != cudaSuccess)
+        (void)cudaGetLastError();
+    e = MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, comm);
+    err = e == MPI_SUCCESS ? nccl_gpu_clash(all, size, device)
+                           : dmesh_error_mpi(e, "MPI_Allgather of the members' GPUs");
+    free(all);
+    return err;
+}
+
+/* ncclCommCuDevice must be the universe's device. */
+static int nccl_check_device(ncclComm_t c, int device)
+{
+    int cudev = -1;
+    ncclResult_t r = ncclCommCuDevice(c, &cudev);
+
+    if (r != ncclSuccess)
+        return nccl_error("ncclCommCuDevice", r, c);
+    if (cudev != device)
+        return dmesh_error_set(DMESH_ERR_INTERNAL,
+                               "NCCL communicator on CUDA device %d, the mesh's is %d", cudev,
+                               device);
+    return DMESH_SUCCESS;
+}
+
+/* Collective over comm, with the universe's device current. */
 static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options_t *opts,
-                     ncclComm_t *out)
+                     int device, int err_in, ncclComm_t *out)
 {
     ncclUniqueId id;
     ncclConfig_t config;
@@ -121,11 +205,20 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
     ncclResult_t r;
     int err;
 
+    DMESH_TRY(nccl_check_gpus(comm, size, device, err_in));
     DMESH_TRY(nccl_share_id(comm, rank, &id));
     nccl_config(opts, &config);
-    r = nccl_wait(c, ncclCommInitRankConfig(&c, size, id, rank, &config));
+    /* Two statements: nccl_wait must see c after the call has written it. */
+    r = ncclCommInitRankConfig(&c, size, id, rank, &config);
+    r = nccl_wait(c, r);
     err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
-    err = nccl_agree(comm, rank, err);
+    if (err == DMESH_SUCCESS)
+        err = nccl_check_device(c, device);
+    if (err != DMESH_SUCCESS && c != NULL) {
+        (void)ncclCommAbort(c);
+        c = NULL;
+    }
+    err = dmesh_agree(comm, 0, err, "ncclCommInitRankConfig");
     if (err != DMESH_SUCCESS) {
         if (c != NULL)
             (void)ncclCommAbort(c);
@@ -135,10 +228,11 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
     return DMESH_SUCCESS;
 }
 
-int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, void **nccl_comm)
+int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, int device,
+                           void **nccl_comm)
 {
-    ncclComm_t c;
-    int rank, size, e;
+    ncclComm_t c = NULL;
+    int rank, size, e, saved, err;
 
     if (comm == MPI_COMM_NULL || nccl_comm == NULL)
         return dmesh_error_set(DMESH_ERR_INTERNAL, "dmesh_nccl_comm_create: no communicator");
@@ -147,21 +241,22 @@ int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, void
         e = MPI_Comm_size(comm, &size);
     if (e != MPI_SUCCESS)
         return dmesh_error_mpi(e, "MPI_Comm_rank/size of an axis communicator");
-    DMESH_TRY(nccl_init(comm, rank, size, opts, &c));
-    *nccl_comm = c;
-    return DMESH_SUCCESS;
+    saved = device;
+    err = device_enter(device, &saved);
+    err = nccl_init(comm, rank, size, opts, device, err, &c);
+    device_leave(device, saved);
+    if (err == DMESH_SUCCESS)
+        *nccl_comm = c;
+    return err;
 }
 
 /* Finalize (waiting for pending work, also on a non-blocking communicator),
  * then destroy; on a failed finalize, abort to free the resources anyway. */
-int dmesh_nccl_comm_destroy(void *nccl_comm)
+static int nccl_destroy(ncclComm_t c)
 {
-    ncclComm_t c = nccl_comm;
-    ncclResult_t r;
+    ncclResult_t r = ncclCommFinalize(c);
 
-    if (c == NULL)
-        return DMESH_SUCCESS;
-    r = nccl_wait(c, ncclCommFinalize(c));
+    r = nccl_wait(c, r);
     if (r != ncclSuccess) {
         int err = nccl_error("ncclCommFinalize", r, c);
         (void)ncclCommAbort(c);
@@ -173,13 +268,32 @@ int dmesh_nccl_comm_destroy(void *nccl_comm)
     return DMESH_SUCCESS;
 }
 
+int dmesh_nccl_comm_destroy(void *nccl_comm, int device)
+{
+    int saved = device, err;
+
+    if (nccl_comm == NULL)
+        return DMESH_SUCCESS;
+    err = device_enter(device, &saved);
+    if (err == DMESH_SUCCESS)
+        err = nccl_destroy((ncclComm_t)nccl_comm);
+    else
+        (void)ncclCommAbort((ncclComm_t)nccl_comm); /* free it anyway */
+    device_leave(device, saved);
+    return err;
+}
+
 /* One group, so that NCCL can tear the communicators down together instead
  * of one abort waiting on a peer stuck in another. */
-int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[])
+int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device)
 {
     ncclResult_t r, first = ncclSuccess;
     const char *what = NULL;
-    int grouped = ncclGroupStart() == ncclSuccess;
+    int saved = device, grouped;
+
+    if (n > 0 && device_enter(device, &saved) != DMESH_SUCCESS)
+        saved = device; /* abort on whatever device is current: freeing matters more */
+    grouped = ncclGroupStart() == ncclSuccess;
 
     for (int i = 0; i < n; i++) {
         if (nccl_comms[i] == NULL)
@@ -194,6 +308,7 @@ int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[])
         first = r;
         what = "ncclGroupEnd after ncclCommAbort";
     }
+    device_leave(device, saved);
     if (first != ncclSuccess)
         return nccl_error(what, first, NULL);
     return grouped ? DMESH_SUCCESS : dmesh_error_set(DMESH_ERR_NCCL, "ncclGroupStart failed");

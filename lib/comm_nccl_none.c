@@ -9,21 +9,25 @@ int dmesh_nccl_available(void)
     return 0;
 }
 
-int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, void **nccl_comm)
+int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, int device,
+                           void **nccl_comm)
 {
     (void)comm;
     (void)opts;
+    (void)device;
     (void)nccl_comm;
     return dmesh_error_set(DMESH_ERR_BACKEND, "backend \"nccl\": dmesh was built without NCCL");
 }
 
-int dmesh_nccl_comm_destroy(void *nccl_comm)
+int dmesh_nccl_comm_destroy(void *nccl_comm, int device)
 {
+    (void)device;
     return nccl_comm == NULL ? DMESH_SUCCESS : DMESH_ERR_INTERNAL;
 }
 
-int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[])
+int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device)
 {
+    (void)device;
     (void)nccl_comms;
     return n == 0 ? DMESH_SUCCESS : DMESH_ERR_INTERNAL;
 }

@@ -9,6 +9,7 @@ nodist_include_HEADERS += include/dmesh_version.h
 
 lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
+	lib/agree.c lib/agree.h \
 	lib/layout.c \
 	lib/options.c lib/options.h \
 	lib/cache.c lib/cache.h \
@@ -27,5 +28,9 @@ lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
 
 include lib/gpu.mk
 
+# Simulation codes (issue 14): queries on the whole mesh, Cartesian
+# communicators, save and restore.
+lib_libdmesh_core_la_SOURCES += lib/sim.h lib/mesh_sim.c lib/mesh_cart.c \
+	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c
 # Version, build description, MPI identity check (issue 12).
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h

@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "mesh.h"
+#include "text.h"
 
 #define DMESH_STACK_DEPTH 64
 
@@ -217,35 +218,15 @@ int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
     return DMESH_SUCCESS;
 }
 
-/* Text accumulated with snprintf rules: what does not fit is counted. */
-typedef struct {
-    char *buf;
-    size_t len, used;
-} text_t;
-
-static void put(text_t *t, const char *fmt, ...) DMESH_PRINTF(2, 3);
-static void put(text_t *t, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-
-    va_start(ap, fmt);
-    k = vsnprintf(t->used < t->len ? t->buf + t->used : NULL,
-                  t->used < t->len ? t->len - t->used : 0, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        t->used += (size_t)k;
-}
-
 /* The mesh tensor as nested brackets, or "?" when this rank cannot see it. */
-static void put_ranks(text_t *t, dmesh_t m, const int shape[])
+static void put_ranks(dmesh_text_t *t, dmesh_t m, const int shape[])
 {
     int size, n, i, d, *ranks;
 
     if (dmesh_get_size(m, &size) != DMESH_SUCCESS || (ranks = malloc((size_t)size * sizeof(int))) == NULL)
         return;
     if (dmesh_get_ranks(m, size, ranks, &n) != DMESH_SUCCESS) {
-        put(t, "?");
+        dmesh_text_put(t, "?");
         free(ranks);
         return;
     }
@@ -256,15 +237,15 @@ static void put_ranks(text_t *t, dmesh_t m, const int shape[])
             opens += i % span == 0;
             closes += (i + 1) % span == 0;
         }
-        put(t, "%s%.*s%d%.*s", i % shape[m->layout.naxes - 1] ? ", " : i ? ", " : "", opens,
-            "[[[[[[[[[[[[[[[[", ranks[i], closes, "]]]]]]]]]]]]]]]]");
+        dmesh_text_put(t, "%s%.*s%d%.*s", i ? ", " : "", opens, "[[[[[[[[[[[[[[[[", ranks[i], closes,
+                       "]]]]]]]]]]]]]]]]");
     }
     free(ranks);
 }
 
 int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
 {
-    text_t t = {buf, len, 0};
+    dmesh_text_t t = {buf, len, 0};
     int shape[DMESH_MAX_DIMS], d;
     char axis[256];
 
@@ -272,22 +253,19 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
-    put(&t, "DeviceMesh(%s, (", mesh->u->cuda ? "cuda" : "cpu");
+    dmesh_text_put(&t, "DeviceMesh(%s, (", mesh->u->cuda ? "cuda" : "cpu");
     for (d = 0; d < mesh->layout.naxes; d++)
-        put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? mesh->names[d] : "",
-            mesh->named ? "=" : "", shape[d]);
-    put(&t, "), layout (");
+        dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? mesh->names[d] : "",
+                       mesh->named ? "=" : "", shape[d]);
+    dmesh_text_put(&t, "), layout (");
     for (d = 0; d < mesh->layout.naxes; d++) {
         dmesh_axis_to_string(&mesh->layout.axes[d], axis, sizeof(axis), NULL);
-        put(&t, "%s%s", d ? ", " : "", axis);
+        dmesh_text_put(&t, "%s%s", d ? ", " : "", axis);
     }
-    put(&t, "), mesh ");
+    dmesh_text_put(&t, "), mesh ");
     put_ranks(&t, mesh, shape);
-    put(&t, ")");
-    if (len > 0 && t.used >= len)
-        buf[len - 1] = '\0';
-    if (needed != NULL)
-        *needed = t.used;
+    dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, needed);
     return DMESH_SUCCESS;
 }
 

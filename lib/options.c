@@ -208,17 +208,59 @@ static void set_defaults(int cuda, dmesh_options_t *o)
         o->axis[d].backend = cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
 }
 
-int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
-                        dmesh_options_t *opts)
+/* What NCCL's parseCommConfig refuses, refused here with the dmesh key:
+ * blocking and splitShare other than 0 or 1, and minCTAs above maxCTAs,
+ * which NCCL compares before it applies its defaults, so that nccl_min_ctas
+ * without nccl_max_ctas fails there too. */
+static int check_nccl(int d, const dmesh_nccl_options_t *n)
+{
+    unsigned m = n->set_mask;
+
+    if ((m & DMESH_NCCL_OPT_BLOCKING) && n->blocking > 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "option nccl_blocking (dim %d): %d is not 0 or 1", d,
+                               n->blocking);
+    if ((m & DMESH_NCCL_OPT_SPLIT_SHARE) && n->split_share > 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "option nccl_split_share (dim %d): %d is not 0 or 1",
+                               d, n->split_share);
+    if (((m & DMESH_NCCL_OPT_MIN_CTAS) && n->min_ctas < 1) ||
+        ((m & DMESH_NCCL_OPT_MAX_CTAS) && n->max_ctas < 1))
+        return dmesh_error_set(DMESH_ERR_ARG, "options nccl_min_ctas/nccl_max_ctas (dim %d) must "
+                               "be at least 1", d);
+    if ((m & DMESH_NCCL_OPT_MIN_CTAS) && !(m & DMESH_NCCL_OPT_MAX_CTAS))
+        return dmesh_error_set(DMESH_ERR_ARG, "option nccl_min_ctas (dim %d) needs nccl_max_ctas "
+                               "(NCCL refuses a minimum without a maximum)", d);
+    if ((m & DMESH_NCCL_OPT_MIN_CTAS) && n->min_ctas > n->max_ctas)
+        return dmesh_error_set(DMESH_ERR_ARG, "options nccl_min_ctas=%d > nccl_max_ctas=%d (dim %d)",
+                               n->min_ctas, n->max_ctas, d);
+    return DMESH_SUCCESS;
+}
+
+/* commName of each dim: "<dim names joined by ,>/<dim name>" ("dmesh/<d>"
+ * for an unnamed mesh), cut to fit. */
+static void comm_names(int ndims, const char *const names[], dmesh_options_t *o)
+{
+    char all[128] = "dmesh";
+    size_t at = 0;
+
+    for (int d = 0; names != NULL && d < ndims; d++)
+        at += (size_t)snprintf(all + at, at < sizeof(all) ? sizeof(all) - at : 0, "%s%s",
+                               d ? "," : "", names[d]);
+    for (int d = 0; d < ndims; d++) {
+        char dim[16];
+        snprintf(dim, sizeof(dim), "%d", d);
+        snprintf(o->axis[d].nccl.comm_name, sizeof(o->axis[d].nccl.comm_name), "%.63s/%.63s", all,
+                 names != NULL ? names[d] : dim);
+    }
+}
+
+static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh_options_t *opts)
 {
     char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
     int nkeys = 0, i, flag, rc;
     int per_dim_backend[DMESH_MAX_DIMS] = {0};
     dim_forms_t forms;
 
-    set_defaults(cuda, opts);
     memset(&forms, 0, sizeof(forms));
-    DMESH_TRY(apply_env(opts));
     if (info == MPI_INFO_NULL)
         return DMESH_SUCCESS;
     if ((rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
@@ -231,6 +273,19 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
         if (flag)
             DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms, per_dim_backend));
     }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
+                        dmesh_options_t *opts)
+{
+    set_defaults(cuda, opts);
+    DMESH_TRY(apply_env(opts));
+    DMESH_TRY(parse_info(info, ndims, names, opts));
+    for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++)
+        if (opts->axis[d].backend == DMESH_BACKEND_NCCL)
+            DMESH_TRY(check_nccl(d, &opts->axis[d].nccl));
+    comm_names(ndims, names, opts);
     return DMESH_SUCCESS;
 }
 

@@ -30,6 +30,10 @@ typedef struct {
     int max_ctas;
     int split_share;
     char net_name[64];
+    /* ncclConfig_t.commName, "<mesh dim names>/<dim name>", so that NCCL's
+     * logs name the mesh; not part of the cache key (the first mesh to
+     * create a communicator names it). */
+    char comm_name[128];
 } dmesh_nccl_options_t;
 
 /* Backend choice and NCCL settings of one mesh dimension. */
@@ -50,7 +54,8 @@ typedef struct {
 
 /* Parse info (may be MPI_INFO_NULL) for a mesh of ndims dims named names
  * (NULL: unnamed) and device type cuda (1) or cpu (0). Environment variables
- * give the defaults. Unknown keys are ignored; bad values are DMESH_ERR_ARG. */
+ * give the defaults. Unknown keys are ignored; bad values, and NCCL settings
+ * that ncclCommInitRankConfig would refuse, are DMESH_ERR_ARG. */
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
                         dmesh_options_t *opts);
 

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "agree.h"
 #include "error.h"
 #include "topo.h"
 #include "topo_node.h"
@@ -168,27 +169,6 @@ static int bind_set(const dmesh_options_t *opts, int device)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm: every rank returns the worst error class of any
- * rank (the lowest such rank named), so that no rank goes on alone. */
-static int bind_agree(MPI_Comm comm, int rank, int err)
-{
-    struct {
-        int err, rank;
-    } in = {err, rank}, out;
-    char mine[256];
-    int e = MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, comm);
-
-    if (e != MPI_SUCCESS)
-        return dmesh_error_mpi(e, "device binding: MPI_Allreduce");
-    if (out.err == DMESH_SUCCESS || out.err == err)
-        return out.err;
-    snprintf(mine, sizeof(mine), "%s", err ? dmesh_last_error() : "bound");
-    return dmesh_error_set(out.err,
-                           "device binding failed on rank %d of the communicator (%s); "
-                           "this rank: %s",
-                           out.rank, dmesh_error_string(out.err), mine);
-}
-
 static void bind_debug(const bind_state_t *s, int device)
 {
     fprintf(stderr, "dmesh: rank %d (node rank %d of %d): CUDA device %d%s%s: %s\n", s->rank,
@@ -221,7 +201,7 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int *device)
         err = bind_decide(&s, opts, &dev);
     if (err == DMESH_SUCCESS)
         err = bind_set(opts, dev);
-    err = bind_agree(comm, s.rank, err);
+    err = dmesh_agree(comm, 0, err, "device binding");
     if (err == DMESH_SUCCESS && opts->debug)
         bind_debug(&s, dev);
     bind_free(&s);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agree.h"
 #include "comm_mpi.h"
 #include "comm_nccl.h"
 #include "error.h"
@@ -22,6 +23,7 @@ struct dmesh_private_comm {
     MPI_Comm comm;
     MPI_Comm user; /* the user's handle, to delete the attribute at finalize */
     int refs;
+    unsigned long universes; /* universes made on it: the next one's identity */
     struct dmesh_private_comm *prev, *next; /* list of those still attached */
 };
 
@@ -171,6 +173,10 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
     if ((err = private_comm_get(user_comm, &u->pcomm)) != DMESH_SUCCESS)
         goto fail;
     u->comm = u->pcomm->comm;
+    /* every rank of the communicator makes its universes in the same order */
+    pthread_mutex_lock(&lock);
+    u->id = ++u->pcomm->universes;
+    pthread_mutex_unlock(&lock);
     MPI_Comm_rank(u->comm, &u->rank);
     MPI_Comm_size(u->comm, &u->size);
     u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
@@ -192,7 +198,7 @@ static void free_comms(dmesh_universe_t *u)
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];
         if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl);
+            dmesh_nccl_comm_destroy(e->nccl, u->device);
         e->nccl = NULL;
     }
     for (i = u->cache.count - 1; i >= 0; i--) {
@@ -227,42 +233,17 @@ int dmesh_universe_abort(dmesh_universe_t *u)
         u->cache.order[i]->nccl = NULL;
     }
     if (n > 0)
-        err = dmesh_nccl_comm_abort_all(n, nccl);
+        err = dmesh_nccl_comm_abort_all(n, nccl, u->device);
     free(nccl);
     free_comms(u);
     u->aborted = 1;
     return err;
 }
 
-int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
-{
-    /* A rank that rejected its arguments contributes the hash of its error
-     * class: ranks agree when all passed the same arguments, or all failed in
-     * the same way. One MPI_MIN allreduce of (v, ~v) gives min(v) and ~max(v). */
-    uint64_t v = local_err ? dmesh_hash(DMESH_HASH_INIT, &local_err, sizeof(local_err)) : hash;
-    uint64_t in[2] = {v, ~v}, out[2];
-    char own[400] = "";
-    int rc;
-
-    if (local_err)
-        snprintf(own, sizeof(own), "%s", dmesh_last_error());
-    rc = MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, comm);
-    if (rc != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "agreement check (MPI_Allreduce)");
-    if (out[0] != ~out[1])
-        return dmesh_error_set(DMESH_ERR_MISMATCH,
-                               "%s: ranks passed different arguments (compared: shape, names, "
-                               "layout, rank map, device type, backends and options), or some "
-                               "ranks rejected theirs%s%s%s",
-                               what, local_err ? " (this rank: " : "", own, local_err ? ")" : "");
-    if (local_err) /* every rank failed the same way: keep this rank's own detail */
-        return dmesh_error_set(local_err, "%s", own);
-    return DMESH_SUCCESS;
-}
-
 int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
 {
-    return dmesh_agree(u->comm, hash, local_err, what);
+    /* the universe's identity: a mesh of another universe on one rank differs */
+    return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
 }
 
 /* Look up (axis, o); on a miss add a new entry to the cache and report it
@@ -333,8 +314,23 @@ static int make_dup(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg)
 
 typedef int (*make_comm_fn)(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg);
 
+/* Undo a fresh entry (the last one added) on every rank after its
+ * creation failed somewhere. */
+static void entry_rollback(dmesh_universe_t *u, dmesh_comm_entry_t *e)
+{
+    if (e->nccl != NULL)
+        dmesh_nccl_comm_destroy(e->nccl, u->device);
+    e->nccl = NULL;
+    if (e->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&e->comm);
+    dmesh_cache_drop_last(&u->cache);
+}
+
 /* The cache entry of (axis, o); on a miss make its MPI communicator, then
- * its NCCL one unless deferred. A failed entry does not stay in the cache. */
+ * its NCCL one unless deferred, each step followed by the agreement over
+ * the universe (a member of a group whose split or NCCL creation failed
+ * must not go on while the others return). A failed entry does not stay in
+ * the cache on any rank. */
 static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
                       int nccl_lazy, make_comm_fn make, const void *arg, dmesh_comm_entry_t **out)
 {
@@ -344,15 +340,14 @@ static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh
     DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
     if (fresh) {
         err = make(u, e, arg);
+        err = dmesh_universe_agree(u, 0, err, "communicator creation");
         e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
-        if (err == DMESH_SUCCESS && !nccl_lazy)
+        if (err == DMESH_SUCCESS && !nccl_lazy && e->nccl_pending) {
             err = dmesh_universe_nccl_entry(u, e);
+            err = dmesh_universe_agree(u, 0, err, "NCCL communicator creation");
+        }
         if (err != DMESH_SUCCESS) {
-            if (e->nccl != NULL)
-                dmesh_nccl_comm_destroy(e->nccl);
-            if (e->comm != MPI_COMM_NULL)
-                MPI_Comm_free(&e->comm);
-            dmesh_cache_drop_last(&u->cache);
+            entry_rollback(u, e);
             return err;
         }
     }
@@ -376,11 +371,10 @@ int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
 
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
-    (void)u;
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, &e->nccl));
+        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, u->device, &e->nccl));
     e->nccl_pending = 0;
     return DMESH_SUCCESS;
 }

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include "agree.h"
 #include "cache.h"
 #include "dmesh_layout.h"
 #include "error.h"
@@ -35,6 +36,7 @@ typedef struct dmesh_universe {
     int device;                  /* CUDA ordinal, -1 for cpu */
     int debug;                   /* DMESH_DEBUG on this universe (printing rank only) */
     int aborted;
+    unsigned long id;            /* identity: sequence number on the private communicator */
     dmesh_cache_t cache;
     dmesh_layout_t root_layout;
     char root_names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
@@ -62,13 +64,9 @@ static inline int dmesh_universe_rank_at(const dmesh_universe_t *u, int i)
     return u->rank_map ? u->rank_map[i] : i;
 }
 
-/* Agreement check (DESIGN.md section 5), collective over u->comm: every rank
- * passes the hash of its arguments and its local error class; returns that
- * class if set, DMESH_ERR_MISMATCH when any rank differs, else success. */
+/* dmesh_agree (agree.h) over u->comm, with the universe's identity in the
+ * hash: every rank returns the same class. */
 int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what);
-
-/* Same, before a universe exists, over the private communicator comm. */
-int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what);
 
 /* Collective over u->comm: the cache entry of a canonical axis with the
  * given options, created (MPI communicator, and NCCL when its backend says

@@ -33,7 +33,7 @@ if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind
 test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
 	test/gpu/cuda_double.h $(GPU_TESTUTIL) lib/topo.c lib/topo_node.c lib/topo_hwloc.c \
-	lib/topo_plan.c lib/error.c
+	lib/topo_plan.c lib/error.c lib/agree.c
 test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS) \
 	-I$(top_srcdir)/test/gpu -I$(top_srcdir)/test \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
@@ -46,9 +46,10 @@ endif
 if DMESH_HAVE_NCCL
 check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
-	test/nccl_double/nccl_double.h $(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c
+	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h \
+	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c
 test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
-	-I$(top_srcdir)/test/nccl_double
+	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
 TESTS += test/nccl-np4.sh test/nccl-np2.sh

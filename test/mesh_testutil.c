@@ -548,3 +548,15 @@ void mt_check_mesh_at(const char *file, int line, dmesh_t mesh, MPI_Comm ref, co
                  DMESH_SUCCESS);
     expect_ints(file, line, "mesh tensor", -1, got, n, want, nwant);
 }
+
+int mt_main(int *argc, char ***argv, Suite *(*make_suite)(void))
+{
+    int failed;
+
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mt_size);
+    failed = mt_run_suite(make_suite());
+    MPI_Finalize();
+    return failed == 0 ? 0 : 1;
+}

@@ -164,4 +164,8 @@ int mt_comm_members(dmesh_t mesh, int dim, MPI_Comm ref, int out[]);
 /* 1 if the two int arrays are equal. */
 int mt_same_ints(const int *a, const int *b, int n);
 
+/* The main program of a suite: MPI_Init, mt_rank / mt_size, mt_run_suite,
+ * MPI_Finalize; returns the exit status (0: every test passed everywhere). */
+int mt_main(int *argc, char ***argv, Suite *(*make_suite)(void));
+
 #endif /* DMESH_MESH_TESTUTIL_H */

@@ -595,6 +595,51 @@ MT_TEST(agreement_check)
     still_works();
 }
 
+/* A mesh of another universe on one rank (two roots on the same
+ * communicator): the universe's identity is part of what the ranks agree
+ * on, so the call fails everywhere instead of making the caches diverge. */
+MT_TEST(agreement_universe_identity)
+{
+    int shape[2] = {1, mt_size};
+    dmesh_t a, b, h;
+
+    if (mt_size < 2)
+        return;
+    a = make(2, shape, D3);
+    b = make(2, shape, D3);
+    WORLD_FAILS(dmesh_flatten(mt_rank == 0 ? a : b, "f", MPI_INFO_NULL, &h), DMESH_ERR_MISMATCH,
+                h);
+    WORLD_FAILS(dmesh_unflatten(mt_rank == 0 ? a : b, 1, 2, (int[]){1, mt_size}, D3 + 1,
+                                MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    /* both universes still work, with the same caches on every rank */
+    MT_OK(dmesh_flatten(a, "f", MPI_INFO_NULL, &h));
+    MT_OK(dmesh_free(&h));
+    MT_OK(dmesh_flatten(b, "f", MPI_INFO_NULL, &h));
+    MT_OK(dmesh_free(&h));
+    dmesh_t all[2] = {a, b};
+    free_all(2, all);
+    still_works();
+}
+
+/* A rank whose arguments are rejected makes every rank fail with its class,
+ * and every rank's detail names it. */
+MT_TEST(agreement_names_failing_rank)
+{
+    int shape[1] = {mt_size}, bad = mt_size - 1;
+    char expect[64];
+    dmesh_t h;
+    MPI_Info info = mt_info1("dmesh_backend", mt_rank == bad ? "bogus" : "mpi");
+
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, info, &h), DMESH_ERR_ARG, h);
+    snprintf(expect, sizeof(expect), "rank %d: ", bad);
+    if (strncmp(dmesh_last_error(), expect, strlen(expect)) != 0)
+        mt_fail(__FILE__, __LINE__, "detail \"%s\" does not start with \"%s\"", dmesh_last_error(),
+                expect);
+    MPI_Info_free(&info);
+    still_works();
+}
+
 MT_TEST(agreement_check_off)
 {
     int shape[2] = {1, mt_size};
@@ -722,6 +767,29 @@ MT_TEST(backend_nccl_on_cpu)
 
 /* ---- options: DMESH_ERR_ARG --------------------------------------------- */
 
+/* NCCL settings that ncclCommInitRankConfig refuses fail at the API, on
+ * every rank, before any device or communicator is touched (#10). */
+MT_TEST(nccl_option_refused)
+{
+    static const char *const bad[][4] = {{"nccl_blocking", "2", NULL, NULL},
+                                         {"nccl_split_share", "3", NULL, NULL},
+                                         {"nccl_min_ctas", "2", NULL, NULL},
+                                         {"nccl_min_ctas", "8", "nccl_max_ctas", "4"},
+                                         {"nccl_max_ctas.1", "0", NULL, NULL}};
+    int shape[2] = {1, mt_size};
+    dmesh_t h;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        MPI_Info info = mt_info2("dmesh_backend", "nccl", bad[i][0], bad[i][1]);
+        if (bad[i][2] != NULL)
+            MPI_Info_set(info, bad[i][2], bad[i][3]);
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, D3, info, &h), DMESH_ERR_ARG, h);
+        MT_CHECK(strstr(dmesh_last_error(), "nccl_") != NULL);
+        MPI_Info_free(&info);
+    }
+    still_works();
+}
+
 MT_TEST(option_errors)
 {
     static const char *const bad[][2] = {
@@ -777,9 +845,12 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, layout_errors);
     tcase_add_test(tc, agreement_check);
     tcase_add_test(tc, agreement_check_off);
+    tcase_add_test(tc, agreement_universe_identity);
+    tcase_add_test(tc, agreement_names_failing_rank);
     tcase_add_test(tc, not_member_errors);
     tcase_add_test(tc, cuda_without_device);
     tcase_add_test(tc, backend_nccl_on_cpu);
+    tcase_add_test(tc, nccl_option_refused);
     tcase_add_test(tc, option_errors);
     suite_add_tcase(s, tc);
     return s;

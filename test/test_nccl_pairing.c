@@ -16,6 +16,7 @@
 #include <nccl.h>
 
 #include "comm_nccl.h"
+#include "cuda_double.h"
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "gpu_testutil.h"
@@ -49,6 +50,12 @@ int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
 
 /* ---- helpers ------------------------------------------------------------- */
 
+#define NGPU 8
+static const char *const gpus[NGPU] = {"0000:07:00.0", "0000:0f:00.0", "0000:47:00.0",
+                                       "0000:4e:00.0", "0000:87:00.0", "0000:90:00.0",
+                                       "0000:b7:00.0", "0000:bd:00.0"};
+static int dev; /* this rank's device, as a universe would have bound it */
+
 static MPI_Comm split(int color, int key)
 {
     MPI_Comm c;
@@ -62,7 +69,7 @@ static MPI_Comm split(int color, int key)
 static ncclComm_t create_checked(MPI_Comm mpi, const dmesh_nccl_options_t *o)
 {
     void *nccl = NULL;
-    int rc = dmesh_nccl_comm_create(mpi, o, &nccl);
+    int rc = dmesh_nccl_comm_create(mpi, o, dev, &nccl);
 
     CHECK_EQ(rc, DMESH_SUCCESS);
     CHECK_SAME(rc);
@@ -87,8 +94,8 @@ static nccl_double_comm_info_t info_of(ncclComm_t c)
 GT_TEST(test_available)
 {
     CHECK_EQ(dmesh_nccl_available(), 1);
-    CHECK_EQ(dmesh_nccl_comm_destroy(NULL), DMESH_SUCCESS);
-    CHECK_EQ(dmesh_nccl_comm_abort_all(0, NULL), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_destroy(NULL, dev), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(0, NULL, dev), DMESH_SUCCESS);
 }
 
 /* One id per communicator, made by its rank 0 only. */
@@ -100,7 +107,7 @@ GT_TEST(test_world)
 
     CHECK_EQ(nccl_double_unique_ids() - before, world_rank == 0 ? 1 : 0);
     CHECK_EQ(nccl_double_live_comms(), 1);
-    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
     CHECK(info_of(c).finalized && info_of(c).destroyed && !info_of(c).aborted);
     CHECK_EQ(nccl_double_live_comms(), 0);
     MPI_Comm_free(&world);
@@ -124,7 +131,7 @@ GT_TEST(test_split_groups)
     for (int i = 0; i < world_size && i < 64; i++)
         if (all[2 * i] != origins[0])
             CHECK(all[2 * i + 1] != info.id_origin);
-    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
     MPI_Comm_free(&parity);
 }
 
@@ -139,7 +146,8 @@ GT_TEST(test_config_fields)
                               2,
                               16,
                               1,
-                              "IB"};
+                              "IB",
+                              ""};
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c = create_checked(world, &o);
     nccl_double_comm_info_t info = info_of(c);
@@ -150,13 +158,13 @@ GT_TEST(test_config_fields)
     CHECK_EQ(info.config.maxCTAs, 16);
     CHECK_EQ(info.config.splitShare, 1);
     CHECK(info.config.netName != NULL && strcmp(info.config.netName, "IB") == 0);
-    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
     MPI_Comm_free(&world);
 }
 
 GT_TEST(test_config_defaults)
 {
-    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_MAX_CTAS, 0, 7, 7, 8, 1, "ignored"};
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_MAX_CTAS, 0, 7, 7, 8, 1, "ignored", ""};
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c = create_checked(world, &o);
     nccl_double_comm_info_t info = info_of(c);
@@ -167,21 +175,21 @@ GT_TEST(test_config_defaults)
     CHECK_EQ(info.config.minCTAs, NCCL_CONFIG_UNDEF_INT);
     CHECK_EQ(info.config.splitShare, NCCL_CONFIG_UNDEF_INT);
     CHECK(info.config.netName == NULL);
-    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
     MPI_Comm_free(&world);
 }
 
 /* nccl_blocking=0: creation and destruction wait until NCCL is done. */
 GT_TEST(test_nonblocking)
 {
-    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, ""};
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, "", ""};
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c;
 
     nccl_double_set_polls(3);
     c = create_checked(world, &o);
     CHECK_EQ(nccl_double_pending_polls(c), 0);
-    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
     CHECK(info_of(c).finalized && info_of(c).destroyed);
     nccl_double_set_polls(0);
     MPI_Comm_free(&world);
@@ -196,7 +204,7 @@ GT_TEST(test_abort_all)
                     create_checked(h, NULL)};
 
     CHECK_EQ(nccl_double_live_comms(), 3);
-    CHECK_EQ(dmesh_nccl_comm_abort_all(4, set), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(4, set, dev), DMESH_SUCCESS);
     CHECK_EQ(nccl_double_live_comms(), 0);
     CHECK_EQ(nccl_double_group_depth(), 0);
     for (int i = 0; i < 4; i++)
@@ -218,7 +226,7 @@ GT_TEST(test_abort_all_error)
     void *set[2] = {create_checked(a, NULL), create_checked(b, NULL)};
 
     nccl_double_fail_next("ncclCommAbort", ncclInternalError);
-    CHECK_EQ(dmesh_nccl_comm_abort_all(2, set), DMESH_ERR_NCCL);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(2, set, dev), DMESH_ERR_NCCL);
     CHECK_MSG("ncclCommAbort: internal error (double)");
     CHECK_EQ(nccl_double_live_comms(), 0);
     CHECK_EQ(nccl_double_group_depth(), 0);
@@ -235,7 +243,7 @@ GT_TEST(test_unique_id_error)
 
     if (world_rank == 0)
         nccl_double_fail_next("ncclGetUniqueId", ncclSystemError);
-    rc = dmesh_nccl_comm_create(world, NULL, &nccl);
+    rc = dmesh_nccl_comm_create(world, NULL, dev, &nccl);
     CHECK_EQ(rc, DMESH_ERR_NCCL);
     CHECK_SAME(rc);
     CHECK(nccl == NULL);
@@ -256,12 +264,13 @@ GT_TEST(test_init_error)
 
     if (world_rank == bad)
         nccl_double_fail_next("ncclCommInitRankConfig", ncclInvalidUsage);
-    rc = dmesh_nccl_comm_create(world, NULL, &nccl);
+    rc = dmesh_nccl_comm_create(world, NULL, dev, &nccl);
     CHECK_EQ(rc, DMESH_ERR_NCCL);
     CHECK_SAME(rc);
     CHECK(nccl == NULL);
-    snprintf(expect, sizeof(expect), "failed on rank %d", bad);
-    CHECK_MSG(world_rank == bad ? "ncclCommInitRankConfig: invalid usage (double)" : expect);
+    /* every rank names the rank that failed, and why */
+    snprintf(expect, sizeof(expect), "rank %d: ncclCommInitRankConfig: invalid usage", bad);
+    CHECK_MSG(expect);
     CHECK_EQ(nccl_double_live_comms(), 0);
     MPI_Comm_free(&world);
 }
@@ -273,7 +282,7 @@ GT_TEST(test_finalize_error)
     ncclComm_t c = create_checked(world, NULL);
 
     nccl_double_fail_next("ncclCommFinalize", ncclRemoteError);
-    CHECK_EQ(dmesh_nccl_comm_destroy(c), DMESH_ERR_NCCL);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_ERR_NCCL);
     CHECK_MSG("ncclCommFinalize: remote process exited (double)");
     CHECK(info_of(c).aborted);
     CHECK_EQ(nccl_double_live_comms(), 0);
@@ -298,6 +307,167 @@ GT_TEST(test_get_nccl_comm)
     fake_err = DMESH_SUCCESS;
 }
 
+/* ---- the device, two ranks on one GPU, data, the double's own strictness */
+
+/* The universe's device is current for NCCL's calls, the caller's after. */
+GT_TEST(test_device_around_calls)
+{
+    MPI_Comm world = split(0, world_rank);
+    int other = (dev + 1) % NGPU;
+    ncclComm_t c;
+
+    cuda_double_set_current(other);
+    c = create_checked(world, NULL);
+    CHECK_EQ(info_of(c).device, dev);
+    CHECK_EQ(cuda_double_current(), other);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
+    CHECK_EQ(info_of(c).destroy_device, dev);
+    CHECK_EQ(cuda_double_current(), other);
+    cuda_double_set_current(dev);
+    MPI_Comm_free(&world);
+}
+
+/* Ranks 0 and 1 on one GPU: DMESH_ERR_NO_DEVICE on every rank, naming
+ * them, before NCCL is entered. */
+GT_TEST(test_duplicate_gpu)
+{
+    MPI_Comm world = split(0, world_rank);
+    unsigned long ids = nccl_double_unique_ids();
+    void *nccl = NULL;
+    int rc;
+
+    if (world_size < 2)
+        return;
+    rc = dmesh_nccl_comm_create(world, NULL, world_rank == 1 ? 0 : dev, &nccl);
+    CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
+    CHECK_SAME(rc);
+    CHECK(nccl == NULL);
+    CHECK_MSG("ranks 0 and 1");
+    CHECK_MSG(gpus[0]);
+    CHECK_EQ(nccl_double_unique_ids(), ids); /* NCCL never entered */
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    CHECK_EQ(cuda_double_current(), dev);
+    MPI_Comm_free(&world);
+}
+
+/* The double itself refuses two members on one GPU, on every member, with
+ * a communicator in an error state, as NCCL does. */
+GT_TEST(test_double_duplicate_gpu)
+{
+    ncclUniqueId id;
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    ncclComm_t c = NULL;
+    ncclResult_t r, state = ncclSuccess;
+
+    if (world_size < 2)
+        return;
+    if (world_rank == 0)
+        CHECK_EQ(ncclGetUniqueId(&id), ncclSuccess);
+    MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD);
+    cuda_double_set_current(0);
+    r = ncclCommInitRankConfig(&c, world_size, id, world_rank, &config);
+    CHECK_EQ(r, ncclInvalidUsage);
+    CHECK(strstr(ncclGetLastError(c), "Duplicate GPU") != NULL);
+    CHECK(c != NULL);
+    CHECK_EQ(ncclCommGetAsyncError(c, &state), ncclSuccess);
+    CHECK_EQ(state, ncclInvalidUsage);
+    CHECK_EQ(ncclCommAbort(c), ncclSuccess);
+    cuda_double_set_current(dev);
+}
+
+/* Config values NCCL refuses: no communicator, ncclInvalidArgument. */
+GT_TEST(test_double_config_refused)
+{
+    ncclUniqueId id;
+    int bad[][4] = {{2, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT},
+                    {1, 2, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT},
+                    {1, 8, 4, NCCL_CONFIG_UNDEF_INT},
+                    {1, NCCL_CONFIG_UNDEF_INT, NCCL_CONFIG_UNDEF_INT, 2}};
+
+    CHECK_EQ(ncclGetUniqueId(&id), ncclSuccess);
+    for (int i = 0; i < 4; i++) {
+        ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+        ncclComm_t c = (ncclComm_t)&config;
+        config.blocking = bad[i][0];
+        config.minCTAs = bad[i][1];
+        config.maxCTAs = bad[i][2];
+        config.splitShare = bad[i][3];
+        CHECK_EQ(ncclCommInitRankConfig(&c, 1, id, 0, &config), ncclInvalidArgument);
+        CHECK(c == NULL);
+    }
+}
+
+/* Non-blocking init waits for every member: rank 0 stays in progress
+ * until rank 1, which waits for rank 0's word, has called it too. */
+GT_TEST(test_double_rendezvous)
+{
+    ncclUniqueId id;
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    ncclComm_t c = NULL;
+    ncclResult_t state = ncclInProgress;
+    int token = 0;
+
+    if (world_size != 2)
+        return;
+    if (world_rank == 0)
+        CHECK_EQ(ncclGetUniqueId(&id), ncclSuccess);
+    MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD);
+    config.blocking = world_rank == 0 ? 0 : 1;
+    if (world_rank == 0) {
+        CHECK_EQ(ncclCommInitRankConfig(&c, 2, id, 0, &config), ncclInProgress);
+        for (int i = 0; i < 100; i++) {
+            CHECK_EQ(ncclCommGetAsyncError(c, &state), ncclSuccess);
+            CHECK_EQ(state, ncclInProgress);
+        }
+        MPI_Send(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        while (state == ncclInProgress)
+            CHECK_EQ(ncclCommGetAsyncError(c, &state), ncclSuccess);
+        CHECK_EQ(state, ncclSuccess);
+    } else {
+        MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK_EQ(ncclCommInitRankConfig(&c, 2, id, 1, &config), ncclSuccess);
+    }
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
+}
+
+/* An allreduce over each parity group: the sum of the members' values. */
+static void allreduce_checked(ncclComm_t c, int nonblocking)
+{
+    int buf[3] = {world_rank, 1, 10 * world_rank}, want = 0, n = 0;
+    ncclResult_t r = ncclAllReduce(buf, buf, 3, ncclInt32, ncclSum, c, NULL), state = r;
+
+    for (int w = world_rank % 2; w < world_size; w += 2, n++)
+        want += w;
+    CHECK_EQ(r, nonblocking ? ncclInProgress : ncclSuccess);
+    if (nonblocking)
+        CHECK_EQ(buf[1], 1); /* not there before completion */
+    while (state == ncclInProgress)
+        CHECK_EQ(ncclCommGetAsyncError(c, &state), ncclSuccess);
+    CHECK_EQ(state, ncclSuccess);
+    CHECK_EQ(buf[0], want);
+    CHECK_EQ(buf[1], n);
+    CHECK_EQ(buf[2], 10 * want);
+}
+
+GT_TEST(test_allreduce)
+{
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, "", "mesh/parity"};
+    MPI_Comm parity = split(world_rank % 2, world_rank);
+    ncclComm_t c = create_checked(parity, NULL);
+
+    allreduce_checked(c, 0);
+    CHECK_EQ(info_of(c).allreduces, 1);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
+    nccl_double_set_polls(2);
+    c = create_checked(parity, &o);
+    CHECK(info_of(c).config.commName != NULL &&
+          strcmp(info_of(c).config.commName, "mesh/parity") == 0);
+    allreduce_checked(c, 1);
+    CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
+    nccl_double_set_polls(0);
+    MPI_Comm_free(&parity);
+}
+
 static Suite *pairing_suite(void)
 {
     Suite *s = suite_create("nccl_pairing");
@@ -316,6 +486,12 @@ static Suite *pairing_suite(void)
     tcase_add_test(t, test_init_error);
     tcase_add_test(t, test_finalize_error);
     tcase_add_test(t, test_get_nccl_comm);
+    tcase_add_test(t, test_device_around_calls);
+    tcase_add_test(t, test_duplicate_gpu);
+    tcase_add_test(t, test_double_duplicate_gpu);
+    tcase_add_test(t, test_double_config_refused);
+    tcase_add_test(t, test_double_rendezvous);
+    tcase_add_test(t, test_allreduce);
     suite_add_tcase(s, t);
     return s;
 }
@@ -325,6 +501,10 @@ int main(int argc, char **argv)
     int total;
 
     gt_init(&argc, &argv);
+    /* one GPU per rank, as device binding would give them */
+    cuda_double_set_devices(NGPU, gpus);
+    dev = world_rank % NGPU;
+    cudaSetDevice(dev);
     total = gt_run_suite(pairing_suite());
     MPI_Finalize();
     return total == 0 ? 0 : 1;

@@ -877,6 +877,8 @@ contains
 
 end module dmesh_base
 
+#include "dmesh_sim.inc"
+
 ! The modules dmesh and dmesh_f08 differ only in their MPI handle types:
 ! both include dmesh_handles.inc, after defining with the C preprocessor
 !   DMESH_COMM_T, DMESH_INFO_T  the handle types;
@@ -890,6 +892,7 @@ end module dmesh_base
 !>        communicators and info objects are INTEGER handles.
 module dmesh
   use dmesh_base
+  use dmesh_sim_base
   implicit none
   private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
@@ -912,6 +915,7 @@ end module dmesh
 !>        objects are TYPE(MPI_Comm) and TYPE(MPI_Info).
 module dmesh_f08
   use dmesh_base
+  use dmesh_sim_base
   use mpi_f08, only: MPI_Comm, MPI_Info
   implicit none
   private :: MPI_Comm, MPI_Info

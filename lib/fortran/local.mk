@@ -44,3 +44,11 @@ $(DMESH_FORTRAN_MODS): lib/fortran/dmesh.lo
 	@test -f $@ || { rm -f lib/fortran/dmesh.lo; \
 	  $(MAKE) $(AM_MAKEFLAGS) lib/fortran/dmesh.lo; }
 endif
+
+# Simulation-code routines (issue 14): the module dmesh_sim_base, included
+# into dmesh.F90 and used by dmesh and dmesh_f08.
+DMESH_FORTRAN_MODS += dmesh_sim_base.mod
+if DMESH_HAVE_FORTRAN
+lib_fortran_libdmesh_fortran_la_SOURCES += lib/fortran/dmesh_sim.inc lib/fortran/dmesh_sim_f.c
+lib/fortran/dmesh.lo: lib/fortran/dmesh_sim.inc
+endif

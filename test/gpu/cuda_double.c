@@ -9,7 +9,13 @@
 #define MAX_DEVICES 16
 
 static char busids[MAX_DEVICES][32];
-static int ndevices = -1, current = -1, set_calls;
+static int ndevices = -1, set_calls, contexts;
+/* As in the CUDA runtime, the current device belongs to the calling thread;
+ * -1: none set on this thread (cudaGetDevice then answers 0). */
+static __thread int current = -1;
+/* Devices whose primary context exists: cudaSetDevice makes it (CUDA 12 and
+ * later), device queries do not. */
+static unsigned context_mask;
 static cudaError_t set_failure = cudaSuccess, last_error = cudaSuccess;
 
 void cuda_double_set_devices(int n, const char *const busid[])
@@ -37,6 +43,17 @@ int cuda_double_set_calls(void)
 void cuda_double_set_current(int device)
 {
     current = device;
+}
+
+int cuda_double_contexts(void)
+{
+    return contexts;
+}
+
+void cuda_double_reset_contexts(void)
+{
+    context_mask = 0;
+    contexts = 0;
 }
 
 cudaError_t cudaGetDeviceCount(int *count)
@@ -85,5 +102,9 @@ cudaError_t cudaSetDevice(int device)
         return cudaErrorInvalidDevice;
     current = device;
     set_calls++;
+    if (!(context_mask & (1u << device))) {
+        context_mask |= 1u << device;
+        contexts++;
+    }
     return cudaSuccess;
 }

@@ -12,11 +12,18 @@ void cuda_double_set_devices(int n, const char *const busid[]);
 /* Make the next cudaSetDevice fail with err, once. */
 void cuda_double_fail_set_device(cudaError_t err);
 
-/* The current device (-1 before any cudaSetDevice) and how many times
- * cudaSetDevice succeeded. cuda_double_set_current sets it directly (as an
- * application would before dmesh_bind=none). */
+/* The calling thread's current device (-1 before any cudaSetDevice on this
+ * thread, as with the runtime, whose cudaGetDevice then answers 0) and how
+ * many times cudaSetDevice succeeded in the process.
+ * cuda_double_set_current sets it directly (as an application would before
+ * dmesh_bind=none), without making a context. */
 int cuda_double_current(void);
 int cuda_double_set_calls(void);
 void cuda_double_set_current(int device);
+
+/* Primary contexts this process made (cudaSetDevice of a device for the
+ * first time); reset forgets them. */
+int cuda_double_contexts(void);
+void cuda_double_reset_contexts(void);
 
 #endif /* CUDA_DOUBLE_H */

@@ -1,36 +1,76 @@
-/* Test double of the NCCL calls dmesh makes. An id carries the world rank
- * that made it and a serial number, so that the double can tell where every
- * member's id came from; each communicator records what it was created
- * with. Calls on a communicator that was destroyed or aborted fail, as they
- * would corrupt memory with the real library. */
+/* Test double of the NCCL calls dmesh makes, as strict as NCCL 2.28:
+ *  - ncclCommInitRankConfig meets the other nranks members of its unique id
+ *    (MPI point-to-point on MPI_COMM_WORLD to the rank that made the id),
+ *    so a rank that never arrives leaves the others waiting, as NCCL does;
+ *  - it refuses the config values NCCL's parseCommConfig refuses;
+ *  - it records the calling thread's CUDA device (the CUDA double) and
+ *    fails every member with "Duplicate GPU" when two share one bus id;
+ *  - a failure after the arguments were accepted leaves a communicator in
+ *    an error state that must be aborted; a non-blocking communicator
+ *    answers ncclInProgress until ncclCommGetAsyncError has seen it done;
+ *  - ncclAllReduce reduces host buffers through MPI over the members.
+ * An id carries the world rank and pid that made it and a serial number.
+ * Calls on a communicator that was destroyed or aborted fail, as they would
+ * corrupt memory with the real library. */
 #include "config.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
 
 #include "nccl_double.h"
 
 #define ID_MAGIC "dmesh-nccl-double"
 #define MAX_COMMS 1024
-
-struct ncclComm {
-    nccl_double_comm_info_t info;
-    int polls; /* ncclInProgress answers left */
-};
+#define HOST_LEN 64
 
 typedef struct {
     char magic[sizeof(ID_MAGIC)];
     int origin;
+    long pid;
     unsigned long serial;
 } double_id_t;
+
+/* What a member tells the others at the rendezvous. */
+typedef struct {
+    int world, rank, nranks, device;
+    char busid[32];
+    char host[HOST_LEN];
+} member_t;
+
+/* A pending allreduce of a non-blocking communicator. */
+typedef struct {
+    const void *send;
+    void *recv;
+    size_t count;
+    MPI_Datatype type;
+    MPI_Op op;
+    int pending;
+} op_t;
+
+struct ncclComm {
+    nccl_double_comm_info_t info;
+    ncclResult_t state; /* ncclInProgress until ready, then success or the error */
+    int polls;          /* ncclInProgress answers left once the work is done */
+    double_id_t id;
+    member_t me, *members;
+    int arrived, tag;
+    MPI_Request req[2];
+    MPI_Comm mpi; /* the members, in NCCL rank order */
+    op_t op;
+    ncclResult_t injected; /* this rank's init fails so once everyone arrived */
+};
 
 static struct ncclComm *comms[MAX_COMMS];
 static int ncomms, group_depth, polls_setting;
 static unsigned long ids_made;
 static char fail_fn[64];
 static ncclResult_t fail_result;
-static char last_error[128];
+static char last_error[256];
 
 void nccl_double_fail_next(const char *fn, ncclResult_t r)
 {
@@ -51,6 +91,12 @@ static ncclResult_t injected(const char *fn)
     fail_fn[0] = '\0';
     snprintf(last_error, sizeof(last_error), "injected failure of %s", fn);
     return fail_result;
+}
+
+static ncclResult_t refuse(ncclResult_t r, const char *what, int a, int b)
+{
+    snprintf(last_error, sizeof(last_error), what, a, b);
+    return r;
 }
 
 static int world_rank(void)
@@ -81,18 +127,49 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
     memset(&id, 0, sizeof(id));
     memcpy(id.magic, ID_MAGIC, sizeof(ID_MAGIC));
     id.origin = world_rank();
+    id.pid = (long)getpid();
     id.serial = ++ids_made;
     memcpy(uniqueId->internal, &id, sizeof(id));
     return ncclSuccess;
 }
 
-/* The config must come from NCCL_CONFIG_INITIALIZER. */
-static int config_valid(const ncclConfig_t *config)
+/* NCCL's parseCommConfig: the checks it makes before defaults are applied
+ * (so minCTAs without maxCTAs compares with NCCL_CONFIG_UNDEF_INT). */
+static ncclResult_t config_check(const ncclConfig_t *c)
 {
     ncclConfig_t defaults = NCCL_CONFIG_INITIALIZER;
+    const int undef = NCCL_CONFIG_UNDEF_INT;
 
-    return config->size == defaults.size && config->magic == defaults.magic &&
-           config->version == defaults.version;
+    if (c->size != defaults.size || c->magic != defaults.magic || c->version != defaults.version)
+        return refuse(ncclInvalidArgument, "config not from NCCL_CONFIG_INITIALIZER%.0d%.0d", 0, 0);
+    if (c->blocking != undef && c->blocking != 0 && c->blocking != 1)
+        return refuse(ncclInvalidArgument, "Invalid config blocking attribute value %d%.0d",
+                      c->blocking, 0);
+    if (c->cgaClusterSize != undef && c->cgaClusterSize < 0)
+        return refuse(ncclInvalidArgument, "Invalid config cgaClusterSize attribute value %d%.0d",
+                      c->cgaClusterSize, 0);
+    if ((c->minCTAs != undef && c->minCTAs <= 0) || (c->maxCTAs != undef && c->maxCTAs <= 0) ||
+        c->minCTAs > c->maxCTAs)
+        return refuse(ncclInvalidArgument, "Invalid config min/max channels attribute value %d/%d",
+                      c->minCTAs, c->maxCTAs);
+    if (c->splitShare != undef && c->splitShare != 0 && c->splitShare != 1)
+        return refuse(ncclInvalidArgument, "Invalid config splitShare attribute value %d%.0d",
+                      c->splitShare, 0);
+    return ncclSuccess;
+}
+
+/* This member's facts: the calling thread's device, as NCCL reads it. */
+static ncclResult_t member_self(member_t *m, int rank, int nranks)
+{
+    memset(m, 0, sizeof(*m));
+    m->world = world_rank();
+    m->rank = rank;
+    m->nranks = nranks;
+    if (cudaGetDevice(&m->device) != cudaSuccess ||
+        cudaDeviceGetPCIBusId(m->busid, (int)sizeof(m->busid), m->device) != cudaSuccess)
+        return refuse(ncclUnhandledCudaError, "Cuda failure: no device %d%.0d", m->device, 0);
+    gethostname(m->host, sizeof(m->host) - 1);
+    return ncclSuccess;
 }
 
 static struct ncclComm *comm_new(int nranks, const double_id_t *id, int rank,
@@ -100,7 +177,10 @@ static struct ncclComm *comm_new(int nranks, const double_id_t *id, int rank,
 {
     struct ncclComm *c = calloc(1, sizeof(*c));
 
-    if (c == NULL || ncomms == MAX_COMMS) {
+    if (c != NULL)
+        c->members = calloc((size_t)nranks, sizeof(*c->members));
+    if (c == NULL || c->members == NULL || ncomms == MAX_COMMS) {
+        free(c ? c->members : NULL);
         free(c);
         return NULL;
     }
@@ -113,55 +193,288 @@ static struct ncclComm *comm_new(int nranks, const double_id_t *id, int rank,
         snprintf(c->info.net_name, sizeof(c->info.net_name), "%s", config->netName);
         c->info.config.netName = c->info.net_name;
     }
-    c->polls = config->blocking == 0 ? polls_setting : 0;
+    if (config->commName != NULL) {
+        snprintf(c->info.comm_name, sizeof(c->info.comm_name), "%s", config->commName);
+        c->info.config.commName = c->info.comm_name;
+    }
+    c->id = *id;
+    c->tag = 100 + 2 * (int)(id->serial % 16000);
+    c->state = ncclInProgress;
+    c->mpi = MPI_COMM_NULL;
+    c->req[0] = c->req[1] = MPI_REQUEST_NULL;
     comms[ncomms++] = c;
     return c;
+}
+
+/* Start the rendezvous: a member sends its facts to the id's maker and
+ * waits for everyone's; the maker collects (rendezvous_progress). */
+static void rendezvous_start(struct ncclComm *c)
+{
+    c->members[c->me.rank] = c->me;
+    c->arrived = 1;
+    if (c->me.world == c->id.origin)
+        return;
+    MPI_Isend(&c->me, (int)sizeof(member_t), MPI_BYTE, c->id.origin, c->tag, MPI_COMM_WORLD,
+              &c->req[0]);
+    MPI_Irecv(c->members, c->info.nranks * (int)sizeof(member_t), MPI_BYTE, c->id.origin,
+              c->tag + 1, MPI_COMM_WORLD, &c->req[1]);
+}
+
+/* One step of the rendezvous without blocking; 1 when everyone is known. */
+static int rendezvous_progress(struct ncclComm *c)
+{
+    int flag = 0;
+
+    if (c->me.world != c->id.origin) {
+        MPI_Testall(2, c->req, &flag, MPI_STATUSES_IGNORE);
+        return flag;
+    }
+    while (c->arrived < c->info.nranks) {
+        member_t m;
+        MPI_Iprobe(MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            return 0;
+        MPI_Recv(&m, (int)sizeof(m), MPI_BYTE, MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        if (m.rank >= 0 && m.rank < c->info.nranks)
+            c->members[m.rank] = m;
+        c->arrived++;
+    }
+    for (int r = 0; r < c->info.nranks; r++)
+        if (r != c->me.rank)
+            MPI_Send(c->members, c->info.nranks * (int)sizeof(member_t), MPI_BYTE,
+                     c->members[r].world, c->tag + 1, MPI_COMM_WORLD);
+    return 1;
+}
+
+/* Everyone arrived: what NCCL's initTransportsRank would find wrong, the
+ * same on every member since all see the same table. */
+static ncclResult_t rendezvous_check(struct ncclComm *c)
+{
+    for (int i = 0; i < c->info.nranks; i++) {
+        if (c->members[i].rank != i || c->members[i].nranks != c->info.nranks)
+            return refuse(ncclInvalidUsage, "rank %d: inconsistent nranks or rank %d", i,
+                          c->members[i].rank);
+        for (int j = 0; j < i; j++)
+            if (strcmp(c->members[i].host, c->members[j].host) == 0 &&
+                strcmp(c->members[i].busid, c->members[j].busid) == 0) {
+                snprintf(last_error, sizeof(last_error),
+                         "Duplicate GPU detected : rank %d and rank %d both on CUDA device %s", i,
+                         j, c->members[i].busid);
+                return ncclInvalidUsage;
+            }
+    }
+    return ncclSuccess;
+}
+
+/* The members' MPI communicator, for the collectives. */
+static void members_comm(struct ncclComm *c)
+{
+    MPI_Group world, group;
+    int *ranks = malloc((size_t)c->info.nranks * sizeof(int));
+
+    for (int i = 0; i < c->info.nranks; i++)
+        ranks[i] = c->members[i].world;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, c->info.nranks, ranks, &group);
+    MPI_Comm_create_group(MPI_COMM_WORLD, group, c->tag, &c->mpi);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world);
+    free(ranks);
+}
+
+/* Drive a communicator's pending work one step; its state afterwards. */
+static ncclResult_t progress(struct ncclComm *c)
+{
+    if (c->state == ncclInProgress && c->arrived > 0 && rendezvous_progress(c)) {
+        c->arrived = c->info.nranks;
+        c->state = rendezvous_check(c);
+        if (c->state == ncclSuccess) /* on every member alike: it is collective */
+            members_comm(c);
+        if (c->state == ncclSuccess && c->injected != ncclSuccess)
+            c->state = c->injected;
+        c->polls = c->info.config.blocking == 0 ? polls_setting : 0;
+    }
+    if (c->state != ncclSuccess)
+        return c->state;
+    if (c->polls > 0) {
+        c->polls--;
+        return ncclInProgress;
+    }
+    if (c->op.pending) {
+        MPI_Allreduce(c->op.send == c->op.recv ? MPI_IN_PLACE : c->op.send, c->op.recv,
+                      (int)c->op.count, c->op.type, c->op.op, c->mpi);
+        c->op.pending = 0;
+    }
+    return ncclSuccess;
 }
 
 ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank,
                                     ncclConfig_t *config)
 {
     double_id_t id;
-    ncclResult_t r = injected("ncclCommInitRankConfig");
+    member_t me;
+    struct ncclComm *c;
+    ncclResult_t fail = injected("ncclCommInitRankConfig"), r = ncclSuccess;
 
     memcpy(&id, commId.internal, sizeof(id));
+    if (comm == NULL || config == NULL || memcmp(id.magic, ID_MAGIC, sizeof(ID_MAGIC)) ||
+        nranks < 1 || rank < 0 || rank >= nranks)
+        r = refuse(ncclInvalidArgument, "bad arguments to ncclCommInitRankConfig%.0d%.0d", 0, 0);
+    if (r == ncclSuccess)
+        r = config_check(config);
+    if (r == ncclSuccess)
+        r = member_self(&me, rank, nranks);
+    if (comm != NULL)
+        *comm = NULL;
     if (r != ncclSuccess)
-        return r;
-    if (config == NULL || !config_valid(config) || memcmp(id.magic, ID_MAGIC, sizeof(ID_MAGIC)) ||
-        nranks < 1 || rank < 0 || rank >= nranks) {
-        snprintf(last_error, sizeof(last_error), "bad arguments to ncclCommInitRankConfig");
-        return ncclInvalidArgument;
-    }
-    *comm = comm_new(nranks, &id, rank, config);
-    if (*comm == NULL)
+        return r; /* refused before a communicator exists: no *comm */
+    c = comm_new(nranks, &id, rank, config);
+    if (c == NULL)
         return ncclSystemError;
-    return (*comm)->polls > 0 ? ncclInProgress : ncclSuccess;
+    *comm = c;
+    c->info.device = me.device;
+    c->injected = fail; /* shows after the rendezvous, as a transport failure would */
+    c->me = me;
+    rendezvous_start(c);
+    if (config->blocking == 0)
+        return ncclInProgress;
+    while (c->state == ncclInProgress)
+        if ((r = progress(c)) == ncclInProgress)
+            sched_yield();
+    return c->state;
+}
+
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank)
+{
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+
+    return ncclCommInitRankConfig(comm, nranks, commId, rank, &config);
 }
 
 ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *asyncError)
 {
     struct ncclComm *c = live(comm);
 
+    if (c == NULL || asyncError == NULL)
+        return ncclInvalidArgument;
+    *asyncError = progress(c);
+    return ncclSuccess;
+}
+
+ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int *device)
+{
+    struct ncclComm *c = live(comm);
+
+    if (c == NULL || device == NULL)
+        return ncclInvalidArgument;
+    *device = c->info.device;
+    return ncclSuccess;
+}
+
+ncclResult_t ncclCommCount(const ncclComm_t comm, int *count)
+{
+    struct ncclComm *c = live(comm);
+
+    if (c == NULL || count == NULL)
+        return ncclInvalidArgument;
+    *count = c->info.nranks;
+    return ncclSuccess;
+}
+
+ncclResult_t ncclCommUserRank(const ncclComm_t comm, int *rank)
+{
+    struct ncclComm *c = live(comm);
+
+    if (c == NULL || rank == NULL)
+        return ncclInvalidArgument;
+    *rank = c->info.rank;
+    return ncclSuccess;
+}
+
+/* An operation may start only on a ready communicator with nothing pending. */
+static ncclResult_t ready(struct ncclComm *c)
+{
     if (c == NULL)
         return ncclInvalidArgument;
-    *asyncError = c->polls > 0 ? ncclInProgress : ncclSuccess;
-    if (c->polls > 0)
-        c->polls--;
-    return ncclSuccess;
+    if (c->state == ncclInProgress || c->polls > 0 || c->op.pending)
+        return refuse(ncclInvalidUsage, "communicator %d/%d still in progress", c->info.rank,
+                      c->info.nranks);
+    return c->state;
+}
+
+static int mpi_type(ncclDataType_t t, MPI_Datatype *m)
+{
+    switch (t) {
+    case ncclInt8: *m = MPI_SIGNED_CHAR; return 1;
+    case ncclUint8: *m = MPI_UNSIGNED_CHAR; return 1;
+    case ncclInt32: *m = MPI_INT; return 1;
+    case ncclUint32: *m = MPI_UNSIGNED; return 1;
+    case ncclInt64: *m = MPI_INT64_T; return 1;
+    case ncclUint64: *m = MPI_UINT64_T; return 1;
+    case ncclFloat32: *m = MPI_FLOAT; return 1;
+    case ncclFloat64: *m = MPI_DOUBLE; return 1;
+    default: return 0;
+    }
+}
+
+static int mpi_op(ncclRedOp_t op, MPI_Op *m)
+{
+    switch (op) {
+    case ncclSum: *m = MPI_SUM; return 1;
+    case ncclProd: *m = MPI_PROD; return 1;
+    case ncclMax: *m = MPI_MAX; return 1;
+    case ncclMin: *m = MPI_MIN; return 1;
+    default: return 0;
+    }
+}
+
+/* Host buffers stand for device buffers; the stream is not used. */
+ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
+                           ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+                           cudaStream_t stream)
+{
+    struct ncclComm *c = live(comm);
+    ncclResult_t r = ready(c);
+
+    (void)stream;
+    if (r != ncclSuccess)
+        return r;
+    if (!mpi_type(datatype, &c->op.type) || !mpi_op(op, &c->op.op) || recvbuff == NULL)
+        return refuse(ncclInvalidArgument, "ncclAllReduce: bad type %d or op %d", (int)datatype,
+                      (int)op);
+    c->op.send = sendbuff;
+    c->op.recv = recvbuff;
+    c->op.count = count;
+    c->op.pending = 1;
+    c->polls = c->info.config.blocking == 0 ? polls_setting : 0;
+    c->info.allreduces++;
+    return c->info.config.blocking == 0 && c->polls > 0 ? ncclInProgress : progress(c);
 }
 
 ncclResult_t ncclCommFinalize(ncclComm_t comm)
 {
     struct ncclComm *c = live(comm);
-    ncclResult_t r = injected("ncclCommFinalize");
+    ncclResult_t r = ready(c);
 
-    if (c == NULL || c->polls > 0 || c->info.finalized)
-        return ncclInvalidArgument;
     if (r != ncclSuccess)
+        return r;
+    if (c->info.finalized)
+        return refuse(ncclInvalidUsage, "communicator finalized twice%.0d%.0d", 0, 0);
+    if ((r = injected("ncclCommFinalize")) != ncclSuccess)
         return r;
     c->info.finalized = 1;
     c->polls = c->info.config.blocking == 0 ? polls_setting : 0;
     return c->polls > 0 ? ncclInProgress : ncclSuccess;
+}
+
+static void comm_release(struct ncclComm *c)
+{
+    for (int i = 0; i < 2; i++)
+        if (c->req[i] != MPI_REQUEST_NULL)
+            MPI_Request_free(&c->req[i]);
+    if (c->mpi != MPI_COMM_NULL)
+        MPI_Comm_free(&c->mpi);
 }
 
 ncclResult_t ncclCommDestroy(ncclComm_t comm)
@@ -169,11 +482,14 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm)
     struct ncclComm *c = live(comm);
     ncclResult_t r = injected("ncclCommDestroy");
 
-    if (c == NULL || c->polls > 0)
+    if (c == NULL || c->polls > 0 || c->state != ncclSuccess)
         return ncclInvalidArgument;
     if (r != ncclSuccess)
         return r;
     c->info.destroyed = 1;
+    c->info.destroy_device = -1;
+    (void)cudaGetDevice(&c->info.destroy_device);
+    comm_release(c);
     return ncclSuccess;
 }
 
@@ -187,6 +503,9 @@ ncclResult_t ncclCommAbort(ncclComm_t comm)
     /* Abort frees the communicator even when it reports an error. */
     c->info.aborted = 1;
     c->info.abort_group_depth = group_depth;
+    c->info.destroy_device = -1;
+    (void)cudaGetDevice(&c->info.destroy_device);
+    comm_release(c);
     return r;
 }
 
@@ -238,6 +557,8 @@ int nccl_double_comm_info(ncclComm_t comm, nccl_double_comm_info_t *info)
             *info = comm->info;
             if (info->config.netName != NULL)
                 info->config.netName = comm->info.net_name;
+            if (info->config.commName != NULL)
+                info->config.commName = comm->info.comm_name;
             return 0;
         }
     return -1;
@@ -247,7 +568,7 @@ int nccl_double_pending_polls(ncclComm_t comm)
 {
     struct ncclComm *c = live(comm);
 
-    return c ? c->polls : -1;
+    return c ? c->polls + (c->state == ncclInProgress) + c->op.pending : -1;
 }
 
 /* Problems of this rank's side of the pairing, before comparing ids. */

@@ -1,7 +1,12 @@
 /* A test double of the NCCL calls dmesh makes, for testing the pairing of
- * MPI and NCCL communicators without a GPU. Linked only into tests, never
- * shipped. It keeps every communicator (also destroyed ones) so that a test
- * can inspect how dmesh created and tore it down. Not thread-safe. */
+ * MPI and NCCL communicators without a GPU, as strict as the real library
+ * (see nccl_double.c): initialisation meets all members (MPI point-to-point
+ * on MPI_COMM_WORLD), reads the calling thread's device from the CUDA test
+ * double (test/gpu/cuda_double.c, linked with it) and refuses two members on
+ * one GPU and the config values NCCL refuses; ncclAllReduce reduces host
+ * buffers through MPI. Linked only into tests, never shipped. It keeps every
+ * communicator (also destroyed ones) so that a test can inspect how dmesh
+ * created and tore it down. Not thread-safe: one thread at a time. */
 #ifndef NCCL_DOUBLE_H
 #define NCCL_DOUBLE_H
 
@@ -13,8 +18,12 @@ typedef struct {
     int nranks, rank;
     int id_origin;           /* MPI_COMM_WORLD rank whose ncclGetUniqueId made the id */
     unsigned long id_serial; /* that rank's count of ids when it made it (from 1) */
-    ncclConfig_t config;     /* as received; netName points into net_name */
+    ncclConfig_t config;     /* as received; netName, commName point into net_name, comm_name */
     char net_name[64];
+    char comm_name[128];
+    int device;         /* the caller's current CUDA device at ncclCommInitRankConfig */
+    int destroy_device; /* ... at ncclCommDestroy or ncclCommAbort */
+    int allreduces;     /* ncclAllReduce calls accepted */
     int finalized, destroyed, aborted;
     int abort_group_depth; /* ncclGroupStart depth when it was aborted */
 } nccl_double_comm_info_t;
@@ -22,18 +31,22 @@ typedef struct {
 /* Make the next call of function fn ("ncclGetUniqueId",
  * "ncclCommInitRankConfig", "ncclCommFinalize", "ncclCommDestroy",
  * "ncclCommAbort", "ncclGroupStart", "ncclGroupEnd") on this process fail
- * with r, once. fn NULL clears it. */
+ * with r, once. fn NULL clears it. ncclCommInitRankConfig still meets the
+ * other members, then leaves its communicator in the error state r (as a
+ * failure after NCCL's bootstrap does). */
 void nccl_double_fail_next(const char *fn, ncclResult_t r);
 
 /* Non-blocking emulation: communicators with config.blocking == 0 answer
- * ncclCommInitRankConfig and ncclCommFinalize with ncclInProgress, and
- * ncclCommGetAsyncError reports ncclInProgress polls times before success. */
+ * ncclCommInitRankConfig with ncclInProgress, and ncclCommGetAsyncError
+ * reports ncclInProgress until the members met and then polls more times;
+ * ncclAllReduce and ncclCommFinalize likewise (an allreduce's data is there
+ * only once ncclCommGetAsyncError reported success). */
 void nccl_double_set_polls(int polls);
 
 /* Copy what the double knows of comm; -1 when comm is not one of its own. */
 int nccl_double_comm_info(ncclComm_t comm, nccl_double_comm_info_t *info);
 
-/* Polls still pending on comm (0 once ready). */
+/* Work still pending on comm (0 once ready and idle). */
 int nccl_double_pending_polls(ncclComm_t comm);
 
 /* Collective over mpi (the MPI communicator comm was paired with): count

@@ -1,0 +1,24 @@
+/* The one agreement primitive of dmesh's collective paths (STYLE.md 11). */
+#ifndef DMESH_AGREE_H
+#define DMESH_AGREE_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+/* Collective over comm: every rank passes the hash of what the ranks must
+ * have in common (the arguments of the call; any constant when only the
+ * outcome counts) and its local error class. One MPI_Allreduce decides:
+ *   - some rank failed: every rank returns the class of the lowest failing
+ *     rank R, with the detail "rank R: <R's own detail>" (one broadcast of
+ *     R's text, on this path only);
+ *   - else the hashes differ: DMESH_ERR_MISMATCH on every rank ("what" says
+ *     which call compared them);
+ *   - else DMESH_SUCCESS.
+ * A detail that an earlier agreement wrote is passed on as it is, so that a
+ * failure agreed in a group and then in the universe names its first rank.
+ * Only a failing MPI_Allreduce itself (an MPI that is broken) can make the
+ * ranks disagree: DMESH_ERR_MPI where it failed. */
+int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what);
+
+#endif /* DMESH_AGREE_H */

@@ -1,0 +1,126 @@
+/* dmesh_get_cart_comm: an MPI Cartesian communicator per copy of a mesh,
+ * kept in the universe's communicator cache. The entry's key is the
+ * canonical concatenation of the mesh's axes (which fixes the map from
+ * row-major coordinate index to rank-map index) together with an options
+ * text "cart <shape> p<periods> r<reorder>" (which fixes how that index is
+ * cut into dimensions), so that equal meshes share the communicator and the
+ * universe frees it with the others. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm_mpi.h"
+#include "error.h"
+#include "mesh.h"
+#include "sim.h"
+
+/* The cache key of (layout, periods, reorder): at most 16 sizes whose
+ * product fits an int (about 40 characters) and 16 period flags. */
+static int cart_key(dmesh_t m, const int periods[], int reorder, dmesh_axis_t *axis, int shape[],
+                    char key[DMESH_OPTIONS_KEY_LEN])
+{
+    dmesh_axis_t all;
+    size_t used;
+    int d;
+
+    DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
+    DMESH_TRY(dmesh_axis_canonical(&all, axis));
+    used = (size_t)snprintf(key, DMESH_OPTIONS_KEY_LEN, "cart");
+    for (d = 0; d < m->layout.naxes; d++) {
+        DMESH_TRY(dmesh_axis_numel(&m->layout.axes[d], &shape[d]));
+        used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, "%c%d", d ? 'x' : ' ',
+                                 shape[d]);
+    }
+    used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, " p");
+    for (d = 0; d < m->layout.naxes; d++)
+        used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, "%d", periods[d] != 0);
+    snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, " r%d", reorder != 0);
+    return DMESH_SUCCESS;
+}
+
+/* Collective over u->comm: the caller's copy of the mesh as a communicator
+ * ranked by row-major coordinate index (the split of the concatenated
+ * axis), then MPI_Cart_create on it. Each step that may fail on some ranks
+ * is followed by the agreement. */
+static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims, const int shape[],
+                       const int periods[], int reorder, uint64_t h, MPI_Comm *cart)
+{
+    /* a rank map private to each group: its first rank tells them apart */
+    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+    MPI_Comm copy = MPI_COMM_NULL;
+    int p[DMESH_MAX_DIMS], d, rc, err = DMESH_SUCCESS;
+
+    if (base > INT_MAX - u->n)
+        err = dmesh_error_set(DMESH_ERR_SIZE, "dmesh_get_cart_comm: colours exceed INT_MAX");
+    else
+        err = dmesh_comm_mpi_create(u->comm, axis, u->n, u->rank_map, u->my_index, (int)base, 0,
+                                    &copy);
+    DMESH_TRY(dmesh_sim_agree(u, h, err, "dmesh_get_cart_comm (split)"));
+    for (d = 0; d < ndims; d++)
+        p[d] = periods[d] != 0;
+    *cart = MPI_COMM_NULL;
+    if (copy != MPI_COMM_NULL) {
+        rc = MPI_Cart_create(copy, ndims, shape, p, reorder != 0, cart);
+        if (rc != MPI_SUCCESS)
+            err = dmesh_error_mpi(rc, "MPI_Cart_create");
+        else
+            MPI_Comm_set_errhandler(*cart, MPI_ERRORS_RETURN);
+        MPI_Comm_free(&copy);
+    }
+    err = dmesh_sim_agree(u, h, err, "dmesh_get_cart_comm (MPI_Cart_create)");
+    if (err != DMESH_SUCCESS && *cart != MPI_COMM_NULL)
+        MPI_Comm_free(cart);
+    return err;
+}
+
+static uint64_t cart_hash(dmesh_t m, const char *key)
+{
+    uint64_t h = dmesh_hash(DMESH_HASH_INIT, "dmesh_get_cart_comm", 19);
+    int d;
+
+    h = dmesh_hash(h, &m->layout.naxes, sizeof(int));
+    for (d = 0; d < m->layout.naxes; d++)
+        h = dmesh_hash(h, &m->layout.axes[d],
+                       sizeof(int) + sizeof(dmesh_atom_t) * (size_t)m->layout.axes[d].natoms);
+    return dmesh_hash(h, key, strlen(key));
+}
+
+int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm *cart)
+{
+    dmesh_axis_t axis;
+    dmesh_comm_entry_t *e = NULL;
+    char key[DMESH_OPTIONS_KEY_LEN] = "";
+    int shape[DMESH_MAX_DIMS], err, added;
+    uint64_t h;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_CHECK_PTR(cart);
+    err = periods == NULL ? dmesh_error_set(DMESH_ERR_ARG, "%s: periods is NULL", __func__)
+                          : cart_key(mesh, periods, reorder, &axis, shape, key);
+    h = cart_hash(mesh, key);
+    DMESH_TRY(dmesh_sim_agree(mesh->u, h, err, __func__));
+    /* every rank holds the same cache: all hit, or all miss */
+    if ((e = dmesh_cache_find(&mesh->u->cache, &axis, key)) == NULL) {
+        err = dmesh_cache_entry_new(&axis, key, DMESH_BACKEND_MPI, &e);
+        if (err == DMESH_SUCCESS && (err = dmesh_cache_add(&mesh->u->cache, e)) != DMESH_SUCCESS &&
+            (mesh->u->cache.count == 0 || mesh->u->cache.order[mesh->u->cache.count - 1] != e))
+            free(e); /* not kept in the creation order: nothing else frees it */
+        added = err == DMESH_SUCCESS;
+        if ((err = dmesh_sim_agree(mesh->u, h, err, __func__)) != DMESH_SUCCESS) {
+            if (added) /* another rank failed: take this rank's entry out again */
+                dmesh_cache_drop_last(&mesh->u->cache);
+            return err;
+        }
+        e->position = -1;
+        err = cart_create(mesh->u, &axis, mesh->layout.naxes, shape, periods, reorder, h, &e->comm);
+        if (err != DMESH_SUCCESS) {
+            dmesh_cache_drop_last(&mesh->u->cache);
+            return err;
+        }
+    }
+    *cart = e->comm;
+    return DMESH_SUCCESS;
+}

@@ -1,0 +1,167 @@
+/* The mesh as a whole, from any rank: coordinates of any rank, the rank at
+ * any coordinate, Cartesian shifts and every group of a dimension. All of it
+ * is local arithmetic on the layout and the rank map (O(atoms) per rank or
+ * coordinate), like MPI's Cartesian queries. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "error.h"
+#include "mesh.h"
+#include "sim.h"
+
+int dmesh_sim_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
+{
+    return dmesh_universe_agree(u, hash, local_err, what);
+}
+
+/* The rank-map index where the caller's copy of the mesh starts: the
+ * caller's index minus the offset of its coordinate. A non-member sees the
+ * only copy, if there is one. */
+static int copy_base(dmesh_t m, const char *func, int *base)
+{
+    const dmesh_universe_t *u = m->u;
+    dmesh_axis_t all;
+    int size, d, at;
+
+    if (u->my_index < 0) {
+        DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
+        DMESH_TRY(dmesh_axis_numel(&all, &size));
+        if (size != u->n || u->local_map)
+            return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
+                                   "%s: the calling rank is in no copy of "
+                                   "the mesh, which has several",
+                                   func);
+        *base = 0;
+        return DMESH_SUCCESS;
+    }
+    *base = u->my_index;
+    for (d = 0; d < m->layout.naxes; d++) {
+        DMESH_TRY(dmesh_axis_index(&m->layout.axes[d], m->entry[d]->position, &at));
+        *base -= at;
+    }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank)
+{
+    int d, base, at, size;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_CHECK_PTR(coords);
+    DMESH_CHECK_PTR(rank);
+    if (ndims != mesh->layout.naxes)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d, the mesh has %d", __func__, ndims,
+                               mesh->layout.naxes);
+    for (d = 0; d < ndims; d++) {
+        DMESH_TRY(dmesh_axis_numel(&mesh->layout.axes[d], &size));
+        if (coords[d] < 0 || coords[d] >= size)
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: coords[%d] = %d is not in [0, %d)", __func__,
+                                   d, coords[d], size);
+    }
+    DMESH_TRY(copy_base(mesh, __func__, &base));
+    for (d = 0; d < ndims; d++) {
+        DMESH_TRY(dmesh_axis_index(&mesh->layout.axes[d], coords[d], &at));
+        base += at;
+    }
+    *rank = dmesh_universe_rank_at(mesh->u, base);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], int *is_member)
+{
+    const dmesh_universe_t *u;
+    int c[DMESH_MAX_DIMS], d, index, group;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_CHECK_PTR(is_member);
+    u = mesh->u;
+    if (rank < 0 || rank >= u->size)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: rank %d is not in [0, %d)", __func__, rank,
+                               u->size);
+    index = dmesh_rank_map_index(u->n, u->rank_map, rank);
+    if (index >= 0) {
+        DMESH_CHECK_PTR(coords);
+        if (maxdims < mesh->layout.naxes)
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
+                                   mesh->layout.naxes);
+        for (d = 0; d < mesh->layout.naxes; d++)
+            DMESH_TRY(dmesh_axis_decompose(&mesh->layout.axes[d], u->n, index, &group, &c[d]));
+        for (d = 0; d < mesh->layout.naxes; d++)
+            coords[d] = c[d];
+    }
+    *is_member = index >= 0;
+    return DMESH_SUCCESS;
+}
+
+/* Coordinate c + disp along a dimension of the given size: wrapped when
+ * periodic, MPI_PROC_NULL past an end otherwise. */
+static int shifted(int c, long long disp, int size, int periodic)
+{
+    long long t = c + disp;
+
+    if (periodic)
+        return (int)(((t % size) + size) % size);
+    return t < 0 || t >= size ? MPI_PROC_NULL : (int)t;
+}
+
+int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int *dest)
+{
+    int size, c;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_CHECK_PTR(source);
+    DMESH_CHECK_PTR(dest);
+    if (mesh->u->my_index < 0)
+        return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "%s: the calling rank is not in the mesh",
+                               __func__);
+    DMESH_TRY(dmesh_axis_numel(&mesh->layout.axes[dim], &size));
+    c = mesh->entry[dim]->position;
+    *source = shifted(c, -(long long)disp, size, periodic);
+    *dest = shifted(c, disp, size, periodic);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int ranks[],
+                         int *ngroups, int *size)
+{
+    const dmesh_universe_t *u;
+    const dmesh_axis_t *a;
+    dmesh_axis_t c;
+    int ng, gs, k, i, *all;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_CHECK_PTR(ngroups);
+    DMESH_CHECK_PTR(size);
+    u = mesh->u;
+    a = &mesh->layout.axes[dim];
+    if (u->local_map && u->my_index < 0)
+        return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
+                               "%s: the mesh's rank map is private to each "
+                               "group and the calling rank is in none",
+                               __func__);
+    DMESH_TRY(dmesh_axis_numel(a, &gs));
+    DMESH_TRY(dmesh_axis_complement(a, u->n, &c));
+    DMESH_TRY(dmesh_axis_numel(&c, &ng));
+    if (maxgroups == 0 && ranks == NULL) {
+        *ngroups = ng;
+        *size = gs;
+        return DMESH_SUCCESS;
+    }
+    DMESH_CHECK_PTR(ranks);
+    if (maxgroups < ng || maxranks < gs)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: room for %d groups of %d ranks, dim %d has %d "
+                               "groups of %d",
+                               __func__, maxgroups, maxranks, dim, ng, gs);
+    if ((all = malloc((size_t)u->n * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+    k = dmesh_axis_groups(a, u->n, u->rank_map, u->n, all, &ng, &gs);
+    for (i = 0; k == DMESH_SUCCESS && i < ng * gs; i++)
+        ranks[(size_t)(i / gs) * (size_t)maxranks + (size_t)(i % gs)] = all[i];
+    free(all);
+    DMESH_TRY(k);
+    *ngroups = ng;
+    *size = gs;
+    return DMESH_SUCCESS;
+}

@@ -1,0 +1,179 @@
+/* dmesh_serialize / dmesh_deserialize: a mesh saved as text without its
+ * communicators (PyTorch pickles a DeviceMesh the same way) and rebuilt on
+ * a communicator. The text is parsed by serialize_text.c; here the saved
+ * form is taken from a mesh, and a new universe is built from it. Each
+ * collective step that can fail on some ranks only (parsing, the device
+ * choice, building communicators) is followed by dmesh_sim_agree. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm_nccl.h"
+#include "error.h"
+#include "mesh.h"
+#include "serialize.h"
+#include "sim.h"
+#include "topo.h"
+
+static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
+                      const dmesh_comm_entry_t *e)
+{
+    memset(d, 0, sizeof(*d));
+    strcpy(d->name, name);
+    d->axis = *axis;
+    if (e != NULL) {
+        d->opts.backend = e->backend;
+        d->opts.nccl = e->nccl_options;
+    }
+}
+
+int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+{
+    const dmesh_universe_t *u;
+    dmesh_saved_t s;
+    int i;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    if (buf == NULL && len > 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
+    u = mesh->u;
+    if (u->local_map)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: the mesh was made by dmesh_from_comms without "
+                               "ranks: its rank map differs between groups",
+                               __func__);
+    memset(&s, 0, sizeof(s));
+    if (u->nflat > 0 && (s.flat = malloc((size_t)u->nflat * sizeof(*s.flat))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+    s.cuda = u->cuda;
+    s.n = u->n;
+    s.rank_map = u->rank_map;
+    s.nroot = u->root_layout.naxes;
+    s.root_named = u->root_named;
+    for (i = 0; i < s.nroot; i++)
+        saved_dim(&s.root[i], u->root_named ? u->root_names[i] : "", &u->root_layout.axes[i], NULL);
+    s.nflat = u->nflat;
+    for (i = 0; i < s.nflat; i++)
+        saved_dim(&s.flat[i], u->flat[i].name, &u->flat[i].axis, u->flat[i].entry);
+    s.ndims = mesh->layout.naxes;
+    s.named = mesh->named;
+    s.is_root = mesh->is_root;
+    for (i = 0; i < s.ndims; i++)
+        saved_dim(&s.dims[i], mesh->named ? mesh->names[i] : "", &mesh->layout.axes[i],
+                  mesh->entry[i]);
+    dmesh_saved_print(&s, buf, len, needed);
+    free(s.flat);
+    return DMESH_SUCCESS;
+}
+
+/* Local checks of a parsed text against the communicator and the info. */
+static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_options_t *o)
+{
+    const char *names[DMESH_MAX_DIMS];
+    int i, top = s->n - 1;
+
+    for (i = 0; s->rank_map != NULL && i < s->n; i++)
+        top = s->rank_map[i] > top ? s->rank_map[i] : top;
+    if (top >= size)
+        return dmesh_error_set(DMESH_ERR_SIZE,
+                               "dmesh_deserialize: the mesh needs rank %d, the "
+                               "communicator has %d ranks",
+                               top, size);
+    for (i = 0; i < s->ndims; i++)
+        names[i] = s->dims[i].name;
+    DMESH_TRY(dmesh_options_parse(info, s->ndims, s->named ? names : NULL, s->cuda, o));
+    for (i = 0; i < s->ndims + s->nflat; i++) {
+        const dmesh_saved_dim_t *d = i < s->ndims ? &s->dims[i] : &s->flat[i - s->ndims];
+        if (d->opts.backend == DMESH_BACKEND_NCCL && (!s->cuda || !dmesh_nccl_available()))
+            return dmesh_error_set(DMESH_ERR_BACKEND,
+                                   "dmesh_deserialize: backend nccl of \"%s\" "
+                                   "needs device type cuda and a dmesh built with NCCL",
+                                   d->name);
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Collective over u->comm: the mesh of s in u, its communicators made
+ * through the cache, and the flattened names registered again. */
+static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o,
+                 dmesh_t *out)
+{
+    dmesh_comm_entry_t *e;
+    dmesh_t m = DMESH_NULL;
+    int i;
+
+    for (i = 0; i < s->nroot; i++) {
+        u->root_layout.axes[i] = s->root[i].axis;
+        strcpy(u->root_names[i], s->root[i].name);
+    }
+    u->root_layout.naxes = s->nroot;
+    u->root_named = s->root_named;
+    DMESH_TRY(dmesh_mesh_alloc(u, &m));
+    *out = m;
+    m->layout.naxes = s->ndims;
+    m->named = s->named;
+    m->is_root = s->is_root;
+    for (i = 0; i < s->ndims; i++) {
+        m->layout.axes[i] = s->dims[i].axis;
+        strcpy(m->names[i], s->dims[i].name);
+        DMESH_TRY(dmesh_universe_get_entry(u, &s->dims[i].axis, &s->dims[i].opts, o->comm_create,
+                                           o->nccl_lazy, &m->entry[i]));
+    }
+    for (i = 0; i < s->nflat; i++) {
+        DMESH_TRY(dmesh_universe_get_entry(u, &s->flat[i].axis, &s->flat[i].opts, o->comm_create,
+                                           o->nccl_lazy, &e));
+        DMESH_TRY(dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, e));
+    }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
+{
+    dmesh_universe_t *u = NULL;
+    dmesh_t m = DMESH_NULL;
+    dmesh_saved_t s;
+    dmesh_options_t o;
+    uint64_t h;
+    int size, rc, err;
+
+    if (comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
+    if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
+    memset(&s, 0, sizeof(s));
+    memset(&o, 0, sizeof(o));
+    o.check = 1;
+    err = mesh == NULL ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'mesh' is NULL", __func__)
+                       : dmesh_saved_parse(text, &s);
+    if (err == DMESH_SUCCESS)
+        err = check_saved(&s, size, info, &o);
+    h = text != NULL ? dmesh_hash(DMESH_HASH_INIT, text, strlen(text)) : 0;
+    if (err != DMESH_SUCCESS && !o.check) {
+        dmesh_saved_free(&s);
+        return err;
+    }
+    rc = dmesh_universe_create(comm, err ? 0 : s.n, err ? NULL : s.rank_map, s.cuda, &u);
+    if (rc != DMESH_SUCCESS) {
+        dmesh_saved_free(&s);
+        return rc;
+    }
+    u->debug = o.debug;
+    if (o.check) /* the same text on every rank, each parsed and checked */
+        err = dmesh_sim_agree(u, h, err, __func__);
+    if (err == DMESH_SUCCESS && s.cuda) {
+        err = dmesh_topo_bind(u->comm, &o, &u->device);
+        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (device binding)");
+    }
+    if (err == DMESH_SUCCESS) {
+        err = build(u, &s, &o, &m);
+        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (communicators)");
+    }
+    if (err != DMESH_SUCCESS)
+        dmesh_free(&m);
+    dmesh_universe_release(u);
+    dmesh_saved_free(&s);
+    if (err == DMESH_SUCCESS)
+        *mesh = m;
+    return err;
+}

@@ -1,0 +1,23 @@
+/* Text built piece by piece with snprintf rules: what does not fit in the
+ * buffer is still counted, so that the caller learns the length it needs.
+ * Pure (no MPI): used by dmesh_to_string and the saved-mesh printer. */
+#ifndef DMESH_TEXT_H
+#define DMESH_TEXT_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+typedef struct {
+    char *buf;   /* may be NULL when len is 0 */
+    size_t len;  /* capacity of buf */
+    size_t used; /* length of the full text so far */
+} dmesh_text_t;
+
+/* Append printf-formatted text. */
+void dmesh_text_put(dmesh_text_t *t, const char *fmt, ...) DMESH_PRINTF(2, 3);
+
+/* End the text: NUL-terminated within len, full length in *needed (may be NULL). */
+void dmesh_text_finish(dmesh_text_t *t, size_t *needed);
+
+#endif /* DMESH_TEXT_H */

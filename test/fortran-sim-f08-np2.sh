@@ -1,0 +1,3 @@
+#!/bin/sh
+# test_sim_f08 (Fortran, use mpi_f08) at 2 ranks.
+exec "$MPIRUN" 2 ./test/test_sim_f08

@@ -1,0 +1,32 @@
+#!/bin/sh
+# heat2d-compare.sh NP: run the heat2d solver on dmesh (examples/heat2d, and
+# examples/heat2d_fortran when built) and the same solver on MPI_Cart_*
+# (test/heat2d_cart) at NP ranks, and the latter on 1 rank; all outputs
+# (residuals as hexadecimal floats, FNV-1a hash of the field's bytes) must be
+# the same text, bit for bit. Sourced by test/heat2d-np*.sh from the build
+# directory. Exit 77 (skip) when NP is above DMESH_TEST_MAX_NP.
+np=$1
+out=test/heat2d-np$np
+run() { # run NAME NP PROGRAM
+    "$MPIRUN" "$2" "$3" >"$out.$1" || return $?
+    grep -q '^field: FNV-1a' "$out.$1" || { echo "heat2d-compare: no field line from $3"; return 1; }
+}
+run dmesh "$np" ./examples/heat2d
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+run cart "$np" ./test/heat2d_cart || exit 1
+run serial 1 ./test/heat2d_cart || exit 1
+set -- cart serial
+if [ -x ./examples/heat2d_fortran ]; then
+    run fortran "$np" ./examples/heat2d_fortran || exit 1
+    set -- "$@" fortran
+fi
+cat "$out.dmesh"
+for other in "$@"; do
+    if ! cmp -s "$out.dmesh" "$out.$other"; then
+        echo "heat2d-compare: $np ranks: dmesh and $other differ"
+        diff "$out.dmesh" "$out.$other"
+        exit 1
+    fi
+    echo "heat2d-compare: $np ranks: dmesh = $other, bit for bit"
+done

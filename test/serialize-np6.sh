@@ -1,0 +1,3 @@
+#!/bin/sh
+# test_serialize at 6 rank(s) (run by make check from the build directory).
+exec "$MPIRUN" 6 ./test/test_serialize

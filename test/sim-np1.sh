@@ -1,0 +1,3 @@
+#!/bin/sh
+# test_mesh_sim at 1 rank(s) (run by make check from the build directory).
+exec "$MPIRUN" 1 ./test/test_mesh_sim

@@ -1,0 +1,3 @@
+#!/bin/sh
+# test_mesh_sim at 4 rank(s) (run by make check from the build directory).
+exec "$MPIRUN" 4 ./test/test_mesh_sim
