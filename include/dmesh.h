@@ -1,5 +1,6 @@
-/*
- * dmesh: n-dimensional device meshes over MPI communicators.
+/**
+ * \file dmesh.h
+ * \brief dmesh: n-dimensional device meshes over MPI communicators.
  *
  * This header is the public contract of the library. Every function returns
  * DMESH_SUCCESS (0) or one of the error classes below; outputs come last and
@@ -537,6 +538,9 @@ DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *ne
  */
 DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
                                    dmesh_t *mesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
 /** \name Version and build
  * @{ */
 

@@ -1,5 +1,6 @@
-/*
- * dmesh layout algebra: pure arithmetic on (size, stride) layouts, no MPI.
+/**
+ * \file dmesh_layout.h
+ * \brief dmesh layout algebra: pure arithmetic on (size, stride) layouts, no MPI.
  *
  * An *axis* is a flat layout: a list of (size, stride) atoms, outermost
  * first; the innermost (last) atom varies fastest, as in a row-major array.
@@ -23,9 +24,11 @@
 extern "C" {
 #endif
 
-/* Also declared (identically) in the MPI part of dmesh.h. */
+/** \cond DMESH_REDECLARED */
+/* Also declared (identically, and documented) in the MPI part of dmesh.h. */
 DMESH_EXPORT const char *dmesh_error_string(int err);
 DMESH_EXPORT const char *dmesh_last_error(void);
+/** \endcond */
 
 /** \brief Most atoms in one axis. Canonical axes of int-sized layouts have
  *  at most 31 atoms (each atom has size >= 2). */

@@ -20,3 +20,15 @@ EXTRA_DIST += test/layout-plain-cc.sh
 # dmesh.pc: no repeated flags; pkg-config --static links libdmesh.a.
 TESTS += test/pkgconfig.sh
 EXTRA_DIST += test/pkgconfig.sh
+# A man3 page for every exported function; dmesh(7) lists them.
+TESTS += test/man-pages.sh
+EXTRA_DIST += test/man-pages.sh
+if DMESH_HAVE_FORTRAN
+# The Fortran version routines (both modules); runs without mpiexec.
+check_PROGRAMS += test/test_fortran_version
+test_test_fortran_version_SOURCES = test/fortran/test_version.F90
+test_test_fortran_version_FCFLAGS = $(AM_FCFLAGS) -DDMESH_EXPECTED='"dmesh $(PACKAGE_VERSION)"'
+test_test_fortran_version_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_fortran_version_OBJECTS): $(DMESH_FORTRAN_MODS)
+TESTS += test/test_fortran_version
+endif
