@@ -357,7 +357,7 @@ static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
     if (a->opts.check)
         err = dmesh_universe_agree(u, root_hash(fn, a), err, fn);
     if (err == DMESH_SUCCESS && a->cuda)
-        err = dmesh_topo_bind(u->comm, &a->opts, &u->device);
+        err = dmesh_topo_bind(u->comm, &a->opts, u->my_index >= 0, &u->device);
     if (err == DMESH_SUCCESS)
         err = dmesh_mesh_alloc(u, &m);
     if (err == DMESH_SUCCESS) {

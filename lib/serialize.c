@@ -162,7 +162,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     if (o.check) /* the same text on every rank, each parsed and checked */
         err = dmesh_sim_agree(u, h, err, __func__);
     if (err == DMESH_SUCCESS && s.cuda) {
-        err = dmesh_topo_bind(u->comm, &o, &u->device);
+        err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
         err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (device binding)");
     }
     if (err == DMESH_SUCCESS) {

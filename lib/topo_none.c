@@ -4,10 +4,15 @@
 #include "error.h"
 #include "topo.h"
 
-int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int *device)
+int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int *device)
 {
     (void)comm;
     (void)opts;
+    (void)member;
     (void)device;
     return dmesh_error_set(DMESH_ERR_NO_DEVICE, "device type \"cuda\": dmesh was built without the CUDA runtime");
+}
+
+void dmesh_topo_forget(void)
+{
 }
