@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_BUILD_INFO: what dmesh_get_build_info reports and dmesh.pc records.
 # Expanded after every dependency check. Defines DMESH_BUILD_* strings in
 # config.h and substitutes MPI_VENDOR (from the MPI header CC compiles:

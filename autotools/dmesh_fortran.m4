@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_FORTRAN: the Fortran module, --enable-fortran (default: auto).
 # Needs an MPI Fortran wrapper that compiles "use mpi_f08": MPIFC if given,
 # else the wrapper beside an MPI C wrapper (mpicc.mpich -> mpifort.mpich),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # doc/local.mk: user documentation. `make doc` builds the Doxygen reference
 # of the public headers and the Fortran module into doc/html (build tree);
 # it is not part of all or check. The man pages of the tools are installed.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # doc/man.mk: man3 pages for every exported function of the public headers
 # and the dmesh(7) overview, made by doc/mkman.sh (awk, no doxygen) into
 # doc/man in the build tree and installed into man3 and man7; and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # mkman.awk: man3 pages from the Doxygen comments of dmesh's public headers.
 # Usage: awk -v outdir=DIR -v version=X.Y.Z -f mkman.awk HEADER...
 # For each "DMESH_EXPORT ... name(...);" declaration, the comment block just

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # mkman.sh SRCDIR OUTDIR VERSION HEADER...: write OUTDIR/man3/NAME.3 for every
 # function the headers export (doc/mkman.awk) and OUTDIR/man7/dmesh.7 from
 # doc/dmesh.7.in, whose @FUNCTIONS@ line becomes the list of those pages.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # examples/local.mk: the examples, built and run by make check on 8 ranks
 # (skipped above DMESH_TEST_MAX_NP by test/mpirun.sh) and on 2 ranks (so
 # that MPICH builds run them too). Each example exits non-zero when its

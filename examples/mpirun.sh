@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Launch a dmesh program with mpirun outside a batch system, on one machine
 # or on the hosts of a host file. Not run by make check.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * \file dmesh.h
  * \brief dmesh: n-dimensional device meshes over MPI communicators.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * \file dmesh_layout.h
  * \brief dmesh layout algebra: pure arithmetic on (size, stride) layouts, no MPI.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * \file dmesh_nccl.h
  * \brief dmesh NCCL interface: the NCCL communicator paired with a mesh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internals shared by the simulation-code calls (mesh_sim.c, mesh_cart.c,
  * serialize.c, serialize_text.c). */
 #ifndef DMESH_SIM_H

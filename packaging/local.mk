@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # packaging/local.mk: the licence and release files, and the packaging for
 # other build systems: the CMake package (lib/cmake/dmesh) and the Spack
 # recipe (packaging/spack, checked by packaging/spack/check-recipe.py).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: dmesh_layout.h compiles with a plain C compiler and no mpi.h
 # (an mpi.h that stops the compiler comes first on the include path), and
 # dmesh.h included after it still gives the whole API (with the real mpi.h).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: every function exported by a public header has a man3 page
 # with a one-line description, and dmesh(7) lists it (doc/man, made by
 # doc/mkman.sh). The names come from the headers here, independently.

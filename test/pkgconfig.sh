@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: dmesh.pc of the build tree. Every flag appears once in
 # --cflags and in --static --libs, and a program links against the static
 # libdmesh.a with the --static flags and runs (skipped without pkg-config

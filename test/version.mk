@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/version.mk: version and build reporting, the MPI identity check, and
 # the pkg-config files and tool options (issue 12). No mpiexec needed.
 check_PROGRAMS += test/test_version
@@ -32,3 +33,6 @@ test_test_fortran_version_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.l
 $(test_test_fortran_version_OBJECTS): $(DMESH_FORTRAN_MODS)
 TESTS += test/test_fortran_version
 endif
+# SPDX-License-Identifier lines in every source file.
+TESTS += test/spdx.sh
+EXTRA_DIST += test/spdx.sh tools/check-spdx.sh

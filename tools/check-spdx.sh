@@ -39,7 +39,9 @@ for f in "$@"; do
     head -n 3 "$f" | grep -q "SPDX-License-Identifier: BSD-3-Clause" && continue
     if [ "$fix" -eq 1 ]; then
         tmp=$f.spdx.$$
-        if head -n 1 "$f" | grep -q '^#!'; then
+        # After a #! line, and after a Markdown title (Doxygen takes the
+        # first line of a page as its title).
+        if head -n 1 "$f" | grep -q '^#!' || { case $f in *.md) head -n 1 "$f" | grep -q '^# ' ;; *) false ;; esac; }; then
             { head -n 1 "$f"; echo "$line"; tail -n +2 "$f"; } >"$tmp"
         else
             { echo "$line"; cat "$f"; } >"$tmp"

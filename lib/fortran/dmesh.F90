@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 !> \file dmesh.F90
 !> \brief Fortran bindings of dmesh: the modules \c dmesh (for `use mpi` and
 !>        mpif.h: INTEGER handles) and \c dmesh_f08 (for `use mpi_f08`:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/fortran/local.mk: the Fortran modules dmesh (use mpi) and dmesh_f08
 # (use mpi_f08), with their common module dmesh_base, in libdmesh_fortran.la
 # (which links libdmesh.la). Built when configure finds an MPI Fortran

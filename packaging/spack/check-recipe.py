@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Check the Spack recipe of dmesh without Spack.
 
 Imports packaging/spack/packages/dmesh/package.py against a minimal stub of

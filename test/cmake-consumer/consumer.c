@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A (size/2, 2) mesh on MPI_COMM_WORLD; each rank sums the world ranks of its
  * inner group with an allreduce and checks the result, and checks that the
  * library is the version the CMake package announced. Exit 1 on a mismatch. */

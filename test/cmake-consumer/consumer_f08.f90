@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran side of the CMake consumer: a (size/2, 2) mesh through the
 ! dmesh_f08 module, an allreduce over the inner dimension, checked.
 program consumer_f08

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Build and run the outside CMake project of this directory against an
 # installed dmesh: run.sh PREFIX BUILD_DIR [MPIEXEC...]. Used by .ci/run.
 set -eu

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran version routines of both modules agree with the C library
 ! (the version in dmesh_version.h, the build text's first line). No MPI.
 program test_version

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Spack recipe of dmesh. Use it from a dmesh checkout with
 #   spack repo add packaging/spack
 #   spack install dmesh +fortran ^openmpi        (or ^mpich, +cuda +nccl, ~hwloc)
