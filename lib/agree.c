@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one agreement primitive.
  *
  * The rule (STYLE.md 11): on a collective path, no early return before the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL communicators paired with MPI communicators (DESIGN.md section 1).
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh creation, derived meshes and destruction. Validation happens at the
  * API boundary; collective calls then run the agreement check (when on) so
  * that every rank returns the same error class instead of some ranks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh_serialize / dmesh_deserialize: a mesh saved as text without its
  * communicators (PyTorch pickles a DeviceMesh the same way) and rebuilt on
  * a communicator. The text is parsed by serialize_text.c; here the saved

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/gpu.mk: device binding and NCCL pairing tests (included by Makefile.am).
 #   test_topo_plan     the binding plan on the hwloc XML topologies of
 #                      test/data, and dmesh-info --plan (hwloc; no GPU, no MPI)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Creation benchmark: the same per-dimension groups made by dmesh_init, by
  * one raw MPI_Comm_split per dimension (baseline A, the floor), and by one
  * MPI_Comm_create over the whole communicator for every group of every
