@@ -522,6 +522,9 @@ DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *ne
  */
 DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
                                    dmesh_t *mesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
 /** \name Version and build
  * @{ */
 
