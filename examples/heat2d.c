@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * heat2d: a 2-D heat equation (Jacobi iterations) on a (px, py) mesh — the
  * shape of a simulation code on dmesh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL communicators paired with MPI communicators (DESIGN.md section 1).
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
@@ -6,6 +7,7 @@
 #include "config.h"
 
 #include <sched.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "comm_nccl.h"
 #include "dmesh_nccl.h"
 #include "error.h"
+#include "fault.h"
 #include "mesh.h"
 
 /* What each member tells the others before NCCL: where its GPU is. */
@@ -61,6 +64,8 @@ static void nccl_config(const dmesh_nccl_options_t *o, ncclConfig_t *c)
         c->splitShare = o->split_share;
     if (o->comm_name[0] != '\0')
         c->commName = o->comm_name;
+    if (o->timeout > 0 && !(o->set_mask & DMESH_NCCL_OPT_BLOCKING))
+        c->blocking = 0; /* a bounded wait needs the non-blocking init */
 }
 
 /* Make device current on the calling thread for one NCCL call, keeping the
@@ -89,13 +94,28 @@ static void device_leave(int device, int saved)
 
 /* A non-blocking communicator (nccl_blocking=0) returns ncclInProgress;
  * dmesh hands out only communicators that are ready, so it waits here. */
-static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r)
+static double seconds_now(void)
 {
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* With timeout > 0 the polling stops after so many seconds: ncclInProgress
+ * is then returned (the caller aborts the communicator). */
+static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r, double timeout)
+{
+    double end = timeout > 0 ? seconds_now() + timeout : 0;
+    int never = r == ncclInProgress && dmesh_fault(DMESH_FAULT_NCCL_HANG);
+
     while (r == ncclInProgress && comm != NULL) {
         ncclResult_t state = ncclSuccess;
         r = ncclCommGetAsyncError(comm, &state);
         if (r == ncclSuccess)
-            r = state;
+            r = never ? ncclInProgress : state;
+        if (r == ncclInProgress && end > 0 && seconds_now() > end)
+            break;
         if (r == ncclInProgress)
             sched_yield();
     }
@@ -210,8 +230,14 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
     nccl_config(opts, &config);
     /* Two statements: nccl_wait must see c after the call has written it. */
     r = ncclCommInitRankConfig(&c, size, id, rank, &config);
-    r = nccl_wait(c, r);
-    err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
+    r = nccl_wait(c, r, opts != NULL ? opts->timeout : 0);
+    if (r == ncclSuccess && dmesh_fault(DMESH_FAULT_NCCL_INIT))
+        r = ncclSystemError;
+    if (r == ncclInProgress)
+        err = dmesh_error_set(DMESH_ERR_TIMEOUT, "ncclCommInitRankConfig: not complete after %g s "
+                              "(dmesh_timeout): aborted", opts->timeout);
+    else
+        err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
     if (err == DMESH_SUCCESS)
         err = nccl_check_device(c, device);
     if (err != DMESH_SUCCESS && c != NULL) {
@@ -256,7 +282,7 @@ static int nccl_destroy(ncclComm_t c)
 {
     ncclResult_t r = ncclCommFinalize(c);
 
-    r = nccl_wait(c, r);
+    r = nccl_wait(c, r, 0);
     if (r != ncclSuccess) {
         int err = nccl_error("ncclCommFinalize", r, c);
         (void)ncclCommAbort(c);

@@ -1,10 +1,10 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh_serialize / dmesh_deserialize: a mesh saved as text without its
  * communicators (PyTorch pickles a DeviceMesh the same way) and rebuilt on
  * a communicator. The text is parsed by serialize_text.c; here the saved
  * form is taken from a mesh, and a new universe is built from it. Each
- * step that can fail on some ranks only (parsing, allocating, registering
- * names) is followed by dmesh_sim_agree before the next collective one;
- * communicator creation and the device choice agree inside. */
+ * collective step that can fail on some ranks only (parsing, the device
+ * choice, building communicators) is followed by the agreement (dmesh_universe_agree). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -14,7 +14,6 @@
 #include "error.h"
 #include "mesh.h"
 #include "serialize.h"
-#include "sim.h"
 #include "topo.h"
 #include "version.h"
 
@@ -96,16 +95,14 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
     return DMESH_SUCCESS;
 }
 
-/* Local: the root's dimensions in u, a mesh of s's dimensions without its
- * communicators yet, and room for the entries of the flattened names. */
-static int mesh_of(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_t *out,
-                   dmesh_comm_entry_t ***flat)
+/* Local, before the agreement: the mesh of s in u, its cache entries
+ * reserved, room for the flattened names. */
+static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_comm_entry_t **flat,
+                         dmesh_t *out)
 {
     dmesh_t m = DMESH_NULL;
     int i;
 
-    if (s->nflat > 0 && (*flat = calloc((size_t)s->nflat, sizeof(**flat))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     for (i = 0; i < s->nroot; i++) {
         u->root_layout.axes[i] = s->root[i].axis;
         strcpy(u->root_names[i], s->root[i].name);
@@ -113,42 +110,50 @@ static int mesh_of(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_t *out,
     u->root_layout.naxes = s->nroot;
     u->root_named = s->root_named;
     DMESH_TRY(dmesh_mesh_alloc(u, &m));
+    *out = m;
     m->layout.naxes = s->ndims;
     m->named = s->named;
     m->is_root = s->is_root;
     for (i = 0; i < s->ndims; i++) {
         m->layout.axes[i] = s->dims[i].axis;
         strcpy(m->names[i], s->dims[i].name);
+        DMESH_TRY(dmesh_universe_reserve(u, &s->dims[i].axis, &s->dims[i].opts, &m->entry[i]));
     }
-    *out = m;
-    return DMESH_SUCCESS;
+    for (i = 0; i < s->nflat; i++)
+        DMESH_TRY(dmesh_universe_reserve(u, &s->flat[i].axis, &s->flat[i].opts, &flat[i]));
+    return dmesh_universe_flat_reserve(u, s->nflat);
 }
 
-/* Collective over u->comm: the communicators of the mesh's dimensions and
- * of the flattened names, through the cache (each creation is agreed over
- * the universe, so every rank stops at the same one), then the names
- * registered again (local, agreed after). */
-static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o, dmesh_t m,
-                 dmesh_comm_entry_t **flat, uint64_t h)
+/* Collective over u->comm: reserve, agree, make the communicators, register
+ * the flattened names again. */
+static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o, uint64_t h,
+                 dmesh_t *out)
 {
+    dmesh_comm_entry_t *stack[16], **flat = stack;
     int i, err = DMESH_SUCCESS;
 
-    for (i = 0; i < s->ndims; i++)
-        DMESH_TRY(dmesh_universe_get_entry(u, &s->dims[i].axis, &s->dims[i].opts, o->comm_create,
-                                           o->nccl_lazy, &m->entry[i]));
-    for (i = 0; i < s->nflat; i++)
-        DMESH_TRY(dmesh_universe_get_entry(u, &s->flat[i].axis, &s->flat[i].opts, o->comm_create,
-                                           o->nccl_lazy, &flat[i]));
-    for (i = 0; i < s->nflat && err == DMESH_SUCCESS; i++)
-        err = dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, flat[i]);
-    return dmesh_sim_agree(u, h, err, "dmesh_deserialize (flattened names)");
+    if (s->nflat > 16 && (flat = malloc((size_t)s->nflat * sizeof(*flat))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
+    if (err == DMESH_SUCCESS)
+        err = build_reserve(u, s, flat, out);
+    err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (reservations)");
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(u, s->ndims, (*out)->entry, NULL, o->comm_create, o->nccl_lazy);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(u, s->nflat, flat, NULL, o->comm_create, o->nccl_lazy);
+    for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++) /* room reserved: cannot fail */
+        dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, flat[i]);
+    if (err != DMESH_SUCCESS)
+        dmesh_universe_unreserve(u);
+    if (flat != stack)
+        free(flat);
+    return err;
 }
 
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
 {
     dmesh_universe_t *u = NULL;
     dmesh_t m = DMESH_NULL;
-    dmesh_comm_entry_t **flat = NULL;
     dmesh_saved_t s;
     dmesh_options_t o;
     uint64_t h;
@@ -179,18 +184,15 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     }
     u->debug = o.debug;
     if (o.check) /* the same text on every rank, each parsed and checked */
-        err = dmesh_sim_agree(u, h, err, __func__);
-    if (err == DMESH_SUCCESS && s.cuda) /* agreed inside; non-members make no CUDA call */
+        err = dmesh_universe_agree(u, h, err, __func__);
+    if (err == DMESH_SUCCESS && s.cuda) {
         err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
-    if (err == DMESH_SUCCESS) {
-        err = mesh_of(u, &s, &m, &flat);
-        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (mesh)");
+        err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (device binding)");
     }
     if (err == DMESH_SUCCESS)
-        err = build(u, &s, &o, m, flat, h);
+        err = build(u, &s, &o, h, &m); /* agreed inside */
     if (err != DMESH_SUCCESS)
         dmesh_free(&m);
-    free(flat);
     dmesh_universe_release(u);
     dmesh_saved_free(&s);
     if (err == DMESH_SUCCESS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI tests of the simulation-code calls: dmesh_get_rank_of,
  * dmesh_get_coordinate_of, dmesh_shift, dmesh_get_all_groups and
  * dmesh_get_cart_comm, checked against MPI's own Cartesian topology

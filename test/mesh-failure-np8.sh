@@ -1,0 +1,3 @@
+#!/bin/sh
+# test_mesh_failure at 8 ranks (run by make check from the build directory).
+exec "$MPIRUN" 8 ./test/test_mesh_failure
