@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_FAULT_INJECTION: --enable-fault-injection compiles the
 # test-only fault hooks (lib/fault.c, DMESH_FAULT) into the library and the
 # fault-injection suite into make check. Never on by default.

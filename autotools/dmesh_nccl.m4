@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_NCCL: NCCL, optional; --with-nccl[=DIR]. It needs the CUDA
 # runtime: --with-nccl without CUDA fails, a probe without CUDA turns it off.
 AC_DEFUN([DMESH_CHECK_NCCL], [

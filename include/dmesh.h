@@ -1,5 +1,7 @@
-/*
- * dmesh: n-dimensional device meshes over MPI communicators.
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * \file dmesh.h
+ * \brief dmesh: n-dimensional device meshes over MPI communicators.
  *
  * This header is the public contract of the library. Every function returns
  * DMESH_SUCCESS (0) or one of the error classes below; outputs come last and
@@ -9,7 +11,6 @@
 #define DMESH_H
 
 #include <stddef.h>
-#include <mpi.h>
 
 #include "dmesh_version.h"
 
@@ -61,6 +62,22 @@ enum dmesh_error {
     DMESH_ERR_TIMEOUT = 15,   /**< a bounded wait (dmesh_timeout) ran out, on every rank */
     DMESH_ERR_LASTCODE = 16   /**< one past the last error class */
 };
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DMESH_H */
+
+/* The rest needs mpi.h. dmesh_layout.h includes this header for the part
+ * above only (DMESH_BASE_ONLY_), so that the layout algebra compiles with a
+ * plain C compiler; a later #include <dmesh.h> then brings in the rest. */
+#if !defined(DMESH_BASE_ONLY_) && !defined(DMESH_H_MPI)
+#define DMESH_H_MPI
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ------------------------------------------------------------------------ */
 /** \name Creation and destruction
@@ -525,6 +542,9 @@ DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *ne
  */
 DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
                                    dmesh_t *mesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
 /** \name Version and build
  * @{ */
 
@@ -560,4 +580,4 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 }
 #endif
 
-#endif /* DMESH_H */
+#endif /* DMESH_H_MPI */

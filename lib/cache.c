@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Hash table of communicator entries, keyed by canonical axis layout and
  * backend options: a 64-bit FNV-1a hash picks the chain, an exact comparison
  * decides. Entries also sit in an array in creation order, so that the

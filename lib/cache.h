@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The communicator cache of a universe: one entry per distinct
  * (canonical axis layout, backend, backend options). */
 #ifndef DMESH_CACHE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Creation of the MPI communicator of one axis. Every rank computes its own
  * colour (group index) and key (position) from the layout; nothing is
  * enumerated over the world and nothing is exchanged but the split itself. */

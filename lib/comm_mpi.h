@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI communicator of one mesh axis. */
 #ifndef DMESH_COMM_MPI_H
 #define DMESH_COMM_MPI_H

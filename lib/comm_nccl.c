@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL communicators paired with MPI communicators (DESIGN.md section 1).
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
@@ -175,7 +176,7 @@ static int nccl_gpu_clash(const nccl_gpu_msg_t *all, int size, int device)
 /* Collective over comm: every member's (host, PCI bus id of device), so
  * that two ranks on one GPU fail here, on every rank, instead of hanging or
  * failing on some ranks inside NCCL. err: this rank's failure so far. */
-static int nccl_check_gpus(MPI_Comm comm, int rank, int size, int device, int err)
+static int nccl_check_gpus(MPI_Comm comm, int size, int device, int err)
 {
     nccl_gpu_msg_t me, *all = malloc((size_t)size * sizeof(*all));
     int e;
@@ -224,7 +225,7 @@ static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options
     ncclResult_t r;
     int err;
 
-    DMESH_TRY(nccl_check_gpus(comm, rank, size, device, err_in));
+    DMESH_TRY(nccl_check_gpus(comm, size, device, err_in));
     DMESH_TRY(nccl_share_id(comm, rank, &id));
     nccl_config(opts, &config);
     /* Two statements: nccl_wait must see c after the call has written it. */

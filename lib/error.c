@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error classes, their strings, and the thread-local detail of the last failure. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault injection (configure --enable-fault-injection only): see fault.h.
  * The specification is read again whenever DMESH_FAULT changes, which
  * resets the call counters, so that a test arms one fault with setenv. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault injection for tests: configure --enable-fault-injection compiles
  * lib/fault.c and makes the named sites below fail on request; a default
  * build compiles every hook to the plain call (no cost, no environment

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/local.mk: the dmesh library. Everything is compiled once into the
 # convenience library libdmesh_core.la (hidden symbols; tests and tools that
 # need internals link it), which libdmesh.la exports. lib/gpu.mk adds the

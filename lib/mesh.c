@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh creation, derived meshes and destruction. Validation happens at the
  * API boundary; collective calls then run the agreement check (when on) so
  * that every rank returns the same error class instead of some ranks
@@ -420,7 +421,7 @@ static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
     if (err == DMESH_SUCCESS && a->local_map)
         err = check_has_member(m->u);
     if (err == DMESH_SUCCESS && a->cuda)
-        err = dmesh_topo_bind(m->u->comm, &a->opts, &m->u->device);
+        err = dmesh_topo_bind(m->u->comm, &a->opts, m->u->my_index >= 0, &m->u->device);
     for (d = 0; dim_comms != NULL && d < a->layout.naxes; d++)
         given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
     if (err == DMESH_SUCCESS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh objects: a layout (one canonical axis per dimension), names, and the
  * cache entries of the axes, in a universe. */
 #ifndef DMESH_MESH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh_get_cart_comm: an MPI Cartesian communicator per copy of a mesh,
  * kept in the universe's communicator cache. The entry's key is the
  * canonical concatenation of the mesh's axes (which fixes the map from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The mesh as a whole, from any rank: coordinates of any rank, the rank at
  * any coordinate, Cartesian shifts and every group of a dimension. All of it
  * is local arithmetic on the layout and the rank map (O(atoms) per rank or

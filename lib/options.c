@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of creation calls: MPI_Info keys, with environment variables as
  * defaults. Unknown keys are ignored (the info may carry keys for other
  * libraries); a recognised key with a bad value is DMESH_ERR_ARG. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of a creation call, parsed from MPI_Info keys and environment
  * variables (DESIGN.md section 4). */
 #ifndef DMESH_OPTIONS_H

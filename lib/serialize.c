@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh_serialize / dmesh_deserialize: a mesh saved as text without its
  * communicators (PyTorch pickles a DeviceMesh the same way) and rebuilt on
  * a communicator. The text is parsed by serialize_text.c; here the saved
@@ -14,6 +15,7 @@
 #include "mesh.h"
 #include "serialize.h"
 #include "topo.h"
+#include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
                       const dmesh_comm_entry_t *e)
@@ -159,6 +161,8 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
+    /* as every creation call, before any call that passes a handle */
+    DMESH_TRY(dmesh_mpi_identity_check(__func__));
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
     memset(&s, 0, sizeof(s));
@@ -182,7 +186,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     if (o.check) /* the same text on every rank, each parsed and checked */
         err = dmesh_universe_agree(u, h, err, __func__);
     if (err == DMESH_SUCCESS && s.cuda) {
-        err = dmesh_topo_bind(u->comm, &o, &u->device);
+        err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
         err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (device binding)");
     }
     if (err == DMESH_SUCCESS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device binding with the CUDA runtime (DESIGN.md section 6).
  *
  * Every rank goes through the same collective steps whatever its options or
@@ -7,6 +8,7 @@
  * counts: CUDA_VISIBLE_DEVICES is honoured by the runtime itself. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,14 @@
 
 #define REASON_LEN 320
 
+/* One device per process (DESIGN.md section 8): the first "cuda" universe
+ * in which the process is a member chooses it, every later one keeps it.
+ * The node's topology is loaded once and kept for later plans. */
+static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
+static int process_device = -1;
+static dmesh_topo_node_t *process_topo;
+static unsigned long process_topo_devices; /* hash of the devices process_topo knows */
+
 typedef struct {
     MPI_Comm node;
     int rank, node_rank, node_size;
@@ -27,9 +37,37 @@ typedef struct {
     char (*busid)[DMESH_TOPO_BUSID_LEN];
     dmesh_topo_record_t rec;  /* this rank's part of the exchange */
     dmesh_topo_record_t *all; /* every node rank's, in node rank order */
-    dmesh_topo_node_t *topo;
+    dmesh_topo_node_t *topo; /* process_topo, or NULL: local rank modulo */
+    int bound;               /* process_device when this rank planned */
     char reason[REASON_LEN];
 } bind_state_t;
+
+void dmesh_topo_forget(void)
+{
+    pthread_mutex_lock(&process_lock);
+    process_device = -1;
+    dmesh_topo_node_close(process_topo);
+    process_topo = NULL;
+    pthread_mutex_unlock(&process_lock);
+}
+
+/* The node's topology, loaded at the first plan of the process (hwloc's
+ * load costs far more than a plan). A topology that cannot be loaded is
+ * not an error: the plan falls back to local rank modulo device count. */
+static void topo_open(bind_state_t *s)
+{
+    if (process_topo == NULL || process_topo_devices != s->rec.devices) {
+        dmesh_topo_node_close(process_topo);
+        process_topo = NULL;
+        if (dmesh_topo_node_open(s->ndev, (const char(*)[DMESH_TOPO_BUSID_LEN])s->busid,
+                                 &process_topo) != DMESH_SUCCESS) {
+            snprintf(s->reason, sizeof(s->reason), "(%s) ", dmesh_last_error());
+            process_topo = NULL;
+        }
+        process_topo_devices = s->rec.devices;
+    }
+    s->topo = process_topo;
+}
 
 static int cuda_count(int *ndev)
 {
@@ -78,16 +116,22 @@ static int cuda_busids(bind_state_t *s)
     return DMESH_SUCCESS;
 }
 
-/* Local facts: devices, and for a rank that plans, localities and binding. */
-static int bind_probe(bind_state_t *s, const dmesh_options_t *opts)
+/* Local facts: devices, and for a rank that plans, localities and binding.
+ * A rank outside the mesh asks CUDA nothing (it makes no context); a rank
+ * already bound plans anyway, so that the others plan as they would have. */
+static int bind_probe(bind_state_t *s, const dmesh_options_t *opts, int member)
 {
+    if (!member)
+        return DMESH_SUCCESS;
     DMESH_TRY(cuda_count(&s->ndev));
-    if (opts->device >= 0 || opts->bind == DMESH_BIND_NONE || s->ndev == 1)
+    if (s->bound < 0 && (opts->device >= 0 || opts->bind == DMESH_BIND_NONE || s->ndev == 1))
+        return DMESH_SUCCESS;
+    if (s->ndev == 1)
         return DMESH_SUCCESS;
     DMESH_TRY(cuda_busids(s));
-    DMESH_TRY(
-        dmesh_topo_node_open(s->ndev, (const char(*)[DMESH_TOPO_BUSID_LEN])s->busid, &s->topo));
-    dmesh_topo_node_binding(s->topo, &s->rec);
+    topo_open(s);
+    if (s->topo != NULL)
+        dmesh_topo_node_binding(s->topo, &s->rec);
     s->rec.flags |= DMESH_TOPO_REC_PLANNING;
     return DMESH_SUCCESS;
 }
@@ -126,16 +170,47 @@ static int bind_plan(bind_state_t *s, int *device)
             me = n;
         peers[n++] = s->all[i];
     }
-    err = dmesh_topo_node_choose(s->topo, s->ndev, n, peers, me, device, s->reason,
-                                 sizeof(s->reason));
+    if (s->topo != NULL) {
+        err = dmesh_topo_node_choose(s->topo, s->ndev, n, peers, me, device, s->reason,
+                                     sizeof(s->reason));
+    } else { /* no usable topology (hwloc missing or failing): the fallback */
+        size_t at = strlen(s->reason);
+        *device = me % s->ndev;
+        snprintf(s->reason + at, sizeof(s->reason) - at, "local rank %d mod %d devices", me,
+                 s->ndev);
+        err = DMESH_SUCCESS;
+    }
     free(peers);
     return err;
+}
+
+/* A rank bound by an earlier universe keeps its device; a plan that would
+ * now give another is only reported (DMESH_DEBUG). */
+static int bind_keep(bind_state_t *s, const dmesh_options_t *opts, int *device)
+{
+    int planned = -1;
+
+    if (opts->device >= 0 && opts->device != s->bound)
+        return dmesh_error_set(DMESH_ERR_NO_DEVICE,
+                               "dmesh_device=%d, but this process was bound to CUDA device %d "
+                               "by its first \"cuda\" mesh (one device per process)",
+                               opts->device, s->bound);
+    if ((s->rec.flags & DMESH_TOPO_REC_PLANNING) && bind_plan(s, &planned) == DMESH_SUCCESS &&
+        planned != s->bound && opts->debug)
+        fprintf(stderr, "dmesh: rank %d: this mesh's plan would choose CUDA device %d (%s); "
+                "keeping device %d chosen by the first \"cuda\" mesh\n",
+                s->rank, planned, s->reason, s->bound);
+    *device = s->bound;
+    snprintf(s->reason, sizeof(s->reason), "kept from the process's first \"cuda\" mesh");
+    return DMESH_SUCCESS;
 }
 
 static int bind_decide(bind_state_t *s, const dmesh_options_t *opts, int *device)
 {
     cudaError_t c;
 
+    if (s->bound >= 0)
+        return bind_keep(s, opts, device);
     if (opts->device >= s->ndev)
         return dmesh_error_set(DMESH_ERR_NO_DEVICE,
                                "dmesh_device=%d, but only %d CUDA devices are visible",
@@ -178,14 +253,13 @@ static void bind_debug(const bind_state_t *s, int device)
 
 static void bind_free(bind_state_t *s)
 {
-    dmesh_topo_node_close(s->topo);
     free(s->all);
     free(s->busid);
     if (s->node != MPI_COMM_NULL)
         MPI_Comm_free(&s->node);
 }
 
-int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int *device)
+int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int *device)
 {
     bind_state_t s;
     int dev = -1, err, xerr;
@@ -193,16 +267,23 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int *device)
     memset(&s, 0, sizeof(s));
     s.node = MPI_COMM_NULL;
     MPI_Comm_rank(comm, &s.rank);
-    err = bind_probe(&s, opts);
+    pthread_mutex_lock(&process_lock);
+    s.bound = process_device;
+    err = bind_probe(&s, opts, member);
     xerr = bind_exchange(comm, &s);
     if (err == DMESH_SUCCESS)
         err = xerr;
-    if (err == DMESH_SUCCESS)
+    if (err == DMESH_SUCCESS && member)
         err = bind_decide(&s, opts, &dev);
-    if (err == DMESH_SUCCESS)
+    else if (err == DMESH_SUCCESS)
+        dev = s.bound; /* outside the mesh: no device of its own here */
+    if (err == DMESH_SUCCESS && member)
         err = bind_set(opts, dev);
     err = dmesh_agree(comm, 0, err, "device binding");
-    if (err == DMESH_SUCCESS && opts->debug)
+    if (err == DMESH_SUCCESS && member && s.bound < 0)
+        process_device = dev;
+    pthread_mutex_unlock(&process_lock);
+    if (err == DMESH_SUCCESS && opts->debug && member)
         bind_debug(&s, dev);
     bind_free(&s);
     if (err == DMESH_SUCCESS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Universes: the private duplicate of the user's communicator, cached on it
  * as an attribute so that later meshes on the same communicator do not pay
  * for another MPI_Comm_dup; the rank map; the communicator cache and its

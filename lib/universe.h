@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A universe: the shared state of one root mesh and of every mesh derived
  * from it (private communicator, rank map, device, communicator cache,
  * names registered by flatten). Reference counted by its meshes. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/failure.mk: failure semantics of the collective calls (included by
 # Makefile.am). test_mesh_failure runs at 2, 4 and 8 ranks under
 # test/mpirun.sh (timeout: a hang fails it); in a build configured with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/fortran.mk: the Fortran modules under mpiexec. test_fortran uses
 # `use mpi` + `use dmesh`, test_fortran_f08 `use mpi_f08` + `use dmesh_f08`
 # (and hands a mesh to a routine that uses the other module). Each runs on 4

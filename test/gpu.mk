@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/gpu.mk: device binding and NCCL pairing tests (included by Makefile.am).
 #   test_topo_plan     the binding plan on the hwloc XML topologies of
 #                      test/data, and dmesh-info --plan (hwloc; no GPU, no MPI)
@@ -63,3 +64,10 @@ test_gpu_test_gpu_mesh_LDADD = $(DMESH_TEST_LIBS) $(NCCL_LDFLAGS) $(NCCL_LIBS) \
 	$(CUDA_LDFLAGS) $(CUDA_LIBS)
 TESTS += test/gpu/gpu-mesh.sh
 endif
+
+# make check-gpu: the real-GPU validation of test/gpu/run-device.sh (skips,
+# status 77, on a machine without a GPU).
+EXTRA_DIST += test/gpu/run-device.sh
+check-gpu: all
+	$(SHELL) $(top_srcdir)/test/gpu/run-device.sh $(abs_top_builddir)
+.PHONY: check-gpu

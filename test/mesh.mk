@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/mesh.mk: rules of this part of the tree (included by Makefile.am).
 #
 # MPI tests of the mesh API (device type "cpu"). Each MPI run is a small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the MPI test programs of the mesh API; see mesh_testutil.h. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Failure semantics of the collective calls (doc/user-guide.md, "Failure
  * semantics"): a rank whose own arguments are rejected, an aborted universe,
  * bad input that used to get through, and, in a build configured with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pairing of MPI and NCCL communicators (lib/comm_nccl.c), without a GPU:
  * comm_nccl.c is compiled with lib/error.c against a test double of NCCL
  * (test/nccl_double), under mpiexec. The double records which rank made each

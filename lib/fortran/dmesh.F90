@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 !> \file dmesh.F90
 !> \brief Fortran bindings of dmesh: the modules \c dmesh (for `use mpi` and
 !>        mpif.h: INTEGER handles) and \c dmesh_f08 (for `use mpi_f08`:
@@ -879,6 +880,7 @@ contains
 end module dmesh_base
 
 #include "dmesh_sim.inc"
+#include "dmesh_version.inc"
 
 ! The modules dmesh and dmesh_f08 differ only in their MPI handle types:
 ! both include dmesh_handles.inc, after defining with the C preprocessor
@@ -894,6 +896,7 @@ end module dmesh_base
 module dmesh
   use dmesh_base
   use dmesh_sim_base
+  use dmesh_version_base
   implicit none
   private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
@@ -917,6 +920,7 @@ end module dmesh
 module dmesh_f08
   use dmesh_base
   use dmesh_sim_base
+  use dmesh_version_base
   use mpi_f08, only: MPI_Comm, MPI_Info
   implicit none
   private :: MPI_Comm, MPI_Info

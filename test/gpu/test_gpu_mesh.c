@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Meshes on real GPUs: one rank per GPU, public API only (dmesh.h,
  * dmesh_nccl.h) plus the CUDA runtime and NCCL. Each dimension's NCCL
  * communicator must reduce exactly over the dimension's group, in its
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 #include <cuda_runtime_api.h>
@@ -21,12 +23,22 @@
 #define COUNT 4096
 #define SKIP 77
 
+/* Visible GPUs; 0 for cudaErrorNoDevice, or on a machine with no NVIDIA
+ * device file at all (no GPU, no driver: CI), where the test skips. Any
+ * other CUDA error on a GPU machine (driver too old, broken installation)
+ * fails loudly. */
 static int gpu_count(void)
 {
     int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
 
-    if (cudaGetDeviceCount(&n) != cudaSuccess)
+    if (e == cudaErrorNoDevice || (e != cudaSuccess && access("/dev/nvidiactl", F_OK) != 0))
         return 0;
+    if (e != cudaSuccess) {
+        fprintf(stderr, "test_gpu_mesh: cudaGetDeviceCount: %s (%d): not a missing GPU, failing\n",
+                cudaGetErrorString(e), (int)e);
+        exit(1);
+    }
     return n;
 }
 
@@ -51,6 +63,7 @@ static int reduce_errors(dmesh_t mesh, int dim, ncclComm_t nccl)
 {
     int members[1024], n = 0, bad = 0, *host = malloc(COUNT * sizeof(int)), *dev = NULL;
     cudaStream_t stream;
+    ncclResult_t r, state;
 
     CHECK_EQ(dmesh_get_group_ranks(mesh, dim, 1024, members, &n), DMESH_SUCCESS);
     for (int i = 0; i < COUNT; i++)
@@ -58,7 +71,12 @@ static int reduce_errors(dmesh_t mesh, int dim, ncclComm_t nccl)
     CHECK_EQ(cudaMalloc((void **)&dev, COUNT * sizeof(int)), cudaSuccess);
     CHECK_EQ(cudaStreamCreate(&stream), cudaSuccess);
     CHECK_EQ(cudaMemcpy(dev, host, COUNT * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
-    CHECK_EQ(ncclAllReduce(dev, dev, COUNT, ncclInt32, ncclSum, nccl, stream), ncclSuccess);
+    r = ncclAllReduce(dev, dev, COUNT, ncclInt32, ncclSum, nccl, stream);
+    /* a non-blocking communicator may answer ncclInProgress: poll until the
+     * allreduce is enqueued before synchronising and freeing */
+    for (state = r; state == ncclInProgress;)
+        CHECK_EQ(ncclCommGetAsyncError(nccl, &state), ncclSuccess);
+    CHECK_EQ(state, ncclSuccess);
     CHECK_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     CHECK_EQ(cudaMemcpy(host, dev, COUNT * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
     for (int i = 0; i < COUNT; i++) {
@@ -171,30 +189,53 @@ GT_TEST(test_nccl_options)
     CHECK_EQ(dmesh_free(&mesh), DMESH_SUCCESS);
 }
 
-/* dmesh_device forces the ordinal; dmesh_bind=none keeps the current one.
- * The MPI backend: ranks may share the forced GPU. */
+/* One device per process: the first mesh chose it; dmesh_bind=none and a
+ * current device changed by the application do not move it, another
+ * forced ordinal is refused on every rank. The MPI backend. */
 GT_TEST(test_device_overrides)
 {
     const char *names[] = {"world"};
-    int ngpu = gpu_count(), device = -1, mine = world_rank % ngpu;
-    MPI_Info info = info1("dmesh_device", "0");
+    int ngpu = gpu_count(), device = -1, first = -1;
+    char other[16];
+    MPI_Info info = info1("dmesh_backend", "mpi");
     dmesh_t mesh = DMESH_NULL;
 
-    MPI_Info_set(info, "dmesh_backend", "mpi");
     CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 1, &world_size, names, info, &mesh), DMESH_SUCCESS);
-    CHECK_EQ(dmesh_get_device(mesh, &device), DMESH_SUCCESS);
-    CHECK_EQ(device, 0);
+    CHECK_EQ(dmesh_get_device(mesh, &first), DMESH_SUCCESS);
     CHECK_EQ(dmesh_free(&mesh), DMESH_SUCCESS);
     MPI_Info_set(info, "dmesh_device", "-1"); /* not an ordinal: every rank fails alike */
     CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 1, &world_size, names, info, &mesh), DMESH_ERR_ARG);
     MPI_Info_delete(info, "dmesh_device");
     MPI_Info_set(info, "dmesh_bind", "none");
-    CHECK_EQ(cudaSetDevice(mine), cudaSuccess);
+    CHECK_EQ(cudaSetDevice((first + 1) % ngpu), cudaSuccess);
     CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 1, &world_size, names, info, &mesh), DMESH_SUCCESS);
     CHECK_EQ(dmesh_get_device(mesh, &device), DMESH_SUCCESS);
-    CHECK_EQ(device, mine);
+    CHECK_EQ(device, first);
     CHECK_EQ(dmesh_free(&mesh), DMESH_SUCCESS);
+    if (ngpu > 1) {
+        snprintf(other, sizeof(other), "%d", (first + 1) % ngpu);
+        MPI_Info_set(info, "dmesh_device", other);
+        CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 1, &world_size, names, info, &mesh),
+                 DMESH_ERR_NO_DEVICE);
+    }
     MPI_Info_free(&info);
+}
+
+/* More ranks than GPUs on one NCCL dimension (run-device.sh: 2 ranks, one
+ * GPU): DMESH_ERR_NO_DEVICE on every rank, naming the GPU, not a hang. */
+GT_TEST(test_shared_gpu)
+{
+    const char *names[] = {"world"};
+    dmesh_t mesh = DMESH_NULL;
+    int rc;
+
+    if (world_size <= gpu_count())
+        return;
+    rc = dmesh_init(MPI_COMM_WORLD, "cuda", 1, &world_size, names, MPI_INFO_NULL, &mesh);
+    CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
+    CHECK_SAME(rc);
+    CHECK_MSG("share GPU");
+    CHECK(mesh == DMESH_NULL);
 }
 
 /* A forced ordinal beyond the visible devices: DMESH_ERR_NO_DEVICE on every
@@ -232,6 +273,18 @@ static Suite *gpu_suite(void)
     return s;
 }
 
+/* More ranks than GPUs (run-device.sh, 2 ranks on one GPU). */
+static Suite *shared_suite(void)
+{
+    Suite *s = suite_create("gpu_shared");
+    TCase *t = tcase_create("shared");
+
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, test_shared_gpu);
+    suite_add_tcase(s, t);
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     int ngpu = gpu_count(), fewest, rc;
@@ -248,7 +301,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return SKIP;
     }
-    rc = gt_run_suite(gpu_suite()) == 0 ? 0 : 1;
+    rc = gt_run_suite(fewest < world_size ? shared_suite() : gpu_suite()) == 0 ? 0 : 1;
     MPI_Finalize();
     return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device binding end to end (lib/topo.c with the hwloc node side) under
  * mpiexec, without a GPU: the CUDA runtime is a test double that reports the
  * GPUs of test/data/2s-8gpu.xml, and hwloc reads that file as this machine's
@@ -50,51 +51,21 @@ static void gather(int device, int devices[])
     MPI_Allgather(&device, 1, MPI_INT, devices, 1, MPI_INT, MPI_COMM_WORLD);
 }
 
-/* The plan the ranks should have made: every rank's binding as the library
- * reads it, against the localities of the XML file's GPUs. */
-static int expected_device(void)
-{
-    hwloc_topology_t topo;
-    hwloc_bitmap_t loc[NGPU], mine = NULL, bind[MAX_RANKS] = {NULL};
-    unsigned long words[DMESH_TOPO_CPU_WORDS] = {0}, *all;
-    dmesh_topo_choice_t ch[MAX_RANKS];
-    int bound, flags[MAX_RANKS], device = -1;
-
-    ck_assert_int_le(world_size, MAX_RANKS);
-    ck_assert_int_eq(dmesh_topo_load(NULL, &topo), DMESH_SUCCESS);
-    for (int d = 0; d < NGPU; d++)
-        ck_assert_int_eq(dmesh_topo_locality(topo, gpus[d], &loc[d]), DMESH_SUCCESS);
-    ck_assert_int_eq(dmesh_topo_this_binding(topo, &mine), DMESH_SUCCESS);
-    bound = mine != NULL && dmesh_topo_pack(mine, words);
-    all = calloc((size_t)world_size * DMESH_TOPO_CPU_WORDS, sizeof(*all));
-    MPI_Allgather(words, DMESH_TOPO_CPU_WORDS, MPI_UNSIGNED_LONG, all, DMESH_TOPO_CPU_WORDS,
-                  MPI_UNSIGNED_LONG, MPI_COMM_WORLD);
-    MPI_Allgather(&bound, 1, MPI_INT, flags, 1, MPI_INT, MPI_COMM_WORLD);
-    for (int r = 0; r < world_size; r++)
-        bind[r] = flags[r] ? dmesh_topo_unpack(all + (size_t)r * DMESH_TOPO_CPU_WORDS) : NULL;
-    if (dmesh_topo_plan(NGPU, (const hwloc_const_cpuset_t *)loc, world_size,
-                        (const hwloc_const_cpuset_t *)bind, ch) == DMESH_SUCCESS)
-        device = ch[world_rank].device;
-    for (int r = 0; r < world_size; r++)
-        hwloc_bitmap_free(bind[r]);
-    for (int d = 0; d < NGPU; d++)
-        hwloc_bitmap_free(loc[d]);
-    hwloc_bitmap_free(mine);
-    free(all);
-    hwloc_topology_destroy(topo);
-    return device;
-}
+/* What the plan must give node rank r of the ranks that plan: the ranks
+ * are not bound to CPUs (main unbinds them), so local rank modulo the 8
+ * GPUs of the XML file (dmesh-info --plan --topology 2s-8gpu.xml --bind none). */
+static const int expected[MAX_RANKS] = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7};
 
 /* ---- tests ------------------------------------------------------------- */
 
 GT_TEST(test_plan_on_node)
 {
     dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
-    int device = -1, want = expected_device(), devices[MAX_RANKS];
+    int device = -1, devices[MAX_RANKS];
 
     o.debug = 1; /* the choice and its reason on stderr, for the log */
-    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
-    CHECK_EQ(device, want);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, expected[world_rank]);
     CHECK_EQ(cuda_double_current(), device);
     gather(device, devices);
     for (int r = 0; r < world_size && world_size <= NGPU; r++)
@@ -106,7 +77,7 @@ GT_TEST(test_forced)
     dmesh_options_t o = options(6, DMESH_BIND_AUTO);
     int device = -1;
 
-    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, 6);
     CHECK_EQ(cuda_double_current(), 6);
 }
@@ -117,7 +88,7 @@ GT_TEST(test_bind_none)
     int device = -1, calls = cuda_double_set_calls();
 
     cuda_double_set_current(world_rank % NGPU);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, world_rank % NGPU);
     CHECK_EQ(cuda_double_set_calls(), calls); /* kept, not set */
 }
@@ -128,7 +99,7 @@ GT_TEST(test_one_visible)
     int device = -1;
 
     cuda_double_set_devices(1, &gpus[world_rank % NGPU]);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, 0);
 }
 
@@ -140,7 +111,7 @@ GT_TEST(test_different_device_sets)
 
     if (world_rank % 2)
         cuda_double_set_devices(4, &gpus[4]);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
     CHECK(device >= 0 && device < (world_rank % 2 ? 4 : NGPU));
     gather(device, devices);
     for (int r = world_rank % 2; r < world_size && world_size <= 8; r += 2)
@@ -155,7 +126,7 @@ GT_TEST(test_no_device_somewhere)
 
     if (world_rank == bad)
         cuda_double_set_devices(world_size > 1 ? 0 : -1, NULL);
-    rc = dmesh_topo_bind(comm, &o, &device);
+    rc = dmesh_topo_bind(comm, &o, 1, &device);
     CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
     CHECK_SAME(rc);
     CHECK_EQ(device, -7);
@@ -169,7 +140,7 @@ GT_TEST(test_no_device_somewhere)
 GT_TEST(test_forced_out_of_range)
 {
     dmesh_options_t o = options(NGPU, DMESH_BIND_AUTO);
-    int device = -7, rc = dmesh_topo_bind(comm, &o, &device);
+    int device = -7, rc = dmesh_topo_bind(comm, &o, 1, &device);
 
     CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
     CHECK_MSG("dmesh_device=8");
@@ -184,34 +155,74 @@ GT_TEST(test_set_device_fails)
 
     if (world_rank == 0)
         cuda_double_fail_set_device(cudaErrorDevicesUnavailable);
-    rc = dmesh_topo_bind(comm, &o, &device);
+    rc = dmesh_topo_bind(comm, &o, 1, &device);
     CHECK_EQ(rc, DMESH_ERR_CUDA);
     CHECK_SAME(rc);
     CHECK_MSG("rank 0: cudaSetDevice"); /* on every rank */
 }
 
-/* Bind this process to one PU of the real machine (rank modulo the PUs it
- * may use), so that the ranks have CPU bindings to plan with. Where the
- * system refuses, the ranks stay unbound and the plan is local rank modulo;
- * expected_device() follows either way. */
-static void bind_to_one_pu(void)
+/* One device per process: a later mesh over the odd ranks keeps each
+ * rank's device (its own plan would move rank 1 to GPU 0 and rank 3 to 1),
+ * and a rank outside it keeps its device without a CUDA call. */
+GT_TEST(test_once_per_process)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1, later = -1, calls;
+
+    o.debug = 1;
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, expected[world_rank]);
+    calls = cuda_double_set_calls();
+    CHECK_EQ(dmesh_topo_bind(comm, &o, world_rank % 2, &later), DMESH_SUCCESS);
+    CHECK_EQ(later, expected[world_rank]);
+    CHECK_EQ(cuda_double_current(), expected[world_rank]);
+    if (world_rank % 2 == 0)
+        CHECK_EQ(cuda_double_set_calls(), calls);
+    o.device = (device + 1) % NGPU; /* another forced device: refused on every rank */
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &later), DMESH_ERR_NO_DEVICE);
+    CHECK_SAME(DMESH_ERR_NO_DEVICE);
+}
+
+/* Ranks outside the first mesh take no part in its plan and make no CUDA
+ * context; the members plan among themselves. */
+GT_TEST(test_non_members)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -7, member = world_rank % 2;
+
+    cuda_double_reset_contexts();
+    CHECK_EQ(dmesh_topo_bind(comm, &o, member, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, member ? expected[world_rank / 2] : -1);
+    CHECK_EQ(cuda_double_contexts(), member ? 1 : 0);
+}
+
+/* hwloc cannot load the topology: the plan falls back to local rank
+ * modulo device count instead of failing. */
+GT_TEST(test_hwloc_fails)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1;
+
+    o.debug = 1;
+    setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/no-such-topology.xml", 1);
+    setenv("HWLOC_COMPONENTS", "xml,stop", 1); /* no fallback to the real machine */
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, world_rank % NGPU);
+    unsetenv("HWLOC_COMPONENTS");
+    setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
+}
+
+/* Unbind this process (its binding = every PU it may use), so that the
+ * plan is the same on every machine: the expected table above. */
+static void unbind(void)
 {
     hwloc_topology_t topo;
-    hwloc_bitmap_t set;
-    int n, pu;
 
     if (hwloc_topology_init(&topo) < 0)
         return;
-    if (hwloc_topology_load(topo) == 0 && (set = hwloc_bitmap_alloc()) != NULL) {
-        n = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topo));
-        pu = hwloc_bitmap_first(hwloc_topology_get_allowed_cpuset(topo));
-        for (int i = 0; n > 0 && i < world_rank % n; i++)
-            pu = hwloc_bitmap_next(hwloc_topology_get_allowed_cpuset(topo), pu);
-        hwloc_bitmap_only(set, (unsigned)pu);
-        if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) < 0)
-            fprintf(stderr, "[rank %d] cannot bind to PU %d: ranks stay unbound\n", world_rank, pu);
-        hwloc_bitmap_free(set);
-    }
+    if (hwloc_topology_load(topo) == 0 &&
+        hwloc_set_cpubind(topo, hwloc_topology_get_allowed_cpuset(topo), HWLOC_CPUBIND_PROCESS) < 0)
+        fprintf(stderr, "[rank %d] cannot unbind: the plan may differ\n", world_rank);
     hwloc_topology_destroy(topo);
 }
 
@@ -221,6 +232,7 @@ static void reset_devices(void)
 {
     cuda_double_set_devices(NGPU, gpus);
     cuda_double_set_current(-1);
+    dmesh_topo_forget();
 }
 
 static Suite *bind_suite(void)
@@ -238,6 +250,9 @@ static Suite *bind_suite(void)
     tcase_add_test(t, test_no_device_somewhere);
     tcase_add_test(t, test_forced_out_of_range);
     tcase_add_test(t, test_set_device_fails);
+    tcase_add_test(t, test_once_per_process);
+    tcase_add_test(t, test_non_members);
+    tcase_add_test(t, test_hwloc_fails);
     suite_add_tcase(s, t);
     return s;
 }
@@ -247,7 +262,7 @@ int main(int argc, char **argv)
     int total;
 
     gt_init(&argc, &argv);
-    bind_to_one_pu();
+    unbind();
     /* After MPI_Init, so that hwloc inside the MPI library saw the real machine. */
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
     setenv("HWLOC_THISSYSTEM", "1", 1);
