@@ -17,6 +17,7 @@
 
 #include "agree.h"
 #include "error.h"
+#include "fault.h"
 #include "topo.h"
 #include "topo_node.h"
 
@@ -136,7 +137,8 @@ static int bind_probe(bind_state_t *s, const dmesh_options_t *opts, int member)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm: the node communicator and one allgather on it. */
+/* Collective over comm: the node communicator, an agreement on the
+ * allocation and one allgather on it. */
 static int bind_exchange(MPI_Comm comm, bind_state_t *s)
 {
     int e = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s->node);
@@ -145,11 +147,18 @@ static int bind_exchange(MPI_Comm comm, bind_state_t *s)
         return dmesh_error_mpi(e, "device binding: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
     MPI_Comm_rank(s->node, &s->node_rank);
     MPI_Comm_size(s->node, &s->node_size);
-    s->all = calloc(s->node_size, sizeof(*s->all));
-    if (s->all == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "device binding: out of memory");
+    s->all = DMESH_FAULT_CALLOC(s->node_size, sizeof(*s->all));
+    /* agreed on the node before its allgather: a rank without the memory
+     * must not leave the others waiting in it */
+    DMESH_TRY(dmesh_agree(s->node, 0,
+                          s->all != NULL ? DMESH_SUCCESS
+                                         : dmesh_error_set(DMESH_ERR_NOMEM,
+                                                           "device binding: out of memory"),
+                          "device binding (allocation)"));
     e = MPI_Allgather(&s->rec, DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->all,
                       DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->node);
+    if (e == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ALLGATHER))
+        e = MPI_ERR_INTERN;
     if (e != MPI_SUCCESS)
         return dmesh_error_mpi(e, "device binding: MPI_Allgather on the node");
     return DMESH_SUCCESS;
@@ -237,7 +246,7 @@ static int bind_set(const dmesh_options_t *opts, int device)
 
     if (opts->bind == DMESH_BIND_NONE && opts->device < 0)
         return DMESH_SUCCESS;
-    c = cudaSetDevice(device);
+    c = dmesh_fault(DMESH_FAULT_SET_DEVICE) ? cudaErrorDevicesUnavailable : cudaSetDevice(device);
     if (c != cudaSuccess)
         return dmesh_error_set(DMESH_ERR_CUDA, "cudaSetDevice(%d): %s", device,
                                cudaGetErrorString(c));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fault.h"
 #include "topo_hwloc.h"
 
 #define PCI_VENDOR_NVIDIA 0x10de
@@ -40,11 +41,13 @@ static int topo_configure(hwloc_topology_t t, const char *xml)
 int dmesh_topo_load(const char *xml, hwloc_topology_t *topo)
 {
     hwloc_topology_t t;
+    int injected;
 
     if (hwloc_topology_init(&t) < 0)
         return dmesh_error_set(DMESH_ERR_HWLOC, "hwloc_topology_init: %s", strerror(errno));
-    if (topo_configure(t, xml) < 0 || hwloc_topology_load(t) < 0) {
-        int e = errno;
+    injected = dmesh_fault(DMESH_FAULT_HWLOC);
+    if (injected || topo_configure(t, xml) < 0 || hwloc_topology_load(t) < 0) {
+        int e = injected ? EIO : errno;
         hwloc_topology_destroy(t);
         return dmesh_error_set(DMESH_ERR_HWLOC, "hwloc: cannot load the topology of %s: %s",
                                xml ? xml : "this machine", strerror(e));

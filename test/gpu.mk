@@ -20,7 +20,7 @@ EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
-test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c \
+test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c lib/fault.c \
 	tools/dmesh-info-plan.c tools/dmesh-info-plan.h
 test_test_topo_plan_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(HWLOC_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
@@ -34,7 +34,7 @@ if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind
 test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
 	test/gpu/cuda_double.h $(GPU_TESTUTIL) lib/topo.c lib/topo_node.c lib/topo_hwloc.c \
-	lib/topo_plan.c lib/error.c lib/agree.c
+	lib/topo_plan.c lib/error.c lib/agree.c lib/fault.c
 test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS) \
 	-I$(top_srcdir)/test/gpu -I$(top_srcdir)/test \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'

@@ -212,6 +212,60 @@ GT_TEST(test_hwloc_fails)
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
 }
 
+#ifdef DMESH_FAULT_INJECTION
+/* The test-only fault sites of device binding (configure
+ * --enable-fault-injection), each on rank 1: every rank returns the same
+ * class, naming rank 1; hwloc failing is no error (the fallback plan). */
+static int bind_with_fault(const char *spec, int *device)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int rc;
+
+    setenv("DMESH_FAULT", spec, 1);
+    rc = dmesh_topo_bind(comm, &o, 1, device);
+    unsetenv("DMESH_FAULT");
+    return rc;
+}
+
+GT_TEST(test_fault_allgather)
+{
+    int device = -7, rc = bind_with_fault("allgather:1:1", &device);
+
+    CHECK_EQ(rc, DMESH_ERR_MPI);
+    CHECK_SAME(rc);
+    CHECK_MSG("rank 1: device binding: MPI_Allgather");
+    CHECK_EQ(device, -7);
+}
+
+GT_TEST(test_fault_malloc)
+{
+    int device = -7, rc = bind_with_fault("malloc:1:1", &device);
+
+    CHECK_EQ(rc, DMESH_ERR_NOMEM);
+    CHECK_SAME(rc);
+    CHECK_MSG("rank 1: device binding: out of memory");
+    CHECK_EQ(device, -7);
+}
+
+GT_TEST(test_fault_set_device)
+{
+    int device = -7, rc = bind_with_fault("set_device:1:1", &device);
+
+    CHECK_EQ(rc, DMESH_ERR_CUDA);
+    CHECK_SAME(rc);
+    CHECK_MSG("rank 1: cudaSetDevice");
+    CHECK_EQ(device, -7);
+}
+
+GT_TEST(test_fault_hwloc)
+{
+    int device = -7;
+
+    CHECK_EQ(bind_with_fault("hwloc:*:1", &device), DMESH_SUCCESS);
+    CHECK_EQ(device, world_rank % NGPU);
+}
+#endif
+
 /* Unbind this process (its binding = every PU it may use), so that the
  * plan is the same on every machine: the expected table above. */
 static void unbind(void)
@@ -253,6 +307,12 @@ static Suite *bind_suite(void)
     tcase_add_test(t, test_once_per_process);
     tcase_add_test(t, test_non_members);
     tcase_add_test(t, test_hwloc_fails);
+#ifdef DMESH_FAULT_INJECTION
+    tcase_add_test(t, test_fault_allgather);
+    tcase_add_test(t, test_fault_malloc);
+    tcase_add_test(t, test_fault_set_device);
+    tcase_add_test(t, test_fault_hwloc);
+#endif
     suite_add_tcase(s, t);
     return s;
 }
