@@ -48,7 +48,7 @@ check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h \
 	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c
-test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
@@ -56,7 +56,7 @@ TESTS += test/nccl-np4.sh test/nccl-np2.sh
 
 check_PROGRAMS += test/gpu/test_gpu_mesh
 test_gpu_test_gpu_mesh_SOURCES = test/gpu/test_gpu_mesh.c $(GPU_TESTUTIL)
-test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test
 test_gpu_test_gpu_mesh_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_gpu_test_gpu_mesh_LDADD = $(DMESH_TEST_LIBS) $(NCCL_LDFLAGS) $(NCCL_LIBS) \
@@ -70,3 +70,11 @@ EXTRA_DIST += test/gpu/run-device.sh
 check-gpu: all
 	$(SHELL) $(top_srcdir)/test/gpu/run-device.sh $(abs_top_builddir)
 .PHONY: check-gpu
+
+# make check-configure: configure's NCCL detection (a pip wheel's layout,
+# --with-nccl=/nonexistent, NCCL_HOME); three configure runs, so not in
+# make check (.ci/run runs it).
+EXTRA_DIST += test/configure-nccl.sh
+check-configure:
+	$(SHELL) $(top_srcdir)/test/configure-nccl.sh $(abs_top_srcdir) $(abs_top_builddir)/configure-nccl.tmp
+.PHONY: check-configure
