@@ -167,6 +167,8 @@ static uint64_t hash_options(uint64_t h, int ndims, const dmesh_options_t *o)
 
     h = dmesh_hash(h, &o->comm_create, sizeof(o->comm_create));
     h = dmesh_hash(h, &o->nccl_lazy, sizeof(o->nccl_lazy));
+    h = dmesh_hash(h, &o->nccl_create, sizeof(o->nccl_create));
+    h = dmesh_hash(h, &o->nccl_scalable_roots, sizeof(o->nccl_scalable_roots));
     for (d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
         h = dmesh_hash(h, key, strlen(key) + 1);
@@ -315,22 +317,17 @@ static uint64_t root_hash(const char *fn, const root_args_t *a)
     return h;
 }
 
-/* The entries of a new root mesh: from the cache (split), or duplicates of
- * the communicators the user gave. */
+/* The entries of a new root mesh, all dimensions together: from the cache
+ * (split), or duplicates of the communicators the user gave. */
 static int root_entries(dmesh_t m, const root_args_t *a, const MPI_Comm dim_comms[])
 {
+    MPI_Comm given[DMESH_MAX_DIMS];
     int d;
 
-    for (d = 0; d < a->layout.naxes; d++) {
-        if (dim_comms != NULL)
-            DMESH_TRY(dmesh_universe_adopt_entry(m->u, &a->layout.axes[d], &a->opts.axis[d],
-                                                 m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL,
-                                                 a->opts.nccl_lazy, &m->entry[d]));
-        else
-            DMESH_TRY(dmesh_universe_get_entry(m->u, &a->layout.axes[d], &a->opts.axis[d],
-                                               a->opts.comm_create, a->opts.nccl_lazy, &m->entry[d]));
-    }
-    return DMESH_SUCCESS;
+    for (d = 0; dim_comms != NULL && d < a->layout.naxes; d++)
+        given[d] = m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
+    return dmesh_universe_get_entries(m->u, a->layout.naxes, a->layout.axes, a->opts.axis, &a->opts,
+                                      dim_comms != NULL ? given : NULL, m->entry);
 }
 
 static void debug_mesh(const char *what, dmesh_t m)
@@ -636,8 +633,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
                             dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, 1,
                             &o));
     if (e == NULL) {
-        DMESH_TRY(dmesh_universe_get_entry(mesh->u, &t.layout.axes[0], &o.axis[0], o.comm_create,
-                                           o.nccl_lazy, &e));
+        DMESH_TRY(dmesh_universe_get_entries(mesh->u, 1, t.layout.axes, o.axis, &o, NULL, &e));
         DMESH_TRY(dmesh_universe_register(mesh->u, t.names[0], &t.layout.axes[0], e));
     }
     t.layout.naxes = 1;
@@ -705,13 +701,12 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
     h = hash_layout(h, &t.layout);
     h = hash_names(h, t.layout.naxes, t.named, t.names);
     DMESH_TRY(derived_agree(mesh, "dmesh_unflatten", h, err, n, &o));
-    for (d = 0; d < t.layout.naxes; d++) {
+    for (d = 0; d < t.layout.naxes; d++)
         if (d < dim || d >= dim + n)
             t.entry[d] = mesh->entry[d < dim ? d : d - n + 1];
-        else
-            DMESH_TRY(dmesh_universe_get_entry(mesh->u, &t.layout.axes[d], &o.axis[d - dim],
-                                               o.comm_create, o.nccl_lazy, &t.entry[d]));
-    }
+    /* the new dims together */
+    DMESH_TRY(dmesh_universe_get_entries(mesh->u, n, &t.layout.axes[dim], o.axis, &o, NULL,
+                                         &t.entry[dim]));
     return mesh_from(mesh->u, &t, out);
 }
 

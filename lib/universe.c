@@ -253,7 +253,7 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
 {
     char key[DMESH_OPTIONS_KEY_LEN], text[256];
     dmesh_comm_entry_t *e;
-    int err, group;
+    int err;
 
     dmesh_axis_options_key(o, key, sizeof(key));
     text[0] = '\0';
@@ -268,9 +268,10 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     DMESH_TRY(dmesh_cache_entry_new(axis, key, o->backend, &e));
     e->nccl_options = o->nccl;
     e->position = -1;
+    e->group = -1;
     /* the caller's coordinate, once: queries then read it instead of decomposing */
     if (u->my_index >= 0 &&
-        (err = dmesh_axis_decompose(axis, u->n, u->my_index, &group, &e->position)) != 0) {
+        (err = dmesh_axis_decompose(axis, u->n, u->my_index, &e->group, &e->position)) != 0) {
         free(e);
         return err;
     }
@@ -326,26 +327,21 @@ static void entry_rollback(dmesh_universe_t *u, dmesh_comm_entry_t *e)
     dmesh_cache_drop_last(&u->cache);
 }
 
-/* The cache entry of (axis, o); on a miss make its MPI communicator, then
- * its NCCL one unless deferred, each step followed by the agreement over
- * the universe (a member of a group whose split or NCCL creation failed
- * must not go on while the others return). A failed entry does not stay in
- * the cache on any rank. */
-static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
-                      int nccl_lazy, make_comm_fn make, const void *arg, dmesh_comm_entry_t **out)
+/* The cache entry of (axis, o); on a miss (*fresh) make its MPI
+ * communicator, followed by the agreement over the universe (a member of a
+ * group whose split failed must not go on while the others return). A
+ * failed entry does not stay in the cache on any rank. */
+static int entry_mpi(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
+                     make_comm_fn make, const void *arg, dmesh_comm_entry_t **out, int *fresh)
 {
     dmesh_comm_entry_t *e;
-    int fresh, err;
+    int err;
 
-    DMESH_TRY(find_or_add(u, axis, o, &e, &fresh));
-    if (fresh) {
+    DMESH_TRY(find_or_add(u, axis, o, &e, fresh));
+    if (*fresh) {
         err = make(u, e, arg);
         err = dmesh_universe_agree(u, 0, err, "communicator creation");
         e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
-        if (err == DMESH_SUCCESS && !nccl_lazy && e->nccl_pending) {
-            err = dmesh_universe_nccl_entry(u, e);
-            err = dmesh_universe_agree(u, 0, err, "NCCL communicator creation");
-        }
         if (err != DMESH_SUCCESS) {
             entry_rollback(u, e);
             return err;
@@ -355,11 +351,25 @@ static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
-                               dmesh_comm_entry_t **out)
+/* entry_mpi, then the NCCL communicator of a fresh entry unless deferred,
+ * by init, with the agreement over the universe. */
+static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
+                      int nccl_lazy, make_comm_fn make, const void *arg, dmesh_comm_entry_t **out)
 {
-    return entry_with(u, axis, o, nccl_lazy, make_dup, &given, out);
+    dmesh_comm_entry_t *e;
+    int fresh, err = DMESH_SUCCESS;
+
+    DMESH_TRY(entry_mpi(u, axis, o, make, arg, &e, &fresh));
+    if (fresh && !nccl_lazy && e->nccl_pending) {
+        err = dmesh_universe_nccl_entry(u, e);
+        err = dmesh_universe_agree(u, 0, err, "NCCL communicator creation");
+    }
+    if (err != DMESH_SUCCESS) {
+        entry_rollback(u, e);
+        return err;
+    }
+    *out = e;
+    return DMESH_SUCCESS;
 }
 
 int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
@@ -369,14 +379,124 @@ int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
     return entry_with(u, axis, o, nccl_lazy, make_split, &comm_create, out);
 }
 
+static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
+{
+    to->bootstraps += st->bootstraps;
+    to->splits += st->splits;
+    to->scalable += st->scalable;
+    to->id_calls += st->id_calls;
+    to->id_bytes += st->id_bytes;
+}
+
+static const char *const create_names[] = {"init", "split", "scalable"};
+
+/* Collective over all: the pending NCCL communicators of e[0..n) made
+ * together (dmesh_nccl_comms_create), counted, and timed under DMESH_DEBUG. */
+static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
+                        dmesh_comm_entry_t *const e[])
+{
+    dmesh_nccl_request_t req[DMESH_MAX_DIMS + 1];
+    dmesh_comm_entry_t *pending[DMESH_MAX_DIMS + 1];
+    dmesh_nccl_stats_t st;
+    void *parent = NULL;
+    double t;
+    int k = 0, err;
+
+    for (int i = 0; i < n; i++) {
+        if (!e[i]->nccl_pending)
+            continue;
+        memset(&req[k], 0, sizeof(req[k]));
+        req[k].comm = e[i]->comm;
+        req[k].opts = &e[i]->nccl_options;
+        req[k].color = e[i]->group;
+        req[k].key = e[i]->position;
+        pending[k++] = e[i];
+    }
+    if (k == 0)
+        return DMESH_SUCCESS;
+    if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root != NULL)
+        parent = u->nccl_root->nccl; /* NULL outside the mesh */
+    memset(&st, 0, sizeof(st));
+    t = MPI_Wtime();
+    err = dmesh_nccl_comms_create(all, how, parent, roots, u->device, k, req, &st);
+    t = MPI_Wtime() - t;
+    if (err != DMESH_SUCCESS)
+        return err;
+    for (int i = 0; i < k; i++) {
+        pending[i]->nccl = req[i].nccl;
+        pending[i]->nccl_pending = 0;
+    }
+    stats_add(&u->nccl_stats, &st);
+    dmesh_universe_debug(u, "NCCL %s: %d communicators together, %ld bootstraps, %ld splits, %ld "
+                         "scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
+                         create_names[how], k, st.bootstraps, st.splits, st.scalable, st.id_calls,
+                         st.id_bytes, t);
+    return DMESH_SUCCESS;
+}
+
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, u->device, &e->nccl));
+        DMESH_TRY(nccl_entries(u, e->comm, DMESH_NCCL_CREATE_INIT, 0, 1, &e));
     e->nccl_pending = 0;
     return DMESH_SUCCESS;
+}
+
+/* split: the universe's NCCL communicator over the whole mesh (its rank map
+ * as one axis), bootstrapped once and kept in the cache; every later split
+ * of the universe starts from it. */
+static int nccl_root(dmesh_universe_t *u, const dmesh_axis_options_t *o)
+{
+    dmesh_axis_t axis;
+    dmesh_axis_options_t ro = *o;
+    dmesh_comm_entry_t *e;
+    int split = DMESH_COMM_CREATE_SPLIT, err = DMESH_SUCCESS;
+
+    memset(&axis, 0, sizeof(axis));
+    if (u->n > 1) {
+        axis.natoms = 1;
+        axis.atoms[0].size = u->n;
+        axis.atoms[0].stride = 1;
+    }
+    snprintf(ro.nccl.comm_name, sizeof(ro.nccl.comm_name), "dmesh/root");
+    DMESH_TRY(entry_with(u, &axis, &ro, 0, make_split, &split, &e));
+    if (e->nccl_pending) { /* made lazily before, still pending */
+        err = dmesh_universe_nccl_entry(u, e);
+        DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
+    }
+    u->nccl_root = e;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_get_entries(dmesh_universe_t *u, int n, const dmesh_axis_t axes[],
+                               const dmesh_axis_options_t o[], const dmesh_options_t *opts,
+                               const MPI_Comm given[], dmesh_comm_entry_t *out[])
+{
+    dmesh_comm_entry_t *fresh[DMESH_MAX_DIMS];
+    int nfresh = 0, isfresh = 0, err = DMESH_SUCCESS, d, how = opts->nccl_create;
+    int cc = opts->comm_create;
+
+    for (d = 0; how == DMESH_NCCL_CREATE_SPLIT && !opts->nccl_lazy && u->nccl_root == NULL && d < n;
+         d++)
+        if (o[d].backend == DMESH_BACKEND_NCCL) {
+            DMESH_TRY(nccl_root(u, &o[d]));
+            break;
+        }
+    for (d = 0; d < n && err == DMESH_SUCCESS; d++) {
+        if (given != NULL)
+            err = entry_mpi(u, &axes[d], &o[d], make_dup, &given[d], &out[d], &isfresh);
+        else
+            err = entry_mpi(u, &axes[d], &o[d], make_split, &cc, &out[d], &isfresh);
+        if (err == DMESH_SUCCESS && isfresh)
+            fresh[nfresh++] = out[d];
+    }
+    if (err == DMESH_SUCCESS && !opts->nccl_lazy)
+        err = nccl_entries(u, u->comm, how, opts->nccl_scalable_roots, nfresh, fresh);
+    while (err != DMESH_SUCCESS && nfresh > 0)
+        entry_rollback(u, fresh[--nfresh]);
+    return err;
 }
 
 int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,

@@ -10,6 +10,7 @@
 
 #include "agree.h"
 #include "cache.h"
+#include "comm_nccl.h"
 #include "dmesh_layout.h"
 #include "error.h"
 #include "options.h"
@@ -41,6 +42,8 @@ typedef struct dmesh_universe {
     dmesh_layout_t root_layout;
     char root_names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
     int root_named;
+    dmesh_comm_entry_t *nccl_root; /* split: the entry over the whole mesh, parent of the rest */
+    dmesh_nccl_stats_t nccl_stats; /* what NCCL creation cost this rank (dmesh_get_cache_info) */
     dmesh_flat_name_t *flat; /* names registered by flatten */
     int nflat, flat_capacity;
 } dmesh_universe_t;
@@ -75,11 +78,16 @@ int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
                              const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
                              dmesh_comm_entry_t **e);
 
-/* Collective over the members of given: the entry of axis holds a
- * duplicate of given (MPI_COMM_NULL outside the mesh) instead of a split. */
-int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
-                               dmesh_comm_entry_t **e);
+/* Collective over u->comm: the cache entries of n canonical axes (the dims
+ * of one new mesh) with their options o[], made where missing: each MPI
+ * communicator by split (given NULL) or as a duplicate of given[i]
+ * (MPI_COMM_NULL outside the mesh); then, unless opts->nccl_lazy, every new
+ * NCCL communicator together, as opts->nccl_create says (split first makes
+ * the universe's root NCCL communicator when it has none), and one
+ * agreement. On failure no new entry stays on any rank. */
+int dmesh_universe_get_entries(dmesh_universe_t *u, int n, const dmesh_axis_t axes[],
+                               const dmesh_axis_options_t o[], const dmesh_options_t *opts,
+                               const MPI_Comm given[], dmesh_comm_entry_t *out[]);
 
 /* Create the pending NCCL communicator of e (collective over e->comm). */
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
