@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # dmesh quick start for a fresh Debian machine.
 #   ./quickstart.sh         install what is missing, build, run the 8-rank demo
 #   ./quickstart.sh check   install what is missing, build, run make check

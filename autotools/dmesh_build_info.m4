@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_BUILD_INFO: what dmesh_get_build_info reports and dmesh.pc records.
 # Expanded after every dependency check. Defines DMESH_BUILD_* strings in
 # config.h and substitutes MPI_VENDOR (from the MPI header CC compiles:
@@ -22,6 +23,28 @@ AC_DEFUN([DMESH_BUILD_INFO], [
   AC_MSG_RESULT([$dmesh_mpi_vendor $DMESH_MPI_VERSION_BUILT])
   AC_SUBST([MPI_VENDOR], [$dmesh_mpi_vendor])
   AC_SUBST([DMESH_MPI_VERSION_BUILT])
+  dnl The wrapper's full path, for dmeshConfig.cmake (FindMPI's MPI_C_COMPILER).
+  dmesh_cc_word=`echo "$CC" | sed 's/ .*//'`
+  DMESH_MPICC_PATH=`command -v "$dmesh_cc_word" 2>/dev/null || echo "$dmesh_cc_word"`
+  AC_SUBST([DMESH_MPICC_PATH])
+  dmesh_fc_word=`echo "$FC" | sed 's/ .*//'`
+  DMESH_MPIFC_PATH=
+  AS_IF([test "$dmesh_fortran_ok" = yes],
+    [DMESH_MPIFC_PATH=`command -v "$dmesh_fc_word" 2>/dev/null || echo "$dmesh_fc_word"`])
+  AC_SUBST([DMESH_MPIFC_PATH])
+  dnl dmesh.pc: each flag once. hwloc stays a plain -lhwloc (not
+  dnl Requires.private: hwloc), since hwloc.pc's private libraries (-ludev)
+  dnl are often not installed for linking.
+  dmesh_uniq() { dmesh_u=; for dmesh_w in $[]*; do
+    case " $dmesh_u " in *" $dmesh_w "*) ;; *) dmesh_u="$dmesh_u $dmesh_w" ;; esac; done
+    echo $dmesh_u; }
+  dmesh_pc_hwloc="$HWLOC_LDFLAGS $HWLOC_LIBS"
+  DMESH_PC_CFLAGS=`dmesh_uniq $NCCL_CPPFLAGS $CUDA_CPPFLAGS`
+  DMESH_PC_LIBS_PRIVATE=`dmesh_uniq $dmesh_pc_hwloc $NCCL_LDFLAGS $NCCL_LIBS $CUDA_LDFLAGS $CUDA_LIBS`
+  AC_SUBST([DMESH_PC_CFLAGS])
+  AC_SUBST([DMESH_PC_LIBS_PRIVATE])
+  AC_CHECK_SIZEOF([void *])
+  AC_SUBST([DMESH_SIZEOF_VOID_P], [$ac_cv_sizeof_void_p])
   dnl C string literals: drop quotes and backslashes from what the user typed.
   dmesh_strip() { echo "$[]1" | sed "s/[['\"\\\\]]//g"; }
   AC_DEFINE_UNQUOTED([DMESH_BUILD_MPICC], ["`dmesh_strip "$CC"`"], [MPI C compiler of the build])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_CHECK: the Check unit-test framework, needed by make check only.
 AC_DEFUN([DMESH_CHECK_CHECK], [
   PKG_CHECK_MODULES([CHECK], [check >= 0.9.10],

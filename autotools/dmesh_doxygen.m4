@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_DOXYGEN: make doc builds the reference when doxygen is present.
 AC_DEFUN([DMESH_CHECK_DOXYGEN], [
   AC_CHECK_PROGS([DOXYGEN], [doxygen], [])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_MPI: choose the MPI compiler wrapper as CC, before AC_PROG_CC.
 # MPICC overrides the wrapper (mpicc.mpich for MPICH beside Open MPI); CC set by
 # the user is kept when MPICC is not given, for builds with pkg-config flags.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_NCCL: NCCL 2.18 or newer, optional; --with-nccl[=DIR], or the
 # NCCL_HOME environment variable. It needs the CUDA runtime: --with-nccl
 # without CUDA fails, a probe without CUDA turns it off.

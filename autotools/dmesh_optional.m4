@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_OPTIONAL_LIB(NAME, HEADER, LIBRARY, FUNCTION, DEFAULT-DIR, [EXTRA-LIBS])
 #
 # Tri-state probe of an optional C library, driven by --with-NAME[=DIR]:

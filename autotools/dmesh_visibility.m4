@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DMESH_CHECK_VISIBILITY: build the library with -fvisibility=hidden when the
 # compiler has it; public symbols carry DMESH_EXPORT.
 AC_DEFUN([DMESH_CHECK_VISIBILITY], [

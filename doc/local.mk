@@ -1,7 +1,8 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # doc/local.mk: user documentation. `make doc` builds the Doxygen reference
 # of the public headers and the Fortran module into doc/html (build tree);
 # it is not part of all or check. The man pages of the tools are installed.
-EXTRA_DIST += doc/Doxyfile.in
+EXTRA_DIST += doc/Doxyfile.in doc/performance-notes.md
 dist_doc_DATA = doc/user-guide.md doc/gpu.md doc/performance.md doc/bench-sweep.svg doc/bench-sweep.csv
 dist_man1_MANS = doc/dmesh-info.1 doc/dmesh-bench.1
 

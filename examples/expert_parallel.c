@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * expert_parallel: one 1-D world mesh unflattened twice, as a model with
  * attention and mixture-of-experts layers does it:

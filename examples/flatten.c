@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flatten: a 3-D (dp, cp, tp) mesh; the (dp, cp) slice is flattened into one
  * dimension "dp_cp" (the group over which, say, gradients are reduced when

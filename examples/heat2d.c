@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * heat2d: a 2-D heat equation (Jacobi iterations) on a (px, py) mesh — the
  * shape of a simulation code on dmesh.
@@ -65,7 +66,7 @@ static void halo(block_t *b)
  * coordinate of its sender; the others send theirs. */
 static void gather(block_t *b)
 {
-    int n, me, c[2], member, px, py, shape[2], x0, nx, y0, ny, *ranks;
+    int size, n, me, c[2], member, px, py, shape[2], x0, nx, y0, ny, *ranks;
     double *mine = malloc((size_t)b->nx * b->ny * sizeof(double)), *field, *blk;
     MPI_Comm fc;
 
@@ -77,12 +78,12 @@ static void gather(block_t *b)
         free(mine);
         return;
     }
-    CHECK(dmesh_get_size(b->flat, &n));
+    CHECK(dmesh_get_size(b->flat, &size));
     CHECK(dmesh_get_shape(b->mesh, 2, shape));
     px = shape[0];
     py = shape[1];
-    ranks = malloc((size_t)n * sizeof(int));
-    CHECK(dmesh_get_group_ranks(b->flat, 0, n, ranks, &n)); /* flat rank k is root rank ranks[k] */
+    ranks = malloc((size_t)size * sizeof(int));
+    CHECK(dmesh_get_group_ranks(b->flat, 0, size, ranks, &n)); /* flat rank k is root rank ranks[k] */
     field = malloc((size_t)b->gnx * b->gny * sizeof(double));
     blk = malloc((size_t)(b->gnx / px + 1) * (b->gny / py + 1) * sizeof(double));
     for (int k = 0; k < n; k++) {

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! heat2d in Fortran: the 2-D heat equation of examples/heat2d.c on a (px, py)
 ! mesh, through the module dmesh (use mpi). Halo exchange with dmesh_shift on
 ! the dimension communicators, the residual over the flattened mesh, blocks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The numerical kernel of the heat2d example (see heat2d_kernel.h). */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The numerical kernel of the heat2d example, shared by examples/heat2d.c
  * (on a dmesh), examples/heat2d.f90 (the same in Fortran) and

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! hello_mesh.f90: hello_mesh.c in Fortran with `use mpi` (INTEGER handles).
 ! A 3-D (dp, pp, tp) mesh over MPI_COMM_WORLD; every rank prints its
 ! coordinate, then sums the world ranks of its tp group with an allreduce on

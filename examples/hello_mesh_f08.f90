@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! hello_mesh_f08.f90: hello_mesh.c in Fortran with `use mpi_f08` (TYPE(MPI_Comm)
 ! handles); hello_mesh.f90 is the same with `use mpi`.
 ! A 3-D (dp, pp, tp) mesh over MPI_COMM_WORLD; every rank prints its

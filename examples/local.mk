@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # examples/local.mk: the examples, built and run by make check on 8 ranks
 # (skipped above DMESH_TEST_MAX_NP by test/mpirun.sh) and on 2 ranks (so
 # that MPICH builds run them too). Each example exits non-zero when its
@@ -37,3 +38,14 @@ examples_hello_mesh_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
 $(examples_hello_mesh_fortran_OBJECTS) $(examples_hello_mesh_f08_OBJECTS): $(DMESH_FORTRAN_MODS)
 TESTS += $(DMESH_FORTRAN_EXAMPLE_RUNS)
 endif
+
+# The examples' Makefile (pkg-config) is installed as $(exampledir)/Makefile.
+EXTRA_DIST += examples/Makefile.installed
+install-data-local: install-examples-makefile
+install-examples-makefile:
+	$(MKDIR_P) '$(DESTDIR)$(exampledir)'
+	$(INSTALL_DATA) $(srcdir)/examples/Makefile.installed '$(DESTDIR)$(exampledir)/Makefile'
+uninstall-local: uninstall-examples-makefile
+uninstall-examples-makefile:
+	rm -f '$(DESTDIR)$(exampledir)/Makefile'
+.PHONY: install-examples-makefile uninstall-examples-makefile

@@ -1,24 +1,40 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Launch a dmesh program with mpirun outside a batch system, on one machine
 # or on the hosts of a host file. Not run by make check.
 #
-#   examples/mpirun.sh                        # 8 ranks of ./hello_mesh here
+#   examples/mpirun.sh                        # 8 ranks of dmesh-info (installed with dmesh)
 #   NP=16 HOSTFILE=hosts examples/mpirun.sh ./expert_parallel
+#   OVERSUBSCRIBE=1 examples/mpirun.sh ./hello_mesh   # more ranks than cores
 #
-# Open MPI: --map-by and --bind-to pin ranks to cores (dmesh's device binding
-# uses the pinning to choose the GPU nearest to each rank); MPICH's mpiexec
-# (Hydra) spells it -bind-to core. --oversubscribe allows more ranks than
-# cores, for a laptop try-out.
+# Pinning: each rank is bound to a core (Open MPI --map-by core --bind-to
+# core, MPICH -bind-to core); dmesh's device binding uses it to choose the
+# GPU nearest to each rank. With more ranks than cores (OVERSUBSCRIBE=1, or
+# NP above this machine's core count without a host file) ranks are not
+# bound: binding two ranks to one core is refused by Open MPI and would only
+# slow them down. dmesh then falls back to local rank modulo device count.
 set -eu
-program=${1:-./hello_mesh}
+program=${1:-dmesh-info}
 np=${NP:-8}
+cores=$(nproc 2>/dev/null || echo 1)
+over=${OVERSUBSCRIBE:-}
+[ -z "${HOSTFILE:-}" ] && [ "$np" -gt "$cores" ] && over=1
 
 if mpirun --version 2>&1 | grep -q "Open MPI"; then
-    set -- mpirun -n "$np" --map-by core --bind-to core
+    set -- mpirun -n "$np"
+    if [ -n "$over" ]; then
+        set -- "$@" --oversubscribe --bind-to none
+    else
+        set -- "$@" --map-by core --bind-to core
+    fi
     [ -n "${HOSTFILE:-}" ] && set -- "$@" --hostfile "$HOSTFILE"
-    [ -n "${OVERSUBSCRIBE:-}" ] && set -- "$@" --oversubscribe
 else
-    set -- mpiexec -n "$np" -bind-to core
+    set -- mpiexec -n "$np"
+    if [ -n "$over" ]; then
+        set -- "$@" -bind-to none
+    else
+        set -- "$@" -bind-to core
+    fi
     [ -n "${HOSTFILE:-}" ] && set -- "$@" -f "$HOSTFILE"
 fi
 # DMESH_DEBUG=1 prints, on rank 0, every communicator creation and cache hit.

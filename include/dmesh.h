@@ -1,5 +1,7 @@
-/*
- * dmesh: n-dimensional device meshes over MPI communicators.
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * \file dmesh.h
+ * \brief dmesh: n-dimensional device meshes over MPI communicators.
  *
  * This header is the public contract of the library. Every function returns
  * DMESH_SUCCESS (0) or one of the error classes below; outputs come last and
@@ -9,7 +11,6 @@
 #define DMESH_H
 
 #include <stddef.h>
-#include <mpi.h>
 
 #include "dmesh_version.h"
 
@@ -58,8 +59,25 @@ enum dmesh_error {
     DMESH_ERR_HWLOC = 12,     /**< an hwloc call failed */
     DMESH_ERR_NOMEM = 13,     /**< memory allocation failed */
     DMESH_ERR_INTERNAL = 14,  /**< a broken internal invariant: a bug in dmesh */
-    DMESH_ERR_LASTCODE = 15   /**< one past the last error class */
+    DMESH_ERR_TIMEOUT = 15,   /**< a bounded wait (dmesh_timeout) ran out, on every rank */
+    DMESH_ERR_LASTCODE = 16   /**< one past the last error class */
 };
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DMESH_H */
+
+/* The rest needs mpi.h. dmesh_layout.h includes this header for the part
+ * above only (DMESH_BASE_ONLY_), so that the layout algebra compiles with a
+ * plain C compiler; a later #include <dmesh.h> then brings in the rest. */
+#if !defined(DMESH_BASE_ONLY_) && !defined(DMESH_H_MPI)
+#define DMESH_H_MPI
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ------------------------------------------------------------------------ */
 /** \name Creation and destruction
@@ -153,8 +171,10 @@ DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
  *        for the other ranks; for error paths where a collective may hang.
  * \param[in] mesh any mesh of the universe
  * \return DMESH_SUCCESS, or the first error met (the teardown goes on)
- * \note Local. Afterwards every mesh of the universe may only be freed;
- *       dmesh_get_comm() returns MPI_COMM_NULL for it.
+ * \note Local. Afterwards every collective call on the universe and
+ *       dmesh_get_nccl_comm() return DMESH_ERR_ARG ("universe aborted"),
+ *       local queries still answer, dmesh_get_comm() returns MPI_COMM_NULL,
+ *       and dmesh_free() works.
  */
 DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
 /** @} */
@@ -526,6 +546,9 @@ DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *ne
  */
 DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
                                    dmesh_t *mesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
 /** \name Version and build
  * @{ */
 
@@ -561,4 +584,4 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 }
 #endif
 
-#endif /* DMESH_H */
+#endif /* DMESH_H_MPI */

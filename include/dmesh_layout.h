@@ -1,5 +1,7 @@
-/*
- * dmesh layout algebra: pure arithmetic on (size, stride) layouts, no MPI.
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * \file dmesh_layout.h
+ * \brief dmesh layout algebra: pure arithmetic on (size, stride) layouts, no MPI.
  *
  * An *axis* is a flat layout: a list of (size, stride) atoms, outermost
  * first; the innermost (last) atom varies fastest, as in a row-major array.
@@ -14,11 +16,20 @@
 
 #include <stddef.h>
 
+/* The MPI-free part of dmesh.h: error classes, DMESH_EXPORT, DMESH_MAX_DIMS. */
+#define DMESH_BASE_ONLY_ 1
 #include "dmesh.h"
+#undef DMESH_BASE_ONLY_
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** \cond DMESH_REDECLARED */
+/* Also declared (identically, and documented) in the MPI part of dmesh.h. */
+DMESH_EXPORT const char *dmesh_error_string(int err);
+DMESH_EXPORT const char *dmesh_last_error(void);
+/** \endcond */
 
 /** \brief Most atoms in one axis. Canonical axes of int-sized layouts have
  *  at most 31 atoms (each atom has size >= 2). */

@@ -1,5 +1,7 @@
-/*
- * dmesh NCCL interface: the NCCL communicator paired with a mesh
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * \file dmesh_nccl.h
+ * \brief dmesh NCCL interface: the NCCL communicator paired with a mesh
  * dimension's MPI communicator. Installed only when dmesh is built with
  * NCCL; include it after (or instead of) dmesh.h.
  */

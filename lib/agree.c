@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one agreement primitive.
  *
  * The rule (STYLE.md 11): on a collective path, no early return before the
@@ -8,9 +9,12 @@
  * every rank roll back what it made and return the same class. A rank that
  * returned earlier would leave the others waiting in the next collective.
  *
- * Cost on success: one MPI_Allreduce of 3 x 64 bits (MIN): the hash and its
- * complement (min == ~max(complement) means every rank had the same hash)
- * and the first failure as (rank << 16 | class), UINT64_MAX for none. */
+ * Cost on success: one MPI_Allreduce of 3 x 64 bits (MIN): 63 bits of the
+ * hash and their complement to INT64_MAX (min(h) == INT64_MAX - min(INT64_MAX
+ * - h) means every rank had the same hash) and the first failure as
+ * (rank << 16 | class), INT64_MAX for none. Signed and non-negative on
+ * purpose: MPICH 4.0 reduces MPI_UINT64_T with MPI_MIN as if it were signed
+ * (UINT64_MAX would win over every failure). */
 #include "config.h"
 
 #include <stdio.h>
@@ -20,7 +24,7 @@
 #include "error.h"
 
 #define AGREE_DETAIL_LEN 480
-#define NO_FAILURE UINT64_MAX
+#define NO_FAILURE INT64_MAX
 
 /* The text this thread's last failed agreement wrote: a rank entering the
  * next agreement with exactly that detail relays it instead of prefixing its
@@ -28,7 +32,7 @@
 static _Thread_local char agreed_text[AGREE_DETAIL_LEN];
 
 /* Every rank learns the first failing rank's detail from it. */
-static int share_failure(MPI_Comm comm, int rank, uint64_t first)
+static int share_failure(MPI_Comm comm, int rank, int64_t first)
 {
     int root = (int)(first >> 16), err = (int)(first & 0xffff), rc;
     struct {
@@ -56,19 +60,19 @@ static int share_failure(MPI_Comm comm, int rank, uint64_t first)
 
 int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
 {
-    uint64_t in[3], out[3];
+    int64_t in[3], out[3];
     int rank = 0, rc;
 
     MPI_Comm_rank(comm, &rank);
-    in[0] = hash;
-    in[1] = ~hash;
-    in[2] = local_err != DMESH_SUCCESS ? (uint64_t)rank << 16 | (uint64_t)local_err : NO_FAILURE;
-    rc = MPI_Allreduce(in, out, 3, MPI_UINT64_T, MPI_MIN, comm);
+    in[0] = (int64_t)(hash >> 1);
+    in[1] = INT64_MAX - in[0];
+    in[2] = local_err != DMESH_SUCCESS ? (int64_t)rank << 16 | (int64_t)local_err : NO_FAILURE;
+    rc = MPI_Allreduce(in, out, 3, MPI_INT64_T, MPI_MIN, comm);
     if (rc != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "agreement (MPI_Allreduce)");
     if (out[2] != NO_FAILURE)
         return share_failure(comm, rank, out[2]);
-    if (out[0] != ~out[1])
+    if (out[0] != INT64_MAX - out[1])
         return dmesh_error_set(DMESH_ERR_MISMATCH,
                                "%s: ranks passed different arguments (compared: universe, shape, "
                                "names, layout, rank map, device type, backends and options)",

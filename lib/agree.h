@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one agreement primitive of dmesh's collective paths (STYLE.md 11). */
 #ifndef DMESH_AGREE_H
 #define DMESH_AGREE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Hash table of communicator entries, keyed by canonical axis layout and
  * backend options: a 64-bit FNV-1a hash picks the chain, an exact comparison
  * decides. Entries also sit in an array in creation order, so that the
@@ -10,6 +11,7 @@
 
 #include "cache.h"
 #include "error.h"
+#include "fault.h"
 
 #define FNV_PRIME 1099511628211ULL
 
@@ -35,7 +37,7 @@ int dmesh_cache_init(dmesh_cache_t *c)
 {
     memset(c, 0, sizeof(*c));
     c->nbuckets = 64;
-    c->buckets = calloc((size_t)c->nbuckets, sizeof(*c->buckets));
+    c->buckets = DMESH_FAULT_CALLOC((size_t)c->nbuckets, sizeof(*c->buckets));
     if (c->buckets == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
     return DMESH_SUCCESS;
@@ -60,7 +62,7 @@ dmesh_comm_entry_t *dmesh_cache_find(dmesh_cache_t *c, const dmesh_axis_t *axis,
 int dmesh_cache_entry_new(const dmesh_axis_t *axis, const char *options, int backend,
                           dmesh_comm_entry_t **out)
 {
-    dmesh_comm_entry_t *e = calloc(1, sizeof(*e));
+    dmesh_comm_entry_t *e = DMESH_FAULT_CALLOC(1, sizeof(*e));
 
     if (e == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
@@ -77,7 +79,7 @@ int dmesh_cache_entry_new(const dmesh_axis_t *axis, const char *options, int bac
 static int grow(dmesh_cache_t *c)
 {
     int nb = c->nbuckets * 2, i;
-    dmesh_comm_entry_t **b = calloc((size_t)nb, sizeof(*b));
+    dmesh_comm_entry_t **b = DMESH_FAULT_CALLOC((size_t)nb, sizeof(*b));
 
     if (b == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
@@ -98,15 +100,17 @@ int dmesh_cache_add(dmesh_cache_t *c, dmesh_comm_entry_t *e)
 
     if (c->count == c->capacity) {
         int cap = c->capacity ? 2 * c->capacity : 16;
-        dmesh_comm_entry_t **o = realloc(c->order, (size_t)cap * sizeof(*o));
+        dmesh_comm_entry_t **o = DMESH_FAULT_REALLOC(c->order, (size_t)cap * sizeof(*o));
         if (o == NULL)
             return dmesh_error_set(DMESH_ERR_NOMEM, "communicator cache: out of memory");
         c->order = o;
         c->capacity = cap;
     }
+    /* grow before e is in order[]: a failure leaves the cache as it was and
+     * e to the caller */
+    if (c->count + 1 > c->nbuckets)
+        DMESH_TRY(grow(c));
     c->order[c->count++] = e;
-    if (c->count > c->nbuckets)
-        return grow(c);
     slot = e->hash % (uint64_t)c->nbuckets;
     e->next = c->buckets[slot];
     c->buckets[slot] = e;

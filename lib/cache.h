@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The communicator cache of a universe: one entry per distinct
  * (canonical axis layout, backend, backend options). */
 #ifndef DMESH_CACHE_H
@@ -22,6 +23,7 @@ typedef struct dmesh_comm_entry {
     MPI_Comm comm;          /* this rank's group along the axis; MPI_COMM_NULL if none */
     void *nccl;             /* ncclComm_t paired with comm, NULL until created */
     int nccl_pending;       /* lazy NCCL creation still to do */
+    int reserved;           /* added by a call that has not made its communicators yet */
     dmesh_nccl_options_t nccl_options;
     struct dmesh_comm_entry *next; /* hash chain */
 } dmesh_comm_entry_t;

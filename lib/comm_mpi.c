@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Creation of the MPI communicator of one axis. Every rank computes its own
  * colour (group index) and key (position) from the layout; nothing is
  * enumerated over the world and nothing is exchanged but the split itself. */
@@ -7,6 +8,7 @@
 
 #include "comm_mpi.h"
 #include "error.h"
+#include "fault.h"
 
 /* Tag of MPI_Comm_create_group; groups of one axis are disjoint. */
 #define DMESH_CREATE_GROUP_TAG 0x6d65
@@ -22,6 +24,11 @@ static int create_by_split(MPI_Comm comm, const dmesh_axis_t *axis, int n, int m
     else if (my_index >= 0)
         colour += colour_base;
     rc = MPI_Comm_split(comm, colour, key, out);
+    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_SPLIT)) {
+        if (*out != MPI_COMM_NULL)
+            MPI_Comm_free(out);
+        rc = MPI_ERR_INTERN;
+    }
     if (rc != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_split");
     if (err != DMESH_SUCCESS && *out != MPI_COMM_NULL)
@@ -29,18 +36,23 @@ static int create_by_split(MPI_Comm comm, const dmesh_axis_t *axis, int n, int m
     return err;
 }
 
+/* Only the members of a group take part in its creation, so a member must
+ * not fail alone before it: groups of up to GROUP_STACK ranks (every mesh
+ * short of huge ones) need no allocation. */
+#define GROUP_STACK 1024
+
 static int create_by_group(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
                            int my_index, MPI_Comm *out)
 {
-    int size, count, rc, err;
-    int *members;
+    int size, count, rc, err, stack[GROUP_STACK];
+    int *members = stack;
     MPI_Group all = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
 
     *out = MPI_COMM_NULL;
     if (my_index < 0)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_axis_numel(axis, &size));
-    if ((members = malloc((size_t)size * sizeof(*members))) == NULL)
+    if (size > GROUP_STACK && (members = malloc((size_t)size * sizeof(*members))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "group of %d ranks: out of memory", size);
     err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
     if (err != DMESH_SUCCESS)
@@ -49,13 +61,25 @@ static int create_by_group(MPI_Comm comm, const dmesh_axis_t *axis, int n, const
         (rc = MPI_Group_incl(all, count, members, &mine)) != MPI_SUCCESS ||
         (rc = MPI_Comm_create_group(comm, mine, DMESH_CREATE_GROUP_TAG, out)) != MPI_SUCCESS)
         err = dmesh_error_mpi(rc, "MPI_Comm_create_group");
+    else if (dmesh_fault(DMESH_FAULT_CREATE_GROUP)) {
+        MPI_Comm_free(out);
+        err = dmesh_error_mpi(MPI_ERR_INTERN, "MPI_Comm_create_group");
+    }
 out:
     if (mine != MPI_GROUP_NULL)
         MPI_Group_free(&mine);
     if (all != MPI_GROUP_NULL)
         MPI_Group_free(&all);
-    free(members);
+    if (members != stack)
+        free(members);
     return err;
+}
+
+int dmesh_set_errhandler(MPI_Comm comm)
+{
+    int rc = MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+
+    return rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ERRHANDLER) ? MPI_ERR_INTERN : rc;
 }
 
 int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
@@ -68,7 +92,7 @@ int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const 
         DMESH_TRY(create_by_group(comm, axis, n, rank_map, my_index, &c));
     else
         DMESH_TRY(create_by_split(comm, axis, n, my_index, colour_base, &c));
-    if (c != MPI_COMM_NULL && (rc = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN)) != MPI_SUCCESS) {
+    if (c != MPI_COMM_NULL && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS) {
         MPI_Comm_free(&c);
         return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI communicator of one mesh axis. */
 #ifndef DMESH_COMM_MPI_H
 #define DMESH_COMM_MPI_H
@@ -15,5 +16,9 @@
  * group's members then take part). MPI_ERRORS_RETURN is set on the result. */
 int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
                           int my_index, int colour_base, int use_group, MPI_Comm *out);
+
+/* MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) on a communicator the
+ * library owns; an MPI error code. */
+int dmesh_set_errhandler(MPI_Comm comm);
 
 #endif /* DMESH_COMM_MPI_H */

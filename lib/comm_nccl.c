@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL communicators paired with MPI communicators (DESIGN.md section 1).
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
@@ -6,6 +7,7 @@
 #include "config.h"
 
 #include <sched.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "comm_nccl.h"
 #include "dmesh_nccl.h"
 #include "error.h"
+#include "fault.h"
 #include "mesh.h"
 #include "options.h"
 
@@ -62,6 +65,8 @@ static void nccl_config(const dmesh_nccl_options_t *o, ncclConfig_t *c)
         c->splitShare = o->split_share;
     if (o->comm_name[0] != '\0')
         c->commName = o->comm_name;
+    if (o->timeout > 0 && !(o->set_mask & DMESH_NCCL_OPT_BLOCKING))
+        c->blocking = 0; /* a bounded wait needs the non-blocking init */
 }
 
 /* Make device current on the calling thread for one NCCL call, keeping the
@@ -90,13 +95,28 @@ static void device_leave(int device, int saved)
 
 /* A non-blocking communicator (nccl_blocking=0) returns ncclInProgress;
  * dmesh hands out only communicators that are ready, so it waits here. */
-static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r)
+static double seconds_now(void)
 {
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* With timeout > 0 the polling stops after so many seconds: ncclInProgress
+ * is then returned (the caller aborts the communicator). */
+static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r, double timeout)
+{
+    double end = timeout > 0 ? seconds_now() + timeout : 0;
+    int never = r == ncclInProgress && dmesh_fault(DMESH_FAULT_NCCL_HANG);
+
     while (r == ncclInProgress && comm != NULL) {
         ncclResult_t state = ncclSuccess;
         r = ncclCommGetAsyncError(comm, &state);
         if (r == ncclSuccess)
-            r = state;
+            r = never ? ncclInProgress : state;
+        if (r == ncclInProgress && end > 0 && seconds_now() > end)
+            break;
         if (r == ncclInProgress)
             sched_yield();
     }
@@ -310,6 +330,27 @@ static int nccl_takes_part(int how, ncclComm_t parent, const dmesh_nccl_request_
 static const char *const create_fn[] = {"ncclCommInitRankConfig", "ncclCommSplit",
                                         "ncclCommInitRankScalable"};
 
+/* Wait (up to dmesh_timeout) until c, made by strategy how, is ready. */
+static int nccl_ready(ncclComm_t c, int how, const dmesh_nccl_options_t *opts)
+{
+    double timeout = opts != NULL ? opts->timeout : 0;
+    int nonblocking = timeout > 0 || (opts != NULL && (opts->set_mask & DMESH_NCCL_OPT_BLOCKING) &&
+                                      opts->blocking == 0);
+    ncclResult_t state = ncclInProgress, r = ncclInProgress;
+
+    /* a blocking communicator is complete after ncclGroupEnd: read its state */
+    if (!nonblocking && (r = ncclCommGetAsyncError(c, &state)) == ncclSuccess)
+        r = state;
+    r = nccl_wait(c, r, timeout);
+
+    if (r == ncclSuccess && dmesh_fault(DMESH_FAULT_NCCL_INIT))
+        r = ncclSystemError;
+    if (r == ncclInProgress)
+        return dmesh_error_set(DMESH_ERR_TIMEOUT, "%s: not complete after %g s (dmesh_timeout): "
+                               "aborted", create_fn[how], timeout);
+    return r == ncclSuccess ? DMESH_SUCCESS : nccl_error(create_fn[how], r, c);
+}
+
 /* One group of every request's creation, then each waited for and checked;
  * a failed one is aborted here (its error in w->err). */
 static void nccl_launch(int how, ncclComm_t parent, int device, int n,
@@ -329,9 +370,8 @@ static void nccl_launch(int how, ncclComm_t parent, int device, int n,
     }
     g = grouped ? ncclGroupEnd() : ncclSuccess;
     for (int i = 0; i < n; i++) {
-        if (w[i].c != NULL && (r = nccl_wait(w[i].c, ncclInProgress)) != ncclSuccess &&
-            w[i].err == DMESH_SUCCESS)
-            w[i].err = nccl_error(create_fn[how], r, w[i].c);
+        if (w[i].c != NULL && w[i].err == DMESH_SUCCESS)
+            w[i].err = nccl_ready(w[i].c, how, req[i].opts);
         /* a failed group end fails what it launched, even if each looks fine */
         if (g != ncclSuccess && g != ncclInProgress && w[i].err == DMESH_SUCCESS &&
             nccl_takes_part(how, parent, &req[i]))
@@ -415,7 +455,7 @@ static int nccl_destroy(ncclComm_t c)
 {
     ncclResult_t r = ncclCommFinalize(c);
 
-    r = nccl_wait(c, r);
+    r = nccl_wait(c, r, 0);
     if (r != ncclSuccess) {
         int err = nccl_error("ncclCommFinalize", r, c);
         (void)ncclCommAbort(c);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL communicators paired with MPI communicators. Built from comm_nccl.c
  * with NCCL, from comm_nccl_none.c (every call DMESH_ERR_BACKEND) without. */
 #ifndef DMESH_COMM_NCCL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL pairing when dmesh is built without NCCL: the backend is unavailable. */
 #include "config.h"
 

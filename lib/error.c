@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error classes, their strings, and the thread-local detail of the last failure. */
 #include "config.h"
 
@@ -26,6 +27,7 @@ static const char *const error_strings[DMESH_ERR_LASTCODE] = {
     [DMESH_ERR_HWLOC] = "DMESH_ERR_HWLOC: hwloc call failed",
     [DMESH_ERR_NOMEM] = "DMESH_ERR_NOMEM: out of memory",
     [DMESH_ERR_INTERNAL] = "DMESH_ERR_INTERNAL: internal error (a bug in dmesh)",
+    [DMESH_ERR_TIMEOUT] = "DMESH_ERR_TIMEOUT: a bounded wait (dmesh_timeout) ran out",
 };
 
 const char *dmesh_error_string(int err)

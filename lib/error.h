@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal error helpers: every failure records a detail message on the
  * calling thread and returns its error class. */
 #ifndef DMESH_ERROR_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/gpu.mk: device binding and NCCL pairing sources of libdmesh_core.la.
 # Each optional dependency has its own files; configure's conditionals pick
 # the real one or its stub (STYLE.md 8):

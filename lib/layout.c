@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The layout algebra of include/dmesh_layout.h (algorithms: SEMANTICS.md,
  * section 1). Pure arithmetic, no MPI.

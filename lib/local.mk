@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/local.mk: the dmesh library. Everything is compiled once into the
 # convenience library libdmesh_core.la (hidden symbols; tests and tools that
 # need internals link it), which libdmesh.la exports. lib/gpu.mk adds the
@@ -9,7 +10,7 @@ nodist_include_HEADERS += include/dmesh_version.h
 
 lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
-	lib/agree.c lib/agree.h \
+	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c \
 	lib/options.c lib/options.h \
 	lib/cache.c lib/cache.h \
@@ -30,7 +31,12 @@ include lib/gpu.mk
 
 # Simulation codes (issue 14): queries on the whole mesh, Cartesian
 # communicators, save and restore.
-lib_libdmesh_core_la_SOURCES += lib/sim.h lib/mesh_sim.c lib/mesh_cart.c \
+lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c
 # Version, build description, MPI identity check (issue 12).
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
+
+# Test-only fault hooks (configure --enable-fault-injection; lib/fault.h).
+if DMESH_FAULT_INJECTION
+lib_libdmesh_core_la_SOURCES += lib/fault.c
+endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh creation, derived meshes and destruction. Validation happens at the
  * API boundary; collective calls then run the agreement check (when on) so
  * that every rank returns the same error class instead of some ranks
@@ -12,6 +13,7 @@
 
 #include "comm_nccl.h"
 #include "error.h"
+#include "fault.h"
 #include "mesh.h"
 #include "version.h"
 #include "topo.h"
@@ -30,19 +32,19 @@ typedef struct {
     uint64_t hash;    /* of everything all ranks must agree on */
 } root_args_t;
 
-int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func)
+int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
 {
     if (mesh == DMESH_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
     if (dim != DMESH_ANY_DIM && (dim < 0 || dim >= mesh->layout.naxes))
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", func, dim,
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, %d)", func, dim,
                                mesh->layout.naxes);
     return DMESH_SUCCESS;
 }
 
 int dmesh_mesh_alloc(dmesh_universe_t *u, dmesh_t *out)
 {
-    dmesh_t m = calloc(1, sizeof(*m));
+    dmesh_t m = DMESH_FAULT_CALLOC(1, sizeof(*m));
 
     if (m == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "mesh handle: out of memory");
@@ -119,7 +121,8 @@ static int check_ranks(int n, const int ranks[], int size, int **copy)
 
     if (ranks == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "ranks is NULL");
-    if ((seen = calloc((size_t)size, 1)) == NULL || (*copy = malloc((size_t)n * sizeof(int))) == NULL) {
+    if ((seen = DMESH_FAULT_CALLOC((size_t)size, 1)) == NULL ||
+        (*copy = DMESH_FAULT_MALLOC((size_t)n * sizeof(int))) == NULL) {
         free(seen);
         return dmesh_error_set(DMESH_ERR_NOMEM, "rank list of %d: out of memory", n);
     }
@@ -209,7 +212,7 @@ static int translate_members(MPI_Comm sub, MPI_Comm comm, int max, int out[], in
     if (size > max)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "dimension communicator has %d ranks, expected %d",
                                size, max);
-    if ((idx = malloc((size_t)size * sizeof(int))) == NULL)
+    if ((idx = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
     for (i = 0; i < size; i++)
         idx[i] = i;
@@ -239,7 +242,7 @@ static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[],
         if (dim_comms[d] == MPI_COMM_NULL)
             return dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[%d] is MPI_COMM_NULL on rank %d, "
                                    "a member of the mesh", d, rank);
-        want = expect <= 512 ? got : malloc(2 * (size_t)expect * sizeof(int));
+        want = expect <= 512 ? got : DMESH_FAULT_MALLOC(2 * (size_t)expect * sizeof(int));
         if (want == NULL)
             return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
         have = want + expect;
@@ -264,7 +267,7 @@ static int map_from_comm(MPI_Comm comm, MPI_Comm dim, int shape0, root_args_t *a
     int count, i;
 
     a->local_map = 1;
-    if ((a->rank_map = malloc((size_t)shape0 * sizeof(int))) == NULL)
+    if ((a->rank_map = DMESH_FAULT_MALLOC((size_t)shape0 * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
     for (i = 0; i < shape0; i++)
         a->rank_map[i] = -1;
@@ -274,19 +277,41 @@ static int map_from_comm(MPI_Comm comm, MPI_Comm dim, int shape0, root_args_t *a
     if (count != shape0)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[0] has %d ranks, shape[0] is %d", count,
                                shape0);
+    for (i = 0; i < shape0; i++)
+        if (a->rank_map[i] == MPI_UNDEFINED)
+            return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                   "dim_comms[0]: its rank %d is not in the "
+                                   "communicator",
+                                   i);
     return DMESH_SUCCESS;
 }
 
 enum { RANKS_IDENTITY, RANKS_GIVEN, RANKS_FROM_COMM };
 
+/* The communicator itself: a problem with it is the same on every rank (or
+ * the ranks passed different communicators), and there is nothing to agree
+ * over, so these return at once. */
+static int check_comm(MPI_Comm comm, const char *fn, int *size)
+{
+    int rc, inter = 0;
+
+    if (comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
+    if ((rc = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_size(comm, size)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "the user's communicator");
+    if (inter)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: an intercommunicator (a mesh needs an "
+                               "intracommunicator)",
+                               fn);
+    return DMESH_SUCCESS;
+}
+
 static int root_validate(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                          const int ranks[], int ranks_mode, const char *const names[],
                          MPI_Info info, const MPI_Comm dim_comms[], dmesh_t *mesh, root_args_t *a)
 {
-    int rc;
-
-    if ((rc = MPI_Comm_size(comm, &a->size)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
     DMESH_CHECK_PTR(mesh);
     DMESH_TRY(check_device_type(device_type, &a->cuda));
     DMESH_TRY(check_shape(ndims, shape, a->size, &a->n));
@@ -303,12 +328,16 @@ static int root_validate(MPI_Comm comm, const char *device_type, int ndims, cons
     return DMESH_SUCCESS;
 }
 
-static uint64_t root_hash(const char *fn, const root_args_t *a)
+static uint64_t root_hash(const char *fn, const root_args_t *a, unsigned long id)
 {
     uint64_t h = dmesh_hash(DMESH_HASH_INIT, fn, strlen(fn));
 
+    if (!a->opts.check) /* only the outcome is agreed */
+        return 0;
+    h = dmesh_hash(h, &id, sizeof(id));
     h = dmesh_hash(h, &a->cuda, sizeof(a->cuda));
     h = dmesh_hash(h, &a->n, sizeof(a->n));
+    h = dmesh_hash(h, &a->local_map, sizeof(a->local_map));
     h = hash_layout(h, &a->layout);
     h = hash_names(h, a->layout.naxes, a->named, (char(*)[DMESH_MAX_NAME])a->names);
     h = hash_options(h, a->layout.naxes, &a->opts);
@@ -317,17 +346,51 @@ static uint64_t root_hash(const char *fn, const root_args_t *a)
     return h;
 }
 
-/* The entries of a new root mesh, all dimensions together: from the cache
- * (split), or duplicates of the communicators the user gave. */
-static int root_entries(dmesh_t m, const root_args_t *a, const MPI_Comm dim_comms[])
+/* Local, before the agreement: the universe, the mesh handle and the
+ * reserved entries of a new root mesh. */
+static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_args_t *a,
+                        dmesh_t *out)
 {
-    MPI_Comm given[DMESH_MAX_DIMS];
-    int d;
+    dmesh_universe_t *u = NULL;
+    dmesh_t m = DMESH_NULL;
+    int d, err;
 
-    for (d = 0; dim_comms != NULL && d < a->layout.naxes; d++)
-        given[d] = m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
-    return dmesh_universe_get_entries(m->u, a->layout.naxes, a->layout.axes, a->opts.axis, &a->opts,
-                                      dim_comms != NULL ? given : NULL, m->entry);
+    DMESH_TRY(dmesh_universe_new(p, id, a->n, a->rank_map, a->cuda, &u));
+    u->local_map = a->local_map;
+    u->debug = a->opts.debug;
+    u->root_layout = a->layout;
+    memcpy(u->root_names, a->names, sizeof(u->root_names));
+    u->root_named = a->named;
+    err = dmesh_mesh_alloc(u, &m);
+    dmesh_universe_release(u); /* m holds it now */
+    if (err != DMESH_SUCCESS)
+        return err;
+    m->layout = a->layout;
+    memcpy(m->names, a->names, sizeof(m->names));
+    m->named = a->named;
+    m->is_root = 1;
+    for (d = 0; d < a->layout.naxes && err == DMESH_SUCCESS; d++)
+        err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], &m->entry[d]);
+    if (err != DMESH_SUCCESS)
+        dmesh_free(&m);
+    *out = m;
+    return err;
+}
+
+/* from_comms of one dimension without a rank list: some rank must be a
+ * member (collective over u->comm, after the agreement). */
+static int check_has_member(dmesh_universe_t *u)
+{
+    int mine = u->my_index >= 0, any = 0,
+        rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, u->comm);
+
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_from_comms: MPI_Allreduce");
+    if (!any)
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "dmesh_from_comms: dim_comms[0] is "
+                               "MPI_COMM_NULL on every rank: the mesh has no member");
+    return DMESH_SUCCESS;
 }
 
 static void debug_mesh(const char *what, dmesh_t m)
@@ -340,60 +403,64 @@ static void debug_mesh(const char *what, dmesh_t m)
     dmesh_universe_debug(m->u, "%s: %s", what, text);
 }
 
+/* The collective part of a root creation call: every rank takes part
+ * whatever its arguments (err), then agrees, binds, makes communicators. */
 static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
                       const MPI_Comm dim_comms[], dmesh_t *mesh)
 {
-    dmesh_universe_t *u = NULL;
+    dmesh_private_comm_t *p;
     dmesh_t m = DMESH_NULL;
+    MPI_Comm given[DMESH_MAX_DIMS];
+    unsigned long id;
+    int d;
 
-    if (err != DMESH_SUCCESS && !a->opts.check)
-        return err;
-    DMESH_TRY(dmesh_universe_create(comm, err ? 0 : a->n, err ? NULL : a->rank_map, a->cuda, &u));
-    u->local_map = a->local_map;
-    u->debug = a->opts.debug;
-    if (a->opts.check)
-        err = dmesh_universe_agree(u, root_hash(fn, a), err, fn);
+    DMESH_TRY(dmesh_private_comm_get(comm, &p)); /* agreed: the same class everywhere */
+    id = dmesh_private_comm_next_id(p);
+    if (err == DMESH_SUCCESS)
+        err = root_reserve(p, id, a, &m);
+    err = dmesh_agree(dmesh_private_comm_handle(p), root_hash(fn, a, id), err, fn);
+    dmesh_private_comm_release(p);
+    if (err == DMESH_SUCCESS && a->local_map)
+        err = check_has_member(m->u);
     if (err == DMESH_SUCCESS && a->cuda)
-        err = dmesh_topo_bind(u->comm, &a->opts, u->my_index >= 0, &u->device);
+        err = dmesh_topo_bind(m->u->comm, &a->opts, m->u->my_index >= 0, &m->u->device);
+    for (d = 0; dim_comms != NULL && d < a->layout.naxes; d++)
+        given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
     if (err == DMESH_SUCCESS)
-        err = dmesh_mesh_alloc(u, &m);
-    if (err == DMESH_SUCCESS) {
-        m->layout = u->root_layout = a->layout;
-        memcpy(m->names, a->names, sizeof(m->names));
-        memcpy(u->root_names, a->names, sizeof(u->root_names));
-        m->named = u->root_named = a->named;
-        m->is_root = 1;
-        err = root_entries(m, a, dim_comms);
+        err = dmesh_universe_make(m->u, a->layout.naxes, m->entry, dim_comms ? given : NULL,
+                                  &a->opts);
+    if (err != DMESH_SUCCESS) {
+        dmesh_free(&m); /* the universe and everything in it */
+        return err;
     }
-    if (err == DMESH_SUCCESS)
-        debug_mesh(fn, m);
-    if (err != DMESH_SUCCESS)
-        dmesh_free(&m);
-    dmesh_universe_release(u);
-    if (err == DMESH_SUCCESS)
-        *mesh = m;
-    return err;
+    debug_mesh(fn, m);
+    *mesh = m;
+    return DMESH_SUCCESS;
 }
 
 static int root_create(MPI_Comm comm, const char *fn, const char *device_type, int ndims,
                        const int shape[], const int ranks[], int ranks_mode,
                        const char *const names[], MPI_Info info, const MPI_Comm dim_comms[],
-                       dmesh_t *mesh)
+                       int arg_err, dmesh_t *mesh)
 {
     root_args_t a;
-    int err;
+    int err, check;
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
     /* Before any call that passes a handle: a foreign MPI would crash on it. */
     DMESH_TRY(dmesh_mpi_identity_check(fn));
+    check = dmesh_options_check(info);
     memset(&a, 0, sizeof(a));
-    a.opts.check = 1;
-    err = root_validate(comm, device_type, ndims, shape, ranks, ranks_mode, names, info, dim_comms,
-                        mesh, &a);
-    if (err == DMESH_ERR_MPI) /* the communicator itself is unusable: nothing to agree on */
-        return err;
-    err = root_build(comm, fn, &a, err, dim_comms, mesh);
+    DMESH_TRY(check_comm(comm, fn, &a.size));
+    a.opts.check = check;
+    err = arg_err != DMESH_SUCCESS ? arg_err
+                                   : root_validate(comm, device_type, ndims, shape, ranks,
+                                                   ranks_mode, names, info, dim_comms, mesh, &a);
+    if (err != DMESH_SUCCESS)
+        a.opts.check = check;          /* what a partial parse left there is not the call's */
+    if (err == DMESH_SUCCESS || check) /* with the check off, a rejecting rank returns */
+        err = root_build(comm, fn, &a, err, dim_comms, mesh);
     free(a.rank_map);
     return err;
 }
@@ -402,29 +469,32 @@ int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shap
                const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
     return root_create(comm, "dmesh_init", device_type, ndims, shape, NULL, RANKS_IDENTITY,
-                       dim_names, info, NULL, mesh);
+                       dim_names, info, NULL, DMESH_SUCCESS, mesh);
 }
 
 int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                  const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
     return root_create(comm, "dmesh_create", device_type, ndims, shape, ranks, RANKS_GIVEN,
-                       dim_names, info, NULL, mesh);
+                       dim_names, info, NULL, DMESH_SUCCESS, mesh);
 }
 
 int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MPI_Comm dim_comms[],
                      const int shape[], const int ranks[], const char *const dim_names[],
                      dmesh_t *mesh)
 {
-    int mode = ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM;
+    int mode = ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM, err = DMESH_SUCCESS;
 
+    /* rejected here, these still take part in the agreement (root_create) */
     if (dim_comms == NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: dim_comms is NULL");
-    if (ranks == NULL && ndims != 1)
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: ranks may be NULL only when "
-                               "ndims == 1 (ndims is %d)", ndims);
+        err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: dim_comms is NULL");
+    else if (ranks == NULL && ndims != 1)
+        err = dmesh_error_set(DMESH_ERR_ARG,
+                              "dmesh_from_comms: ranks may be NULL only when "
+                              "ndims == 1 (ndims is %d)",
+                              ndims);
     return root_create(comm, "dmesh_from_comms", device_type, ndims, shape, ranks, mode, dim_names,
-                       MPI_INFO_NULL, dim_comms, mesh);
+                       MPI_INFO_NULL, dim_comms, err, mesh);
 }
 
 int dmesh_free(dmesh_t *mesh)
@@ -454,7 +524,7 @@ static int mesh_from(dmesh_universe_t *u, const struct dmesh_s *t, dmesh_t *out)
     return DMESH_SUCCESS;
 }
 
-static int find_dim(dmesh_t m, const char *name)
+static int find_dim(const struct dmesh_s *m, const char *name)
 {
     int d;
 
@@ -462,6 +532,17 @@ static int find_dim(dmesh_t m, const char *name)
         if (strcmp(m->names[d], name) == 0)
             return d;
     return -1;
+}
+
+/* The one names check of the paths that assemble a mesh from names
+ * (slice, unflatten, concatenate): no name twice. */
+static int check_unique_names(const struct dmesh_s *t, const char *fn)
+{
+    for (int d = 0; t->named && d < t->layout.naxes; d++)
+        if (find_dim(t, t->names[d]) != d)
+            return dmesh_error_set(DMESH_ERR_NAME, "%s: name \"%s\" is used twice", fn,
+                                   t->names[d]);
+    return DMESH_SUCCESS;
 }
 
 /* Axes given in a slice or concatenate must be sorted (slice only) and must
@@ -524,6 +605,7 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
             return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: dim_names[%d] is NULL", i);
         DMESH_TRY(slice_add(mesh, dim_names[i], &s));
     }
+    DMESH_TRY(check_unique_names(&s, "dmesh_slice"));
     DMESH_TRY(check_joined(&s.layout, 1, "dmesh_slice"));
     return mesh_from(mesh->u, &s, submesh);
 }
@@ -537,18 +619,54 @@ static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const na
 }
 
 /* Agreement for a derived collective call, over the root communicator;
- * non-members of the mesh take part too (the splits need every rank). */
+ * non-members of the mesh take part too (the splits need every rank). With
+ * the check off only the outcome is agreed, and only when communicators are
+ * to be made (creating: the same on every rank, the caches being equal). */
 static int derived_agree(dmesh_t m, const char *fn, uint64_t h, int err, int nnew,
-                         const dmesh_options_t *o)
+                         const dmesh_options_t *o, int check, int creating)
 {
-    if (!o->check)
-        return err;
+    if (!check)
+        return creating ? dmesh_universe_agree(m->u, 0, err, fn) : err;
     h = dmesh_hash(h, fn, strlen(fn));
     if (err == DMESH_SUCCESS) /* options of the new axes, parsed only when all went well */
         h = hash_options(h, nnew, o);
     h = hash_layout(h, &m->layout);
     h = hash_names(h, m->layout.naxes, m->named, m->names);
     return dmesh_universe_agree(m->u, h, err, fn);
+}
+
+/* Checks of a derived collective call before its own: a NULL output or an
+ * aborted universe is an error of this rank, agreed like the others. */
+static int derived_begin(dmesh_t m, const void *out, const char *fn)
+{
+    if (out == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: the output argument is NULL", fn);
+    if (m->u->aborted)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", fn);
+    return DMESH_SUCCESS;
+}
+
+/* Local, before the agreement: reserve the entries of t's axes [lo, hi)
+ * (options o->axis[0..]) and the new handle. */
+static int derived_reserve(dmesh_t m, struct dmesh_s *t, int lo, int hi, const dmesh_options_t *o,
+                           int *creating, dmesh_t *out)
+{
+    int d, err = DMESH_SUCCESS, before = m->u->cache.count;
+
+    for (d = lo; d < hi && err == DMESH_SUCCESS; d++)
+        err = dmesh_universe_reserve(m->u, &t->layout.axes[d], &o->axis[d - lo], &t->entry[d]);
+    /* a failed reservation was a miss: communicators were to be made */
+    *creating = err != DMESH_SUCCESS || m->u->cache.count != before;
+    return err != DMESH_SUCCESS ? err : mesh_from(m->u, t, out);
+}
+
+/* After a failed agreement or creation: the handle and the reservations go,
+ * on every rank. */
+static int derived_fail(dmesh_t m, dmesh_t *out, int err)
+{
+    dmesh_free(out);
+    dmesh_universe_unreserve(m->u);
+    return err;
 }
 
 /* Default flatten name: the dimension names joined with "_". */
@@ -622,24 +740,37 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     struct dmesh_s t;
     dmesh_options_t o;
     dmesh_comm_entry_t *e = NULL;
-    int err;
+    dmesh_t out = DMESH_NULL;
+    int err, check = dmesh_options_check(info), creating = 0;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
-    DMESH_CHECK_PTR(flat);
     memset(&t, 0, sizeof(t));
-    o.check = 1;
-    err = flatten_local(mesh, name, info, t.names[0], &t.layout.axes[0], &o, &e);
-    DMESH_TRY(derived_agree(mesh, "dmesh_flatten",
-                            dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, 1,
-                            &o));
-    if (e == NULL) {
-        DMESH_TRY(dmesh_universe_get_entries(mesh->u, 1, t.layout.axes, o.axis, &o, NULL, &e));
-        DMESH_TRY(dmesh_universe_register(mesh->u, t.names[0], &t.layout.axes[0], e));
-    }
     t.layout.naxes = 1;
     t.named = 1;
-    t.entry[0] = e;
-    return mesh_from(mesh->u, &t, flat);
+    err = derived_begin(mesh, flat, "dmesh_flatten");
+    if (err == DMESH_SUCCESS)
+        err = flatten_local(mesh, name, info, t.names[0], &t.layout.axes[0], &o, &e);
+    if (err != DMESH_SUCCESS && !check)
+        return err;
+    if (err == DMESH_SUCCESS && e == NULL)
+        err = dmesh_universe_flat_reserve(mesh->u, 1);
+    if (err == DMESH_SUCCESS && e == NULL)
+        err = derived_reserve(mesh, &t, 0, 1, &o, &creating, &out);
+    else if (err == DMESH_SUCCESS)
+        t.entry[0] = e;
+    if (err == DMESH_SUCCESS && out == DMESH_NULL)
+        err = mesh_from(mesh->u, &t, &out);
+    err = derived_agree(mesh, "dmesh_flatten",
+                        dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, 1, &o,
+                        check, creating);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(mesh->u, 1, t.entry, NULL, &o);
+    if (err != DMESH_SUCCESS)
+        return derived_fail(mesh, &out, err);
+    if (e == NULL) /* room reserved above: cannot fail */
+        dmesh_universe_register(mesh->u, t.names[0], &t.layout.axes[0], t.entry[0]);
+    *flat = out;
+    return DMESH_SUCCESS;
 }
 
 /* Local part of unflatten: the new layout and names in t. */
@@ -675,11 +806,7 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
     for (d = 0; d < t->layout.naxes; d++)
         strcpy(t->names[d], d < dim ? m->names[d] : d < dim + n ? fresh[d - dim] :
                m->names[d - n + 1]);
-    for (d = 0; m->named && d < t->layout.naxes; d++)
-        if (find_dim(t, t->names[d]) != d)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: name \"%s\" is used twice",
-                                   t->names[d]);
-    return DMESH_SUCCESS;
+    return check_unique_names(t, "dmesh_unflatten");
 }
 
 int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
@@ -687,27 +814,34 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
 {
     struct dmesh_s t;
     dmesh_options_t o;
+    dmesh_t m = DMESH_NULL;
     uint64_t h;
-    int d, err;
+    int d, err, check = dmesh_options_check(info), creating = 0;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
-    DMESH_CHECK_PTR(out);
     memset(&t, 0, sizeof(t));
-    o.check = 1;
-    err = unflatten_local(mesh, dim, n, sizes, dim_names, &t);
+    err = derived_begin(mesh, out, "dmesh_unflatten");
+    if (err == DMESH_SUCCESS)
+        err = unflatten_local(mesh, dim, n, sizes, dim_names, &t);
     if (err == DMESH_SUCCESS)
         err = derived_options(mesh, info, n, dim_names, &o);
+    if (err != DMESH_SUCCESS && !check)
+        return err;
+    for (d = 0; err == DMESH_SUCCESS && d < t.layout.naxes; d++)
+        if (d < dim || d >= dim + n)
+            t.entry[d] = mesh->entry[d < dim ? d : d - n + 1];
+    if (err == DMESH_SUCCESS)
+        err = derived_reserve(mesh, &t, dim, dim + n, &o, &creating, &m);
     h = dmesh_hash(DMESH_HASH_INIT, &dim, sizeof(dim));
     h = hash_layout(h, &t.layout);
     h = hash_names(h, t.layout.naxes, t.named, t.names);
-    DMESH_TRY(derived_agree(mesh, "dmesh_unflatten", h, err, n, &o));
-    for (d = 0; d < t.layout.naxes; d++)
-        if (d < dim || d >= dim + n)
-            t.entry[d] = mesh->entry[d < dim ? d : d - n + 1];
-    /* the new dims together */
-    DMESH_TRY(dmesh_universe_get_entries(mesh->u, n, &t.layout.axes[dim], o.axis, &o, NULL,
-                                         &t.entry[dim]));
-    return mesh_from(mesh->u, &t, out);
+    err = derived_agree(mesh, "dmesh_unflatten", h, err, n, &o, check, creating);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(mesh->u, n, t.entry + dim, NULL, &o);
+    if (err != DMESH_SUCCESS)
+        return derived_fail(mesh, &m, err);
+    *out = m;
+    return DMESH_SUCCESS;
 }
 
 int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
@@ -738,11 +872,15 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
         }
     }
     t.named = meshes[0]->named;
-    for (d = 0; t.named && d < t.layout.naxes; d++)
-        if (find_dim(&t, t.names[d]) != d)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: name \"%s\" is used twice",
-                                   t.names[d]);
+    /* the overlap first (as PyTorch): a mesh given twice overlaps itself,
+     * even where its dimensions have size 1 */
+    for (i = 0; i < n; i++)
+        for (k = 0; k < i; k++)
+            if (meshes[i] == meshes[k])
+                return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] is "
+                                       "meshes[%d]: the dimensions overlap", i, k);
     DMESH_TRY(check_joined(&t.layout, 0, "dmesh_concatenate"));
+    DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
     return mesh_from(meshes[0]->u, &t, out);
 }
 

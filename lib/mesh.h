@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh objects: a layout (one canonical axis per dimension), names, and the
  * cache entries of the axes, in a universe. */
 #ifndef DMESH_MESH_H
@@ -20,9 +21,11 @@ struct dmesh_s {
  * defers NCCL creation (collective over that dim's group then). */
 int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl);
 
-/* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index of it. */
-#define DMESH_ANY_DIM (-2147483647 - 1)
-int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func);
+/* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index
+ * of it. dim is wider than int so that no int a user passes (INT_MIN
+ * included) is taken for the sentinel. */
+#define DMESH_ANY_DIM (-9223372036854775807LL - 1)
+int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func);
 
 /* A new mesh object sharing u (takes one reference on u). */
 int dmesh_mesh_alloc(dmesh_universe_t *u, dmesh_t *out);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh_get_cart_comm: an MPI Cartesian communicator per copy of a mesh,
  * kept in the universe's communicator cache. The entry's key is the
  * canonical concatenation of the mesh's axes (which fixes the map from
@@ -15,7 +16,6 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "mesh.h"
-#include "sim.h"
 
 /* The cache key of (layout, periods, reorder): at most 16 sizes whose
  * product fits an int (about 40 characters) and 16 period flags. */
@@ -58,7 +58,12 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
     else
         err = dmesh_comm_mpi_create(u->comm, axis, u->n, u->rank_map, u->my_index, (int)base, 0,
                                     &copy);
-    DMESH_TRY(dmesh_sim_agree(u, h, err, "dmesh_get_cart_comm (split)"));
+    err = dmesh_universe_agree(u, h, err, "dmesh_get_cart_comm (split)");
+    if (err != DMESH_SUCCESS) {
+        if (copy != MPI_COMM_NULL) /* made here, failed elsewhere */
+            MPI_Comm_free(&copy);
+        return err;
+    }
     for (d = 0; d < ndims; d++)
         p[d] = periods[d] != 0;
     *cart = MPI_COMM_NULL;
@@ -70,7 +75,7 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
             MPI_Comm_set_errhandler(*cart, MPI_ERRORS_RETURN);
         MPI_Comm_free(&copy);
     }
-    err = dmesh_sim_agree(u, h, err, "dmesh_get_cart_comm (MPI_Cart_create)");
+    err = dmesh_universe_agree(u, h, err, "dmesh_get_cart_comm (MPI_Cart_create)");
     if (err != DMESH_SUCCESS && *cart != MPI_COMM_NULL)
         MPI_Comm_free(cart);
     return err;
@@ -97,19 +102,23 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
     uint64_t h;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
-    DMESH_CHECK_PTR(cart);
-    err = periods == NULL ? dmesh_error_set(DMESH_ERR_ARG, "%s: periods is NULL", __func__)
-                          : cart_key(mesh, periods, reorder, &axis, shape, key);
+    /* rejected here, a rank still takes part in the agreement */
+    if (cart == NULL || periods == NULL)
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: %s is NULL", __func__,
+                              cart == NULL ? "cart" : "periods");
+    else if (mesh->u->aborted)
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", __func__);
+    else
+        err = cart_key(mesh, periods, reorder, &axis, shape, key);
     h = cart_hash(mesh, key);
-    DMESH_TRY(dmesh_sim_agree(mesh->u, h, err, __func__));
+    DMESH_TRY(dmesh_universe_agree(mesh->u, h, err, __func__));
     /* every rank holds the same cache: all hit, or all miss */
     if ((e = dmesh_cache_find(&mesh->u->cache, &axis, key)) == NULL) {
         err = dmesh_cache_entry_new(&axis, key, DMESH_BACKEND_MPI, &e);
-        if (err == DMESH_SUCCESS && (err = dmesh_cache_add(&mesh->u->cache, e)) != DMESH_SUCCESS &&
-            (mesh->u->cache.count == 0 || mesh->u->cache.order[mesh->u->cache.count - 1] != e))
-            free(e); /* not kept in the creation order: nothing else frees it */
+        if (err == DMESH_SUCCESS && (err = dmesh_cache_add(&mesh->u->cache, e)) != DMESH_SUCCESS)
+            free(e); /* a failed add leaves the cache as it was */
         added = err == DMESH_SUCCESS;
-        if ((err = dmesh_sim_agree(mesh->u, h, err, __func__)) != DMESH_SUCCESS) {
+        if ((err = dmesh_universe_agree(mesh->u, h, err, __func__)) != DMESH_SUCCESS) {
             if (added) /* another rank failed: take this rank's entry out again */
                 dmesh_cache_drop_last(&mesh->u->cache);
             return err;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Queries on meshes: local arithmetic on the layout and the rank map, no
  * communication. Also value equality, the text form, and the per-thread
  * current-mesh stack. */

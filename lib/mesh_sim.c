@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The mesh as a whole, from any rank: coordinates of any rank, the rank at
  * any coordinate, Cartesian shifts and every group of a dimension. All of it
  * is local arithmetic on the layout and the rank map (O(atoms) per rank or
@@ -8,12 +9,6 @@
 
 #include "error.h"
 #include "mesh.h"
-#include "sim.h"
-
-int dmesh_sim_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
-{
-    return dmesh_universe_agree(u, hash, local_err, what);
-}
 
 /* The rank-map index where the caller's copy of the mesh starts: the
  * caller's index minus the offset of its coordinate. A non-member sees the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of creation calls: MPI_Info keys, with environment variables as
  * defaults. Unknown keys are ignored (the info may carry keys for other
  * libraries); a recognised key with a bad value is DMESH_ERR_ARG. */
@@ -13,11 +14,31 @@
 #include "error.h"
 #include "options.h"
 
-/* A parsed dimension selector of a ".<dim>" key: by name or by index. */
+/* The dims that the ".<dim>" forms of one key (dmesh_backend, nccl_<field>)
+ * named, by name or by index: one table per key, so that both forms for one
+ * dim are refused within a key only, and a per-dim value is never replaced
+ * by the key's global form, whatever the key order in the info. */
 typedef struct {
+    char base[MPI_MAX_INFO_KEY + 1];
     int by_name[DMESH_MAX_DIMS];
     int by_index[DMESH_MAX_DIMS];
+} key_forms_t;
+
+typedef struct {
+    key_forms_t key[16]; /* more than the per-dim keys there are */
+    int n;
 } dim_forms_t;
+
+static key_forms_t *forms_of(dim_forms_t *f, const char *base)
+{
+    for (int i = 0; i < f->n; i++)
+        if (strcmp(f->key[i].base, base) == 0)
+            return &f->key[i];
+    if (f->n == (int)(sizeof(f->key) / sizeof(f->key[0])))
+        return &f->key[f->n - 1]; /* not reached: unknown nccl_ fields change nothing */
+    snprintf(f->key[f->n].base, sizeof(f->key[f->n].base), "%s", base);
+    return &f->key[f->n++];
+}
 
 static int parse_int(const char *key, const char *val, int lo, int hi, int *out)
 {
@@ -54,6 +75,21 @@ static int parse_bool(const char *key, const char *val, int *out)
     if (strcmp(val, "0") == 0 || strcmp(val, "no") == 0 || strcmp(val, "off") == 0)
         val = "false";
     DMESH_TRY(parse_choice(key, val, "false", "true", &v));
+    *out = v;
+    return DMESH_SUCCESS;
+}
+
+/* Seconds: a number > 0 (strtod syntax), at most a year. */
+static int parse_seconds(const char *key, const char *val, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(val, &end);
+    if (errno != 0 || end == val || *end != '\0' || !(v > 0) || v > 366 * 86400.0)
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not a number of seconds "
+                               "> 0", key, val);
     *out = v;
     return DMESH_SUCCESS;
 }
@@ -122,7 +158,7 @@ static int parse_nccl_field(const char *key, const char *field, const char *val,
 /* Resolve the <dim> of "key.<dim>" to an index: a name of the mesh or a
  * decimal index; both forms for one dim, or an unknown dim, is an error. */
 static int resolve_dim(const char *key, const char *dim, int ndims, const char *const names[],
-                       dim_forms_t *forms, int *out)
+                       key_forms_t *forms, int *out)
 {
     int d;
     char *end;
@@ -151,33 +187,33 @@ check:
 
 /* Apply one per-axis key (dmesh_backend or nccl_<field>) to the axes it names. */
 static int apply_axis_key(const char *key, const char *val, int ndims, const char *const names[],
-                          dmesh_options_t *o, dim_forms_t *forms, int *per_dim_backend)
+                          dmesh_options_t *o, dim_forms_t *forms)
 {
     char base[MPI_MAX_INFO_KEY + 1];
     const char *dot = strchr(key, '.');
     int d, lo = 0, hi = ndims, known = 1;
+    key_forms_t *kf;
 
     snprintf(base, sizeof(base), "%.*s", dot ? (int)(dot - key) : (int)strlen(key), key);
+    kf = forms_of(forms, base);
     if (dot != NULL) {
-        DMESH_TRY(resolve_dim(key, dot + 1, ndims, names, forms, &lo));
+        DMESH_TRY(resolve_dim(key, dot + 1, ndims, names, kf, &lo));
         hi = lo + 1;
     }
     for (d = lo; d < hi; d++) {
-        if (strcmp(base, "dmesh_backend") == 0) {
-            /* a per-dim choice wins over the global one, whatever the key order */
-            if (dot != NULL || !per_dim_backend[d])
-                DMESH_TRY(parse_backend(key, val, &o->axis[d].backend));
-            per_dim_backend[d] |= dot != NULL;
-        } else {
+        if (dot == NULL && (kf->by_name[d] || kf->by_index[d]))
+            continue; /* a per-dim value wins over the global one */
+        if (strcmp(base, "dmesh_backend") == 0)
+            DMESH_TRY(parse_backend(key, val, &o->axis[d].backend));
+        else
             DMESH_TRY(parse_nccl_field(key, base + 5, val, &o->axis[d].nccl, &known));
-        }
     }
     (void)known;
     return DMESH_SUCCESS;
 }
 
 static int apply_key(const char *key, const char *val, int ndims, const char *const names[],
-                     dmesh_options_t *o, dim_forms_t *forms, int *per_dim_backend)
+                     dmesh_options_t *o, dim_forms_t *forms)
 {
     if (strcmp(key, "dmesh_check") == 0)
         return parse_bool(key, val, &o->check);
@@ -187,6 +223,8 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
         return parse_int(key, val, 0, INT_MAX, &o->device);
     if (strcmp(key, "dmesh_bind") == 0)
         return parse_choice(key, val, "auto", "none", &o->bind);
+    if (strcmp(key, "dmesh_timeout") == 0)
+        return parse_seconds(key, val, &o->timeout);
     if (strcmp(key, "dmesh_nccl_init") == 0)
         return parse_choice(key, val, "eager", "lazy", &o->nccl_lazy);
     if (strcmp(key, "dmesh_nccl_create") == 0)
@@ -194,17 +232,43 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
     if (strcmp(key, "nccl_scalable_roots") == 0)
         return parse_int(key, val, 0, INT_MAX, &o->nccl_scalable_roots);
     if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
-        return apply_axis_key(key, val, ndims, names, o, forms, per_dim_backend);
+        return apply_axis_key(key, val, ndims, names, o, forms);
     if (strncmp(key, "nccl_", 5) == 0)
-        return apply_axis_key(key, val, ndims, names, o, forms, per_dim_backend);
+        return apply_axis_key(key, val, ndims, names, o, forms);
     return DMESH_SUCCESS;
 }
 
-static int apply_env(dmesh_options_t *o)
+/* The value of key in info; 0 when absent (or info is MPI_INFO_NULL). */
+static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL + 1])
 {
+    int flag = 0;
+
+    if (info == MPI_INFO_NULL ||
+        MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS)
+        return 0;
+    return flag;
+}
+
+int dmesh_options_check(MPI_Info info)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    const char *v = getenv("DMESH_CHECK");
+    int check = 1;
+
+    if (info_value(info, "dmesh_check", val))
+        v = val;
+    if (v != NULL && *v && parse_bool("dmesh_check", v, &check) != DMESH_SUCCESS)
+        check = 1; /* a bad value is reported by dmesh_options_parse */
+    return check;
+}
+
+static int apply_env(MPI_Info info, dmesh_options_t *o)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
     const char *v;
 
-    if ((v = getenv("DMESH_CHECK")) != NULL && *v)
+    /* the info key overrides the variable: a bad variable is then no error */
+    if ((v = getenv("DMESH_CHECK")) != NULL && *v && !info_value(info, "dmesh_check", val))
         DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
     if ((v = getenv("DMESH_COMM_CREATE")) != NULL && *v)
         DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
@@ -212,6 +276,8 @@ static int apply_env(dmesh_options_t *o)
         DMESH_TRY(parse_nccl_create("DMESH_NCCL_CREATE", v, &o->nccl_create));
     if ((v = getenv("DMESH_DEVICE")) != NULL && *v)
         DMESH_TRY(parse_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
+    if ((v = getenv("DMESH_TIMEOUT")) != NULL && *v && !info_value(info, "dmesh_timeout", val))
+        DMESH_TRY(parse_seconds("DMESH_TIMEOUT", v, &o->timeout));
     if ((v = getenv("DMESH_DEBUG")) != NULL && *v)
         o->debug = strcmp(v, "0") != 0;
     return DMESH_SUCCESS;
@@ -279,7 +345,6 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
 {
     char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
     int nkeys = 0, i, flag, rc;
-    int per_dim_backend[DMESH_MAX_DIMS] = {0};
     dim_forms_t forms;
 
     memset(&forms, 0, sizeof(forms));
@@ -293,7 +358,7 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
         if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS)
             return dmesh_error_mpi(rc, "MPI_Info_get");
         if (flag)
-            DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms, per_dim_backend));
+            DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms));
     }
     return DMESH_SUCCESS;
 }
@@ -302,8 +367,10 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
                         dmesh_options_t *opts)
 {
     set_defaults(cuda, opts);
-    DMESH_TRY(apply_env(opts));
+    DMESH_TRY(apply_env(info, opts));
     DMESH_TRY(parse_info(info, ndims, names, opts));
+    for (int d = 0; d < DMESH_MAX_DIMS; d++) /* the NCCL creation of each dim waits so long */
+        opts->axis[d].nccl.timeout = opts->timeout;
     for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++)
         if (opts->axis[d].backend == DMESH_BACKEND_NCCL)
             DMESH_TRY(check_nccl(d, &opts->axis[d].nccl));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of a creation call, parsed from MPI_Info keys and environment
  * variables (DESIGN.md section 4). */
 #ifndef DMESH_OPTIONS_H
@@ -40,6 +41,7 @@ typedef struct {
      * logs name the mesh; not part of the cache key (the first mesh to
      * create a communicator names it). */
     char comm_name[128];
+    double timeout; /* dmesh_timeout: bound of the wait for a non-blocking init, 0: none */
 } dmesh_nccl_options_t;
 
 /* Backend choice and NCCL settings of one mesh dimension. */
@@ -57,6 +59,7 @@ typedef struct {
     int nccl_create; /* enum dmesh_nccl_create */
     int nccl_scalable_roots; /* ids per scalable init; 0: one per 128 ranks */
     int debug;       /* DMESH_DEBUG */
+    double timeout;  /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
     dmesh_axis_options_t axis[DMESH_MAX_DIMS];
 } dmesh_options_t;
 
@@ -66,6 +69,11 @@ typedef struct {
  * that ncclCommInitRankConfig would refuse, are DMESH_ERR_ARG. */
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
                         dmesh_options_t *opts);
+
+/* Whether the agreement check is on for a call with info (the dmesh_check
+ * key, else DMESH_CHECK, else on), read before the other arguments are
+ * validated; a bad value counts as on (dmesh_options_parse reports it). */
+int dmesh_options_check(MPI_Info info);
 
 /* Canonical text of an axis's backend options, part of the cache key and of
  * the agreement hash: equal options give equal text. */

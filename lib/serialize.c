@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh_serialize / dmesh_deserialize: a mesh saved as text without its
  * communicators (PyTorch pickles a DeviceMesh the same way) and rebuilt on
  * a communicator. The text is parsed by serialize_text.c; here the saved
  * form is taken from a mesh, and a new universe is built from it. Each
  * collective step that can fail on some ranks only (parsing, the device
- * choice, building communicators) is followed by dmesh_sim_agree. */
+ * choice, building communicators) is followed by the agreement (dmesh_universe_agree). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -13,8 +14,8 @@
 #include "error.h"
 #include "mesh.h"
 #include "serialize.h"
-#include "sim.h"
 #include "topo.h"
+#include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
                       const dmesh_comm_entry_t *e)
@@ -94,12 +95,11 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
     return DMESH_SUCCESS;
 }
 
-/* Collective over u->comm: the mesh of s in u, its communicators made
- * through the cache, and the flattened names registered again. */
-static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o,
-                 dmesh_t *out)
+/* Local, before the agreement: the mesh of s in u, its cache entries
+ * reserved, room for the flattened names. */
+static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_comm_entry_t **flat,
+                         dmesh_t *out)
 {
-    dmesh_comm_entry_t *e;
     dmesh_t m = DMESH_NULL;
     int i;
 
@@ -117,15 +117,37 @@ static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_option
     for (i = 0; i < s->ndims; i++) {
         m->layout.axes[i] = s->dims[i].axis;
         strcpy(m->names[i], s->dims[i].name);
-        DMESH_TRY(dmesh_universe_get_entry(u, &s->dims[i].axis, &s->dims[i].opts, o->comm_create,
-                                           o->nccl_lazy, &m->entry[i]));
+        DMESH_TRY(dmesh_universe_reserve(u, &s->dims[i].axis, &s->dims[i].opts, &m->entry[i]));
     }
-    for (i = 0; i < s->nflat; i++) {
-        DMESH_TRY(dmesh_universe_get_entry(u, &s->flat[i].axis, &s->flat[i].opts, o->comm_create,
-                                           o->nccl_lazy, &e));
-        DMESH_TRY(dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, e));
-    }
-    return DMESH_SUCCESS;
+    for (i = 0; i < s->nflat; i++)
+        DMESH_TRY(dmesh_universe_reserve(u, &s->flat[i].axis, &s->flat[i].opts, &flat[i]));
+    return dmesh_universe_flat_reserve(u, s->nflat);
+}
+
+/* Collective over u->comm: reserve, agree, make the communicators, register
+ * the flattened names again. */
+static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o, uint64_t h,
+                 dmesh_t *out)
+{
+    dmesh_comm_entry_t *stack[16], **flat = stack;
+    int i, err = DMESH_SUCCESS;
+
+    if (s->nflat > 16 && (flat = malloc((size_t)s->nflat * sizeof(*flat))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
+    if (err == DMESH_SUCCESS)
+        err = build_reserve(u, s, flat, out);
+    err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (reservations)");
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(u, s->ndims, (*out)->entry, NULL, o);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(u, s->nflat, flat, NULL, o);
+    for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++) /* room reserved: cannot fail */
+        dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, flat[i]);
+    if (err != DMESH_SUCCESS)
+        dmesh_universe_unreserve(u);
+    if (flat != stack)
+        free(flat);
+    return err;
 }
 
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
@@ -139,6 +161,8 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
+    /* as every creation call, before any call that passes a handle */
+    DMESH_TRY(dmesh_mpi_identity_check(__func__));
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
     memset(&s, 0, sizeof(s));
@@ -160,15 +184,13 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     }
     u->debug = o.debug;
     if (o.check) /* the same text on every rank, each parsed and checked */
-        err = dmesh_sim_agree(u, h, err, __func__);
+        err = dmesh_universe_agree(u, h, err, __func__);
     if (err == DMESH_SUCCESS && s.cuda) {
         err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
-        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (device binding)");
+        err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (device binding)");
     }
-    if (err == DMESH_SUCCESS) {
-        err = build(u, &s, &o, &m);
-        err = dmesh_sim_agree(u, h, err, "dmesh_deserialize (communicators)");
-    }
+    if (err == DMESH_SUCCESS)
+        err = build(u, &s, &o, h, &m); /* agreed inside */
     if (err != DMESH_SUCCESS)
         dmesh_free(&m);
     dmesh_universe_release(u);

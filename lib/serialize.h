@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The saved form of a mesh (dmesh_serialize / dmesh_deserialize): what the
  * text holds, its printer and its parser. serialize_text.c is pure (no MPI
  * call), so that the parser can be fuzzed on its own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The text form of a saved mesh: printer and parser, pure (no MPI call).
  *
  *   dmesh-mesh 1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text accumulated with snprintf rules (text.h). */
 #include "config.h"
 

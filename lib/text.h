@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text built piece by piece with snprintf rules: what does not fit in the
  * buffer is still counted, so that the caller learns the length it needs.
  * Pure (no MPI): used by dmesh_to_string and the saved-mesh printer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device binding with the CUDA runtime (DESIGN.md section 6).
  *
  * Every rank goes through the same collective steps whatever its options or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device binding (DESIGN.md section 6). */
 #ifndef DMESH_TOPO_H
 #define DMESH_TOPO_H

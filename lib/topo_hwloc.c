@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hwloc helpers of device binding. Devices are matched to hwloc's PCI
  * objects by bus id only: CUDA's and hwloc's orders are unrelated. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hwloc helpers of device binding: topologies (this machine or XML), device
  * locality by PCI bus id, CPU bindings, real or simulated. Built with hwloc;
  * used by topo_node.c, dmesh-info --plan and the plan tests. */

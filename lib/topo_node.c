@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The node side of device binding with hwloc: localities of this machine's
  * devices, this process's binding, and the plan over the node's ranks. */
 #include "config.h"

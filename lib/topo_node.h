@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The node side of device binding, between topo.c (CUDA) and hwloc: what a
  * rank tells the other ranks of its node, and the choice made from that.
  * Built from topo_node.c with hwloc, from topo_node_none.c (local rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device binding without the CUDA runtime: no device can be bound. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device binding plan of one node: which device each local rank gets.
  *
  * Ranks whose CPU bindings are local to the same set of devices are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device binding plan of one node (DESIGN.md section 6, step 4): a pure
  * function of the devices' CPU localities and the node's ranks' CPU
  * bindings, so that it is unit-tested on hwloc XML topologies without a GPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Universes: the private duplicate of the user's communicator, cached on it
  * as an attribute so that later meshes on the same communicator do not pay
  * for another MPI_Comm_dup; the rank map; the communicator cache and its
@@ -15,6 +16,7 @@
 #include "comm_mpi.h"
 #include "comm_nccl.h"
 #include "error.h"
+#include "fault.h"
 #include "universe.h"
 
 /* The private duplicate of one user communicator. One reference belongs to
@@ -32,7 +34,7 @@ static int comm_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static dmesh_private_comm_t *attached; /* private comms still cached on a user comm */
 
-static void private_comm_release(dmesh_private_comm_t *p)
+void dmesh_private_comm_release(dmesh_private_comm_t *p)
 {
     int last;
 
@@ -62,7 +64,7 @@ static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     if (p->next)
         p->next->prev = p->prev;
     pthread_mutex_unlock(&lock);
-    private_comm_release(p);
+    dmesh_private_comm_release(p);
     return MPI_SUCCESS;
 }
 
@@ -98,31 +100,35 @@ static int keyvals_create(void)
     return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
 }
 
-/* Collective over user: the private duplicate of user, with a reference for
- * the caller. */
-static int private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
+/* Collective over user: a new private duplicate, attached to user. Every
+ * rank takes part in the duplication whatever failed before it, and the
+ * ranks agree (over user: the duplicate may not exist everywhere) before
+ * any of them keeps it. */
+static int private_comm_make(MPI_Comm user, int err, dmesh_private_comm_t **out)
 {
-    dmesh_private_comm_t *p;
-    int flag = 0, rc;
+    dmesh_private_comm_t *p = err ? NULL : DMESH_FAULT_CALLOC(1, sizeof(*p));
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc, attached_here = 0;
 
-    DMESH_TRY(keyvals_create());
-    if ((rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Comm_get_attr");
-    if (!flag) {
-        if ((p = calloc(1, sizeof(*p))) == NULL)
-            return dmesh_error_set(DMESH_ERR_NOMEM, "private communicator: out of memory");
-        if ((rc = MPI_Comm_dup(user, &p->comm)) != MPI_SUCCESS) {
-            free(p);
-            return dmesh_error_mpi(rc, "MPI_Comm_dup of the user's communicator");
-        }
-        MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN);
+    if (err == DMESH_SUCCESS && p == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "private communicator: out of memory");
+    rc = MPI_Comm_dup(user, &c);
+    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_DUP))
+        rc = MPI_ERR_INTERN;
+    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPI_Comm_dup of the user's communicator");
+    if (err == DMESH_SUCCESS && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
+    if (err == DMESH_SUCCESS) {
+        p->comm = c;
         p->user = user;
         p->refs = 1;
-        if ((rc = MPI_Comm_set_attr(user, comm_keyval, p)) != MPI_SUCCESS) {
-            MPI_Comm_free(&p->comm);
-            free(p);
-            return dmesh_error_mpi(rc, "MPI_Comm_set_attr");
-        }
+        if ((rc = MPI_Comm_set_attr(user, comm_keyval, p)) != MPI_SUCCESS)
+            err = dmesh_error_mpi(rc, "MPI_Comm_set_attr");
+        else
+            attached_here = 1;
+    }
+    if (attached_here) {
         pthread_mutex_lock(&lock);
         p->next = attached;
         if (attached)
@@ -130,6 +136,35 @@ static int private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
         attached = p;
         pthread_mutex_unlock(&lock);
     }
+    err = dmesh_agree(user, 0, err, "private duplicate of the communicator");
+    if (err == DMESH_SUCCESS) {
+        *out = p;
+        return DMESH_SUCCESS;
+    }
+    if (attached_here) {
+        MPI_Comm_delete_attr(user, comm_keyval); /* releases p and its duplicate */
+        return err;
+    }
+    if (c != MPI_COMM_NULL)
+        MPI_Comm_free(&c);
+    free(p);
+    return err;
+}
+
+/* Collective over user: the private duplicate of user, with a reference for
+ * the caller. Whether it exists is the same on every rank (its creation is
+ * agreed), so only its creation communicates. */
+int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
+{
+    dmesh_private_comm_t *p = NULL;
+    int flag = 0, rc, err;
+
+    err = keyvals_create();
+    if (err == DMESH_SUCCESS &&
+        (rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPI_Comm_get_attr");
+    if (!flag)
+        DMESH_TRY(private_comm_make(user, err, &p));
     pthread_mutex_lock(&lock);
     p->refs++;
     pthread_mutex_unlock(&lock);
@@ -149,10 +184,25 @@ int dmesh_rank_map_index(int n, const int *rank_map, int rank)
     return -1;
 }
 
-int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
-                          dmesh_universe_t **out)
+MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p)
 {
-    dmesh_universe_t *u = calloc(1, sizeof(*u));
+    return p->comm;
+}
+
+unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p)
+{
+    unsigned long id;
+
+    pthread_mutex_lock(&lock);
+    id = ++p->universes;
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+
+int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const int *rank_map,
+                       int cuda, dmesh_universe_t **out)
+{
+    dmesh_universe_t *u = DMESH_FAULT_CALLOC(1, sizeof(*u));
     int err;
 
     if (u == NULL)
@@ -161,22 +211,21 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
     u->n = n;
     u->cuda = cuda;
     u->device = -1;
+    u->id = id;
     if ((err = dmesh_cache_init(&u->cache)) != DMESH_SUCCESS)
         goto fail;
     if (rank_map != NULL) {
-        if ((u->rank_map = malloc((size_t)n * sizeof(int))) == NULL) {
+        if ((u->rank_map = DMESH_FAULT_MALLOC((size_t)n * sizeof(int))) == NULL) {
             err = dmesh_error_set(DMESH_ERR_NOMEM, "rank map of %d ranks: out of memory", n);
             goto fail;
         }
         memcpy(u->rank_map, rank_map, (size_t)n * sizeof(int));
     }
-    if ((err = private_comm_get(user_comm, &u->pcomm)) != DMESH_SUCCESS)
-        goto fail;
-    u->comm = u->pcomm->comm;
-    /* every rank of the communicator makes its universes in the same order */
     pthread_mutex_lock(&lock);
-    u->id = ++u->pcomm->universes;
+    p->refs++;
     pthread_mutex_unlock(&lock);
+    u->pcomm = p;
+    u->comm = p->comm;
     MPI_Comm_rank(u->comm, &u->rank);
     MPI_Comm_size(u->comm, &u->size);
     u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
@@ -187,6 +236,28 @@ fail:
     free(u->rank_map);
     free(u);
     return err;
+}
+
+int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
+                          dmesh_universe_t **out)
+{
+    dmesh_private_comm_t *p;
+    dmesh_universe_t *u = NULL;
+    unsigned long id;
+    int err;
+
+    DMESH_TRY(dmesh_private_comm_get(user_comm, &p));
+    id = dmesh_private_comm_next_id(p);
+    err = dmesh_universe_new(p, id, n, rank_map, cuda, &u);
+    err = dmesh_agree(p->comm, 0, err, "universe creation");
+    dmesh_private_comm_release(p);
+    if (err != DMESH_SUCCESS) {
+        if (u != NULL)
+            dmesh_universe_release(u);
+        return err;
+    }
+    *out = u;
+    return DMESH_SUCCESS;
 }
 
 /* Free the communicators of the cache: NCCL first, then MPI, each in
@@ -214,7 +285,7 @@ void dmesh_universe_release(dmesh_universe_t *u)
         return;
     free_comms(u);
     dmesh_cache_destroy(&u->cache);
-    private_comm_release(u->pcomm);
+    dmesh_private_comm_release(u->pcomm);
     free(u->flat);
     free(u->rank_map);
     free(u);
@@ -246,10 +317,8 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
     return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
 }
 
-/* Look up (axis, o); on a miss add a new entry to the cache and report it
- * through *fresh. */
-static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                       const dmesh_axis_options_t *o, dmesh_comm_entry_t **out, int *fresh)
+int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                           const dmesh_axis_options_t *o, dmesh_comm_entry_t **out)
 {
     char key[DMESH_OPTIONS_KEY_LEN], text[256];
     dmesh_comm_entry_t *e;
@@ -259,8 +328,7 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     text[0] = '\0';
     if (u->debug) /* formatting costs more than the lookup itself */
         dmesh_axis_to_string(axis, text, sizeof(text), NULL);
-    *fresh = (e = dmesh_cache_find(&u->cache, axis, key)) == NULL;
-    if (!*fresh) {
+    if ((e = dmesh_cache_find(&u->cache, axis, key)) != NULL) {
         dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
         *out = e;
         return DMESH_SUCCESS;
@@ -269,6 +337,8 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     e->nccl_options = o->nccl;
     e->position = -1;
     e->group = -1;
+    e->reserved = 1;
+    e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
     /* the caller's coordinate, once: queries then read it instead of decomposing */
     if (u->my_index >= 0 &&
         (err = dmesh_axis_decompose(axis, u->n, u->my_index, &e->group, &e->position)) != 0) {
@@ -284,99 +354,46 @@ static int find_or_add(dmesh_universe_t *u, const dmesh_axis_t *axis,
     return DMESH_SUCCESS;
 }
 
-/* The MPI communicator of a fresh entry by split (or group creation); the
- * argument is the comm_create option. */
-static int make_split(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg)
+void dmesh_universe_unreserve(dmesh_universe_t *u)
+{
+    while (u->cache.count > 0 && u->cache.order[u->cache.count - 1]->reserved) {
+        dmesh_comm_entry_t *e = u->cache.order[u->cache.count - 1];
+        if (e->nccl != NULL)
+            dmesh_nccl_comm_destroy(e->nccl, u->device);
+        if (e->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&e->comm);
+        dmesh_cache_drop_last(&u->cache);
+    }
+}
+
+/* The MPI communicator of a reserved entry: a split (or group creation), or
+ * a duplicate of the user's (given; MPI_COMM_NULL outside the mesh, where
+ * nothing is made). */
+static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
+                     int comm_create)
 {
     /* a rank map private to each group: its first rank tells the groups apart */
     long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
-
-    if (base > INT_MAX - u->n)
-        return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
-    return dmesh_comm_mpi_create(u->comm, &e->axis, u->n, u->rank_map, u->my_index, (int)base,
-                                 *(const int *)arg == DMESH_COMM_CREATE_GROUP, &e->comm);
-}
-
-/* The MPI communicator of a fresh entry as a duplicate of the user's (the
- * argument), collective over its members. */
-static int make_dup(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg)
-{
-    MPI_Comm given = *(const MPI_Comm *)arg;
     int rc;
 
-    (void)u;
-    if (given == MPI_COMM_NULL)
+    if (given == NULL) {
+        if (base > INT_MAX - u->n)
+            return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
+        return dmesh_comm_mpi_create(u->comm, &e->axis, u->n, u->rank_map, u->my_index, (int)base,
+                                     comm_create == DMESH_COMM_CREATE_GROUP, &e->comm);
+    }
+    if (*given == MPI_COMM_NULL)
         return DMESH_SUCCESS;
-    if ((rc = MPI_Comm_dup(given, &e->comm)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Comm_dup of a dimension communicator");
-    MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN);
-    return DMESH_SUCCESS;
-}
-
-typedef int (*make_comm_fn)(dmesh_universe_t *u, dmesh_comm_entry_t *e, const void *arg);
-
-/* Undo a fresh entry (the last one added) on every rank after its
- * creation failed somewhere. */
-static void entry_rollback(dmesh_universe_t *u, dmesh_comm_entry_t *e)
-{
-    if (e->nccl != NULL)
-        dmesh_nccl_comm_destroy(e->nccl, u->device);
-    e->nccl = NULL;
-    if (e->comm != MPI_COMM_NULL)
+    rc = MPI_Comm_dup(*given, &e->comm);
+    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_DUP)) {
         MPI_Comm_free(&e->comm);
-    dmesh_cache_drop_last(&u->cache);
-}
-
-/* The cache entry of (axis, o); on a miss (*fresh) make its MPI
- * communicator, followed by the agreement over the universe (a member of a
- * group whose split failed must not go on while the others return). A
- * failed entry does not stay in the cache on any rank. */
-static int entry_mpi(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
-                     make_comm_fn make, const void *arg, dmesh_comm_entry_t **out, int *fresh)
-{
-    dmesh_comm_entry_t *e;
-    int err;
-
-    DMESH_TRY(find_or_add(u, axis, o, &e, fresh));
-    if (*fresh) {
-        err = make(u, e, arg);
-        err = dmesh_universe_agree(u, 0, err, "communicator creation");
-        e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
-        if (err != DMESH_SUCCESS) {
-            entry_rollback(u, e);
-            return err;
-        }
+        rc = MPI_ERR_INTERN;
     }
-    *out = e;
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_dup of a dimension communicator");
+    if ((rc = dmesh_set_errhandler(e->comm)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
     return DMESH_SUCCESS;
-}
-
-/* entry_mpi, then the NCCL communicator of a fresh entry unless deferred,
- * by init, with the agreement over the universe. */
-static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
-                      int nccl_lazy, make_comm_fn make, const void *arg, dmesh_comm_entry_t **out)
-{
-    dmesh_comm_entry_t *e;
-    int fresh, err = DMESH_SUCCESS;
-
-    DMESH_TRY(entry_mpi(u, axis, o, make, arg, &e, &fresh));
-    if (fresh && !nccl_lazy && e->nccl_pending) {
-        err = dmesh_universe_nccl_entry(u, e);
-        err = dmesh_universe_agree(u, 0, err, "NCCL communicator creation");
-    }
-    if (err != DMESH_SUCCESS) {
-        entry_rollback(u, e);
-        return err;
-    }
-    *out = e;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                             const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
-                             dmesh_comm_entry_t **out)
-{
-    return entry_with(u, axis, o, nccl_lazy, make_split, &comm_create, out);
 }
 
 static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
@@ -390,13 +407,16 @@ static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
 
 static const char *const create_names[] = {"init", "split", "scalable"};
 
-/* Collective over all: the pending NCCL communicators of e[0..n) made
- * together (dmesh_nccl_comms_create), counted, and timed under DMESH_DEBUG. */
-static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
-                        dmesh_comm_entry_t *const e[])
+#define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
+
+/* Collective over all: the pending NCCL communicators among e[0..n), n <=
+ * NCCL_BATCH, made together (dmesh_nccl_comms_create), counted, and timed
+ * under DMESH_DEBUG. */
+static int nccl_batch(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
+                      dmesh_comm_entry_t *const e[])
 {
-    dmesh_nccl_request_t req[DMESH_MAX_DIMS + 1];
-    dmesh_comm_entry_t *pending[DMESH_MAX_DIMS + 1];
+    dmesh_nccl_request_t req[NCCL_BATCH];
+    dmesh_comm_entry_t *pending[NCCL_BATCH];
     dmesh_nccl_stats_t st;
     void *parent = NULL;
     double t;
@@ -427,15 +447,168 @@ static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, i
         pending[i]->nccl_pending = 0;
     }
     stats_add(&u->nccl_stats, &st);
-    dmesh_universe_debug(u, "NCCL %s: %d communicators together, %ld bootstraps, %ld splits, %ld "
-                         "scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
+    dmesh_universe_debug(u, "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
+                         "%ld scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
                          create_names[how], k, st.bootstraps, st.splits, st.scalable, st.id_calls,
                          st.id_bytes, t);
     return DMESH_SUCCESS;
 }
 
+/* nccl_batch over e[0..n) in batches (dmesh_deserialize may make more
+ * entries than a mesh has dims); the same batches on every rank. */
+static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
+                        dmesh_comm_entry_t *const e[])
+{
+    for (int i = 0; i < n; i += NCCL_BATCH)
+        DMESH_TRY(nccl_batch(u, all, how, roots, n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
+    return DMESH_SUCCESS;
+}
+
+/* Make one reserved entry's MPI communicator, followed by the agreement
+ * over the universe (a member of a group whose split failed must not go on
+ * while the others return). */
+static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
+                      int comm_create)
+{
+    int err = make_comm(u, e, given, comm_create);
+
+    return dmesh_universe_agree(u, 0, err, "communicator creation");
+}
+
+/* Whether making e[0..n) needs the split root first. */
+static int needs_root(const dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
+                      const dmesh_options_t *o)
+{
+    if (o->nccl_create != DMESH_NCCL_CREATE_SPLIT || o->nccl_lazy || u->nccl_root != NULL)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (e[i]->reserved && e[i]->nccl_pending)
+            return 1;
+    return 0;
+}
+
+/* split: the universe's NCCL communicator over the whole mesh (its rank map
+ * as one axis, options of the first NCCL dim), bootstrapped once by init
+ * and kept in the cache; every later split of the universe starts from it.
+ * Reserved in front of the call's own reservations, so that the teardown
+ * (reverse creation order) and unreserve keep working. */
+static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
+{
+    dmesh_axis_t axis;
+    dmesh_axis_options_t ro;
+    dmesh_comm_entry_t *root = NULL, **order = u->cache.order;
+    int i, first, err;
+
+    for (i = 0; i < n && !(e[i]->reserved && e[i]->nccl_pending); i++)
+        ;
+    ro.backend = DMESH_BACKEND_NCCL;
+    ro.nccl = e[i]->nccl_options;
+    snprintf(ro.nccl.comm_name, sizeof(ro.nccl.comm_name), "dmesh/root");
+    memset(&axis, 0, sizeof(axis));
+    if (u->n > 1) {
+        axis.natoms = 1;
+        axis.atoms[0].size = u->n;
+        axis.atoms[0].stride = 1;
+    }
+    for (first = u->cache.count; first > 0 && order[first - 1]->reserved; first--)
+        ;
+    err = dmesh_universe_reserve(u, &axis, &ro, &root);
+    DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the root NCCL communicator"));
+    if (root->reserved && order[u->cache.count - 1] == root) { /* new: move it to the front */
+        memmove(&order[first + 1], &order[first],
+                (size_t)(u->cache.count - 1 - first) * sizeof(*order));
+        order[first] = root;
+    }
+    if (root->reserved)
+        DMESH_TRY(make_entry(u, root, NULL, DMESH_COMM_CREATE_SPLIT));
+    if (root->nccl_pending) {
+        err = dmesh_universe_nccl_entry(u, root);
+        DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
+    }
+    u->nccl_root = root;
+    return DMESH_SUCCESS;
+}
+
+static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
+                    const MPI_Comm given[], const dmesh_options_t *o)
+{
+    int i, how = o->nccl_create;
+
+    if (needs_root(u, n, e, o))
+        DMESH_TRY(make_root(u, n, e));
+    if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root == NULL)
+        how = DMESH_NCCL_CREATE_INIT; /* nothing to split from (nothing pending) */
+    for (i = 0; i < n; i++)
+        if (e[i]->reserved && e[i] != u->nccl_root)
+            DMESH_TRY(make_entry(u, e[i], given ? &given[i] : NULL, o->comm_create));
+    if (!o->nccl_lazy)
+        DMESH_TRY(nccl_entries(u, u->comm, how, o->nccl_scalable_roots, n, e));
+    for (i = 0; i < n; i++)
+        e[i]->reserved = 0;
+    if (u->nccl_root != NULL)
+        u->nccl_root->reserved = 0;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
+                        const MPI_Comm given[], const dmesh_options_t *o)
+{
+    int err = make_all(u, n, e, given, o);
+
+    if (err != DMESH_SUCCESS) {
+        if (u->nccl_root != NULL && u->nccl_root->reserved)
+            u->nccl_root = NULL; /* made by this call: unreserved with the rest */
+        dmesh_universe_unreserve(u); /* the same entries on every rank */
+    }
+    return err;
+}
+
+/* One entry outside a call that reserved it before its agreement: the
+ * reservation is agreed on its own when it was not found. */
+static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
+                      const MPI_Comm *given, int comm_create, int nccl_lazy,
+                      dmesh_comm_entry_t **out)
+{
+    dmesh_comm_entry_t *e = NULL;
+    int err = dmesh_universe_reserve(u, axis, o, &e);
+
+    if (err != DMESH_SUCCESS || e->reserved) { /* not found: the same on every rank */
+        err = dmesh_universe_agree(u, 0, err, "communicator cache");
+        if (err == DMESH_SUCCESS) {
+            dmesh_options_t o;
+            memset(&o, 0, sizeof(o));
+            o.comm_create = comm_create;
+            o.nccl_lazy = nccl_lazy;
+            o.nccl_create = DMESH_NCCL_CREATE_INIT;
+            err = dmesh_universe_make(u, 1, &e, given, &o);
+        }
+        else
+            dmesh_universe_unreserve(u);
+    }
+    if (err == DMESH_SUCCESS)
+        *out = e;
+    return err;
+}
+
+int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
+                               dmesh_comm_entry_t **out)
+{
+    return entry_with(u, axis, o, &given, DMESH_COMM_CREATE_SPLIT, nccl_lazy, out);
+}
+
+int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                             const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
+                             dmesh_comm_entry_t **out)
+{
+    return entry_with(u, axis, o, NULL, comm_create, nccl_lazy, out);
+}
+
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
+    if (u->aborted)
+        return dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no new NCCL "
+                                              "communicator");
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
@@ -444,59 +617,20 @@ int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
     return DMESH_SUCCESS;
 }
 
-/* split: the universe's NCCL communicator over the whole mesh (its rank map
- * as one axis), bootstrapped once and kept in the cache; every later split
- * of the universe starts from it. */
-static int nccl_root(dmesh_universe_t *u, const dmesh_axis_options_t *o)
+int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)
 {
-    dmesh_axis_t axis;
-    dmesh_axis_options_t ro = *o;
-    dmesh_comm_entry_t *e;
-    int split = DMESH_COMM_CREATE_SPLIT, err = DMESH_SUCCESS;
+    dmesh_flat_name_t *f;
+    int cap = u->flat_capacity ? u->flat_capacity : 4;
 
-    memset(&axis, 0, sizeof(axis));
-    if (u->n > 1) {
-        axis.natoms = 1;
-        axis.atoms[0].size = u->n;
-        axis.atoms[0].stride = 1;
-    }
-    snprintf(ro.nccl.comm_name, sizeof(ro.nccl.comm_name), "dmesh/root");
-    DMESH_TRY(entry_with(u, &axis, &ro, 0, make_split, &split, &e));
-    if (e->nccl_pending) { /* made lazily before, still pending */
-        err = dmesh_universe_nccl_entry(u, e);
-        DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
-    }
-    u->nccl_root = e;
+    if (u->nflat + n <= u->flat_capacity)
+        return DMESH_SUCCESS;
+    while (cap < u->nflat + n)
+        cap *= 2;
+    if ((f = DMESH_FAULT_REALLOC(u->flat, (size_t)cap * sizeof(*f))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "flatten registry: out of memory");
+    u->flat = f;
+    u->flat_capacity = cap;
     return DMESH_SUCCESS;
-}
-
-int dmesh_universe_get_entries(dmesh_universe_t *u, int n, const dmesh_axis_t axes[],
-                               const dmesh_axis_options_t o[], const dmesh_options_t *opts,
-                               const MPI_Comm given[], dmesh_comm_entry_t *out[])
-{
-    dmesh_comm_entry_t *fresh[DMESH_MAX_DIMS];
-    int nfresh = 0, isfresh = 0, err = DMESH_SUCCESS, d, how = opts->nccl_create;
-    int cc = opts->comm_create;
-
-    for (d = 0; how == DMESH_NCCL_CREATE_SPLIT && !opts->nccl_lazy && u->nccl_root == NULL && d < n;
-         d++)
-        if (o[d].backend == DMESH_BACKEND_NCCL) {
-            DMESH_TRY(nccl_root(u, &o[d]));
-            break;
-        }
-    for (d = 0; d < n && err == DMESH_SUCCESS; d++) {
-        if (given != NULL)
-            err = entry_mpi(u, &axes[d], &o[d], make_dup, &given[d], &out[d], &isfresh);
-        else
-            err = entry_mpi(u, &axes[d], &o[d], make_split, &cc, &out[d], &isfresh);
-        if (err == DMESH_SUCCESS && isfresh)
-            fresh[nfresh++] = out[d];
-    }
-    if (err == DMESH_SUCCESS && !opts->nccl_lazy)
-        err = nccl_entries(u, u->comm, how, opts->nccl_scalable_roots, nfresh, fresh);
-    while (err != DMESH_SUCCESS && nfresh > 0)
-        entry_rollback(u, fresh[--nfresh]);
-    return err;
 }
 
 int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,
@@ -504,13 +638,7 @@ int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_a
 {
     dmesh_flat_name_t *f;
 
-    if (u->nflat == u->flat_capacity) {
-        int cap = u->flat_capacity ? 2 * u->flat_capacity : 4;
-        if ((f = realloc(u->flat, (size_t)cap * sizeof(*f))) == NULL)
-            return dmesh_error_set(DMESH_ERR_NOMEM, "flatten registry: out of memory");
-        u->flat = f;
-        u->flat_capacity = cap;
-    }
+    DMESH_TRY(dmesh_universe_flat_reserve(u, 1));
     f = &u->flat[u->nflat++];
     snprintf(f->name, sizeof(f->name), "%s", name);
     f->axis = *axis;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A universe: the shared state of one root mesh and of every mesh derived
  * from it (private communicator, rank map, device, communicator cache,
  * names registered by flatten). Reference counted by its meshes. */
@@ -48,9 +49,24 @@ typedef struct dmesh_universe {
     int nflat, flat_capacity;
 } dmesh_universe_t;
 
-/* Collective over user_comm: a universe on the private duplicate of
- * user_comm (made on first use, then taken from user_comm's attribute). The
- * rank map (copied; NULL: identity over [0, n)) is not validated here. */
+/* Collective over user: the private duplicate of user (made on first use,
+ * its creation agreed over user, then taken from user's attribute), with a
+ * reference for the caller. Returns the same class on every rank. */
+int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **p);
+void dmesh_private_comm_release(dmesh_private_comm_t *p);
+MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);
+
+/* The identity of the next universe on p: every rank of the communicator
+ * takes one per root creation call, whatever else failed, so that the
+ * numbers stay the same on every rank. */
+unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p);
+
+/* Local: a universe with identity id on p (takes a reference on p); the rank
+ * map (copied; NULL: identity over [0, n)) is not validated here. */
+int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const int *rank_map,
+                       int cuda, dmesh_universe_t **u);
+
+/* Collective over user_comm: private_comm_get, next_id and new, agreed. */
 int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
                           dmesh_universe_t **u);
 
@@ -71,26 +87,46 @@ static inline int dmesh_universe_rank_at(const dmesh_universe_t *u, int i)
  * hash: every rank returns the same class. */
 int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what);
 
-/* Collective over u->comm: the cache entry of a canonical axis with the
- * given options, created (MPI communicator, and NCCL when its backend says
- * so) when missing. */
+/* Local: the cache entry of a canonical axis with the given options, or a
+ * new one reserved at the end of the cache (e->reserved: no communicator
+ * yet). Collective calls reserve every entry they need before their
+ * agreement, so that an allocation failure on one rank is agreed too. */
+int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                           const dmesh_axis_options_t *o, dmesh_comm_entry_t **e);
+
+/* Take out the reserved entries at the end of the cache (on every rank,
+ * after a failed agreement), freeing what was made of them. */
+void dmesh_universe_unreserve(dmesh_universe_t *u);
+
+/* Collective over u->comm, after the agreement on the reservations: make
+ * the reserved entries among e[0..n) in order (split, or group creation as
+ * o->comm_create says; or a duplicate of given[i], MPI_COMM_NULL outside the
+ * mesh, when given is not NULL), agreeing after each; then, unless
+ * o->nccl_lazy, all their NCCL communicators together as o->nccl_create
+ * says (split first makes the universe's root NCCL communicator when it has
+ * none), with one agreement. On failure every rank unreserves and returns
+ * the same class. */
+int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
+                        const MPI_Comm given[], const dmesh_options_t *o);
+
+/* Collective over u->comm: reserve, agree when not found, make (for calls
+ * that need one entry and did not reserve it before their agreement). */
 int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
                              const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
                              dmesh_comm_entry_t **e);
 
-/* Collective over u->comm: the cache entries of n canonical axes (the dims
- * of one new mesh) with their options o[], made where missing: each MPI
- * communicator by split (given NULL) or as a duplicate of given[i]
- * (MPI_COMM_NULL outside the mesh); then, unless opts->nccl_lazy, every new
- * NCCL communicator together, as opts->nccl_create says (split first makes
- * the universe's root NCCL communicator when it has none), and one
- * agreement. On failure no new entry stays on any rank. */
-int dmesh_universe_get_entries(dmesh_universe_t *u, int n, const dmesh_axis_t axes[],
-                               const dmesh_axis_options_t o[], const dmesh_options_t *opts,
-                               const MPI_Comm given[], dmesh_comm_entry_t *out[]);
+/* Same, the entry holding a duplicate of given (MPI_COMM_NULL outside the
+ * mesh) instead of a split; collective over the members of given. */
+int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
+                               dmesh_comm_entry_t **e);
 
 /* Create the pending NCCL communicator of e (collective over e->comm). */
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
+
+/* Room for n more registered names (before the agreement of a call that
+ * registers them, so that registering cannot fail after it). */
+int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n);
 
 /* Register a flattened name on the root. */
 int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,
@@ -102,7 +138,8 @@ const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, con
 /* Print a DMESH_DEBUG line on the universe's rank 0. */
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...) DMESH_PRINTF(2, 3);
 
-/* Abort the NCCL communicators and free the MPI ones (dmesh_abort). */
+/* Abort the NCCL communicators and free the MPI ones (dmesh_abort); later
+ * collective calls and NCCL queries on u are DMESH_ERR_ARG "universe aborted". */
 int dmesh_universe_abort(dmesh_universe_t *u);
 
 #endif /* DMESH_UNIVERSE_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Version and build description of the library (dmesh_get_version,
  * dmesh_get_build_info) and the check of the running MPI against the one
  * the library was compiled with. */

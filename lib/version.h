@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Version, build description and the check that the MPI library a program
  * runs with is the one dmesh was built with. */
 #ifndef DMESH_VERSION_INTERNAL_H

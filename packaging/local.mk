@@ -1,3 +1,44 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # packaging/local.mk: the licence and release files, and the packaging for
-# other build systems (CMake package, Spack recipe).
+# other build systems: the CMake package (lib/cmake/dmesh) and the Spack
+# recipe (packaging/spack, checked by packaging/spack/check-recipe.py).
 dist_doc_DATA += LICENSE NEWS CONTRIBUTING.md
+
+# dmeshConfig.cmake and dmeshConfigVersion.cmake carry the installation
+# directories, so they are made at make time (make prefix=... works).
+cmakedir = $(libdir)/cmake/dmesh
+nodist_cmake_DATA = packaging/cmake/dmeshConfig.cmake packaging/cmake/dmeshConfigVersion.cmake
+EXTRA_DIST += packaging/cmake/dmeshConfig.cmake.in packaging/cmake/dmeshConfigVersion.cmake.in
+CLEANFILES += $(nodist_cmake_DATA)
+if DMESH_HAVE_FORTRAN
+DMESH_CMAKE_FORTRAN = TRUE
+else
+DMESH_CMAKE_FORTRAN = FALSE
+endif
+if DMESH_HAVE_NCCL
+DMESH_CMAKE_NCCL = TRUE
+else
+DMESH_CMAKE_NCCL = FALSE
+endif
+dmesh_cmake_subst = sed \
+	-e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
+	-e 's|@DMESH_VERSION_MAJOR[@]|$(DMESH_VERSION_MAJOR)|g' \
+	-e 's|@DMESH_VERSION_MINOR[@]|$(DMESH_VERSION_MINOR)|g' \
+	-e 's|@DMESH_SIZEOF_VOID_P[@]|$(DMESH_SIZEOF_VOID_P)|g' \
+	-e 's|@MPI_VENDOR[@]|$(MPI_VENDOR)|g' \
+	-e 's|@DMESH_MPICC_PATH[@]|$(DMESH_MPICC_PATH)|g' \
+	-e 's|@DMESH_MPIFC_PATH[@]|$(DMESH_MPIFC_PATH)|g' \
+	-e 's|@DMESH_CMAKE_FORTRAN[@]|$(DMESH_CMAKE_FORTRAN)|g' \
+	-e 's|@DMESH_CMAKE_NCCL[@]|$(DMESH_CMAKE_NCCL)|g' \
+	-e 's|@DMESH_GPU_CPPFLAGS[@]|$(DMESH_PC_CFLAGS)|g' \
+	-e 's|@DMESH_LIBS_PRIVATE[@]|$(DMESH_PC_LIBS_PRIVATE)|g' \
+	-e 's|@libdir[@]|$(libdir)|g' \
+	-e 's|@includedir[@]|$(includedir)|g'
+packaging/cmake/dmeshConfig.cmake: $(srcdir)/packaging/cmake/dmeshConfig.cmake.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) packaging/cmake && $(dmesh_cmake_subst) $(srcdir)/packaging/cmake/dmeshConfig.cmake.in > $@
+packaging/cmake/dmeshConfigVersion.cmake: $(srcdir)/packaging/cmake/dmeshConfigVersion.cmake.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) packaging/cmake && $(dmesh_cmake_subst) $(srcdir)/packaging/cmake/dmeshConfigVersion.cmake.in > $@
+EXTRA_DIST += test/cmake-consumer/CMakeLists.txt test/cmake-consumer/consumer.c \
+	test/cmake-consumer/consumer_f08.f90 test/cmake-consumer/run.sh
+EXTRA_DIST += packaging/spack/repo.yaml packaging/spack/packages/dmesh/package.py \
+	packaging/spack/check-recipe.py

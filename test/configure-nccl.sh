@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # NCCL detection of configure (autotools/dmesh_nccl.m4), on copies of the
 # NCCL found in CUDA_DIR (default /usr/local/cuda):
 #   1. a pip wheel's layout (include/nccl.h, lib/libnccl.so.2 only, an empty

@@ -1,3 +1,4 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: the Fortran module test (test_fortran_f08) on 4 ranks.
 exec "$MPIRUN" 4 ./test/test_fortran_f08

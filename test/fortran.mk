@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/fortran.mk: the Fortran modules under mpiexec. test_fortran uses
 # `use mpi` + `use dmesh`, test_fortran_f08 `use mpi_f08` + `use dmesh_f08`
 # (and hands a mesh to a routine that uses the other module). Each runs on 4
@@ -19,4 +20,16 @@ $(test_test_fortran_OBJECTS) $(test_test_fortran_f08_OBJECTS): $(DMESH_FORTRAN_M
 
 TESTS += test/fortran-np4.sh test/fortran-np2.sh \
 	test/fortran-f08-np4.sh test/fortran-f08-np2.sh
+
 endif
+
+# The Fortran program under the leak check of make valgrind-check too (a
+# real executable, as test_mesh_valgrind).
+if DMESH_HAVE_FORTRAN
+test_test_fortran_LDFLAGS = -no-install
+VALGRIND_FORTRAN = test/test_fortran$(EXEEXT)
+endif
+valgrind-check-fortran: $(VALGRIND_FORTRAN)
+	for p in $(VALGRIND_FORTRAN); do \
+	  MPIRUN='$(abs_top_builddir)/test/mpirun.sh' top_srcdir='$(abs_top_srcdir)' \
+	    $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./$$p 2 || exit 1; done

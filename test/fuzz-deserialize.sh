@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Fuzz the parser of saved meshes under AddressSanitizer and
 # UndefinedBehaviorSanitizer (make fuzz-check; the fuzz stage of .ci/run).
 #   test/fuzz-deserialize.sh [ITERATIONS [SEED]]

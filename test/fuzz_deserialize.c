@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz test of the parser of saved meshes (lib/serialize_text.c, pure C, no
  * MPI call), built with -fsanitize=address,undefined by
  * test/fuzz-deserialize.sh. Each iteration parses one text, either random

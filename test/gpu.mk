@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/gpu.mk: device binding and NCCL pairing tests (included by Makefile.am).
 #   test_topo_plan     the binding plan on the hwloc XML topologies of
 #                      test/data, and dmesh-info --plan (hwloc; no GPU, no MPI)
@@ -48,7 +49,7 @@ if DMESH_HAVE_NCCL
 check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h \
-	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c
+	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c lib/fault.c
 test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)

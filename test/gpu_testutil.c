@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Soft checks and program frame of the test/gpu.mk programs; see
  * gpu_testutil.h. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Soft checks and the program frame shared by the MPI test programs of
  * test/gpu.mk (test_nccl_pairing, test_topo_bind, test_gpu_mesh). They link
  * only the parts of lib/ they test (lib/error.c at least), so the helpers of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # heat2d-compare.sh NP: run the heat2d solver on dmesh (examples/heat2d, and
 # examples/heat2d_fortran when built) and the same solver on MPI_Cart_*
 # (test/heat2d_cart) at NP ranks, and the latter on 1 rank; all outputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The heat2d solver of examples/heat2d.c written on MPI's Cartesian
  * topology instead of dmesh: MPI_Cart_create over the world, MPI_Cart_sub

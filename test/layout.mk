@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/layout.mk: unit and property tests of the layout algebra. Pure C, no
 # MPI calls: runs without mpiexec. Linked against the convenience library so
 # that the internal error helpers are reachable.

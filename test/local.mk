@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/local.mk: shared test infrastructure. Suites have their own fragments
 # (layout.mk, mesh.mk, gpu.mk).
 EXTRA_DIST += test/mpirun.sh.in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/mesh.mk: rules of this part of the tree (included by Makefile.am).
 #
 # MPI tests of the mesh API (device type "cpu"). Each MPI run is a small
@@ -39,7 +40,7 @@ EXTRA_DIST += $(MESH_MPI_RUNS) test/valgrind-leaks.sh
 
 # Leak check of dmesh under valgrind at 2 ranks (called by .ci/run; not in
 # TESTS). Fails only on lost blocks that dmesh allocated.
-.PHONY: valgrind-check
-valgrind-check: test/test_mesh_valgrind$(EXEEXT)
+.PHONY: valgrind-check valgrind-check-fortran
+valgrind-check: test/test_mesh_valgrind$(EXEEXT) valgrind-check-fortran
 	MPIRUN='$(abs_top_builddir)/test/mpirun.sh' top_srcdir='$(abs_top_srcdir)' \
 	  $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./test/test_mesh_valgrind$(EXEEXT) 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the MPI test programs of the mesh API (test_mesh*.c).
  *
  * Checks inside a test are "soft": a failed check prints the rank, file, line

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: a program built with the other MPI (MPICH for an Open MPI
 # build of dmesh, and the reverse) linked against this libdmesh gets
 # DMESH_ERR_MPI "built with X, running under Y" from dmesh_init (see

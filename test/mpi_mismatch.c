@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Built by test/mpi-mismatch.sh with the other MPI's compiler wrapper and
  * linked against this build's libdmesh (made with the first MPI): the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test/sim.mk: tests of the simulation-code calls (issue 14), included by
 # Makefile.am.
 #   test_mesh_sim   rank_of, coordinate_of, shift, all groups and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Every public header must compile as C++ and link against the C library.
 #include "dmesh.h"
 #include "dmesh_layout.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Tests of the layout algebra (lib/layout.c): the layout-level facts of
  * SEMANTICS.md section 3, unit tests of edge cases and errors, and property

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI tests of the mesh API (device type "cpu"): the mesh-level facts of
  * SEMANTICS.md section 3 on an 8-rank communicator, and general properties
  * of every operation at any world size, checked on the real communicators.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI tests of the error classes of the mesh API (device type "cpu"): every
  * class reachable on a CPU-only machine, the agreement check, the options,
  * the detail message, and that failing calls write no output. Every rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI tests of the simulation-code calls: dmesh_get_rank_of,
  * dmesh_get_coordinate_of, dmesh_shift, dmesh_get_all_groups and
  * dmesh_get_cart_comm, checked against MPI's own Cartesian topology
@@ -443,6 +444,32 @@ MT_TEST(cart_comm_reorder)
     MT_OK(dmesh_free(&mesh));
 }
 
+/* A mesh of dmesh_from_comms without ranks (a rank map private to each
+ * half of the world): the Cartesian communicator of each half, and every
+ * group seen from inside a half is that half. */
+MT_TEST(cart_comm_from_comms_halves)
+{
+    int half = mt_rank < mt_size / 2, periods[1] = {1}, shape[1], ng, gs, groups[MT_MAX_RANKS];
+    int base = half ? 0 : mt_size / 2;
+    MPI_Comm part, dims[1];
+    dmesh_t mesh = DMESH_NULL;
+    MPI_Comm cart = MPI_COMM_NULL;
+
+    MPI_Comm_split(MPI_COMM_WORLD, half, mt_rank, &part);
+    MPI_Comm_size(part, &shape[0]);
+    dims[0] = part;
+    MT_OK(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, dims, shape, NULL, NULL, &mesh));
+    MT_OK(dmesh_get_cart_comm(mesh, periods, 0, &cart));
+    check_cart(mesh, periods, cart);
+    MT_OK(dmesh_get_all_groups(mesh, 0, 1, MT_MAX_RANKS, groups, &ng, &gs));
+    MT_EQ(ng, 1);
+    MT_EQ(gs, shape[0]);
+    for (int i = 0; i < gs; i++)
+        MT_EQ(groups[i], base + i);
+    MT_OK(dmesh_free(&mesh));
+    MPI_Comm_free(&part);
+}
+
 /* Different periods on different ranks: every rank gets MISMATCH. */
 MT_TEST(cart_comm_mismatch)
 {
@@ -475,6 +502,7 @@ static Suite *sim_suite(void)
     tcase_add_test(t, cart_comm_slices_and_non_members);
     tcase_add_test(t, cart_comm_reorder);
     tcase_add_test(t, cart_comm_mismatch);
+    tcase_add_test(t, cart_comm_from_comms_halves);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A short MPI program for `make valgrind-check` (test/valgrind-leaks.sh): it
  * makes, derives and frees meshes, and takes the library's error paths, so
  * that valgrind can tell whether dmesh leaks. Plain C, no Check, to keep the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NCCL creation strategies (dmesh_nccl_create = init / split / scalable)
  * through the public mesh API, without a GPU: libdmesh_core is linked with
  * the NCCL and CUDA test doubles (test/nccl_double, test/gpu/cuda_double.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pairing of MPI and NCCL communicators (lib/comm_nccl.c), without a GPU:
  * comm_nccl.c is compiled with lib/error.c against a test double of NCCL
  * (test/nccl_double), under mpiexec. The double records which rank made each
@@ -29,12 +30,12 @@ static struct dmesh_s fake_mesh;
 static void *fake_nccl;
 static int fake_err;
 
-int dmesh_mesh_check(dmesh_t mesh, int dim, const char *func)
+int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
 {
     if (mesh == DMESH_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
     if (dim < 0 || dim >= 2)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, 2)", func, dim);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, 2)", func, dim);
     return DMESH_SUCCESS;
 }
 
@@ -252,6 +253,29 @@ GT_TEST(test_unique_id_error)
 
 /* ncclCommInitRankConfig fails on one rank: every rank fails, and those
  * whose communicator was made abort it. */
+/* dmesh_timeout: a non-blocking init that does not complete in time is
+ * aborted, and every rank returns DMESH_ERR_TIMEOUT (dmesh makes the init
+ * non-blocking itself when a timeout is set and nccl_blocking is not). */
+GT_TEST(test_init_timeout)
+{
+    MPI_Comm world = split(0, world_rank);
+    dmesh_nccl_options_t o;
+    void *nccl = NULL;
+    int rc;
+
+    memset(&o, 0, sizeof(o));
+    o.timeout = 0.2;
+    nccl_double_set_polls(1 << 30); /* ready only after 2^30 more polls: never, here */
+    rc = dmesh_nccl_comm_create(world, &o, dev, &nccl);
+    nccl_double_set_polls(0);
+    CHECK_EQ(rc, DMESH_ERR_TIMEOUT);
+    CHECK_SAME(rc);
+    CHECK(nccl == NULL);
+    CHECK_MSG("dmesh_timeout");
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&world);
+}
+
 GT_TEST(test_init_error)
 {
     MPI_Comm world = split(0, world_rank);
@@ -489,6 +513,7 @@ static Suite *pairing_suite(void)
     tcase_add_test(t, test_double_config_refused);
     tcase_add_test(t, test_double_rendezvous);
     tcase_add_test(t, test_allreduce);
+    tcase_add_test(t, test_init_timeout);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI tests of dmesh_serialize / dmesh_deserialize: round trips of root,
  * derived and partial meshes (equal meshes, the same text again, real
  * communicators with the same members and a working allreduce, flattened

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The device binding plan (lib/topo_plan.c) and its hwloc helpers
  * (lib/topo_hwloc.c) on the XML topologies of test/data: no GPU, no MPI.
  * GPU i of a topology is its i-th NVIDIA display-class PCI device in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Tests of the version and build reporting (dmesh_get_version,
  * dmesh_get_build_info) and of the comparison of the MPI dmesh was built

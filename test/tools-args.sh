@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: the tools' options. dmesh-info --version / --config report the
 # library and agree with dmesh.pc; bad options exit 2 with a message that
 # names them; default names fit the shape. Run from the build directory.

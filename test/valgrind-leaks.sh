@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # valgrind-leaks.sh PROGRAM [NP]: run an MPI test program at NP ranks (default
 # 2) under valgrind through $MPIRUN (test/mpirun.sh honours
 # DMESH_TEST_LAUNCHER), then fail when valgrind reports a "definitely lost"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command-line helpers of the tools: numbers are parsed whole (strtoll and
  * a check of the end), never with atoi, which reads "2x" as 2 and "x" as 0. */
 #include "config.h"

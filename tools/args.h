@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command-line helpers shared by dmesh-info and dmesh-bench: strict number
  * parsing and error messages that name the offending option. Each function
  * prints "PROG: ..." on stderr and returns -1 on a bad value, 0 otherwise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Layout-only scale: no MPI at all. Every rank of a 4-D mesh of --world
  * ranks decomposes its own (colour, key) on each dimension, which is what
  * dmesh_init does on each rank before its splits; the figure is the cost per

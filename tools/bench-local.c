@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Local operations on a 4-D mesh of the whole communicator, in ns per call,
  * and the memory a live mesh holds. Every rank times its own calls in
  * batches short against a scheduler time slice and keeps its best batch, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-bench-double: dmesh-bench linked with the NCCL and CUDA test
  * doubles (test/nccl_double, test/gpu/cuda_double.c), so that --nccl runs
  * without a GPU. The process sees eight GPUs, as a node with eight would

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-bench --nccl: the NCCL creation strategies (dmesh_nccl_create)
  * side by side on one "cuda" mesh: per strategy, what one rank spent on
  * NCCL (bootstraps, splits, scalable inits, MPI calls and bytes of unique

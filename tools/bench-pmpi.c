@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PMPI wrappers of the MPI calls that mesh creation makes. libdmesh_core is
  * linked statically into dmesh-bench, so the library's calls land here; with
  * --profile, the time spent in each is added to the current case's bucket,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make check: dmesh-bench runs at small size and prints its table; no timing
 # is asserted (exit status 0 unless a run fails or a check inside it does).
 set -e

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench-sweep.sh: run dmesh-bench's creation benchmark over several world
 # sizes and write a CSV and an SVG plot of time against ranks for dmesh_init,
 # baseline A (one MPI_Comm_split per dim) and baseline B (one MPI_Comm_create

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-bench: shared declarations of the benchmark's parts.
  *   dmesh-bench.c  arguments, report (table, JSON, CSV), targets, main
  *   bench-create.c creation of a mesh vs. raw splits vs. a new_group loop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tools/bench.mk: dmesh-bench and the sweep script (included by Makefile.am).
 # dmesh-bench links the convenience library libdmesh_core.la (not
 # libdmesh.la) for two reasons: it reports the size of internal structs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-bench: what a mesh costs against the communicator creations it
  * replaces, measured in one run so that the ratios compare like with like.
  *   mpiexec -n 8 dmesh-bench [--shape 2,2,2] [--reps 20] [--json]

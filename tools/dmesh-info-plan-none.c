@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-info --plan without hwloc: there is no topology to read. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-info --plan: run dmesh's device binding plan on an hwloc XML
  * topology, for simulated CPU bindings of the node's ranks. The same plan
  * function runs inside dmesh_init on a real node. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-info --plan: the GPU binding plan of an hwloc XML topology. */
 #ifndef DMESH_INFO_PLAN_H
 #define DMESH_INFO_PLAN_H

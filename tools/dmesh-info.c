@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-info: build a mesh under mpiexec and print, from rank 0, the mesh,
  * every rank's coordinate and groups along each dimension, and the cache
  * figures. With --plan, print the GPU binding plan of a topology instead. */

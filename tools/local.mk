@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tools/local.mk: dmesh-info.
 bin_PROGRAMS += tools/dmesh-info
 tools_dmesh_info_SOURCES = tools/dmesh-info.c

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tools/plan.mk: the --plan part of dmesh-info (included by Makefile.am after
 # tools/local.mk, which defines tools_dmesh_info_SOURCES). The plan calls
 # the library's internal binding functions, so dmesh-info must link

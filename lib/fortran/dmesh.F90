@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 !> \file dmesh.F90
 !> \brief Fortran bindings of dmesh: the modules \c dmesh (for `use mpi` and
 !>        mpif.h: INTEGER handles) and \c dmesh_f08 (for `use mpi_f08`:
@@ -60,7 +61,8 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_HWLOC = 12  !< an hwloc call failed
   integer, parameter, public :: DMESH_ERR_NOMEM = 13  !< out of memory
   integer, parameter, public :: DMESH_ERR_INTERNAL = 14  !< a bug in dmesh
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 15  !< one past the last error class
+  integer, parameter, public :: DMESH_ERR_TIMEOUT = 15  !< a bounded wait ran out
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 16  !< one past the last error class
   !> @}
 
   !> Most dimensions a mesh can have.
@@ -881,6 +883,7 @@ contains
 end module dmesh_base
 
 #include "dmesh_sim.inc"
+#include "dmesh_version.inc"
 
 ! The modules dmesh and dmesh_f08 differ only in their MPI handle types:
 ! both include dmesh_handles.inc, after defining with the C preprocessor
@@ -896,6 +899,7 @@ end module dmesh_base
 module dmesh
   use dmesh_base
   use dmesh_sim_base
+  use dmesh_version_base
   implicit none
   private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
@@ -919,6 +923,7 @@ end module dmesh
 module dmesh_f08
   use dmesh_base
   use dmesh_sim_base
+  use dmesh_version_base
   use mpi_f08, only: MPI_Comm, MPI_Info
   implicit none
   private :: MPI_Comm, MPI_Info

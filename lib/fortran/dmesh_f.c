@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The MPI boundary of the Fortran modules dmesh and dmesh_f08.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI boundary of the Fortran simulation-code routines
  * (lib/fortran/dmesh_sim.inc): handles as MPI_Fint, as in dmesh_f.c. */
 #include "dmesh.h"

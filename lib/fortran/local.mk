@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/fortran/local.mk: the Fortran modules dmesh (use mpi) and dmesh_f08
 # (use mpi_f08), with their common module dmesh_base, in libdmesh_fortran.la
 # (which links libdmesh.la). Built when configure finds an MPI Fortran
@@ -51,4 +52,12 @@ DMESH_FORTRAN_MODS += dmesh_sim_base.mod
 if DMESH_HAVE_FORTRAN
 lib_fortran_libdmesh_fortran_la_SOURCES += lib/fortran/dmesh_sim.inc lib/fortran/dmesh_sim_f.c
 lib/fortran/dmesh.lo: lib/fortran/dmesh_sim.inc
+endif
+
+# Version and build routines (issue 12): the module dmesh_version_base,
+# included into dmesh.F90 and used by dmesh and dmesh_f08.
+DMESH_FORTRAN_MODS += dmesh_version_base.mod
+if DMESH_HAVE_FORTRAN
+lib_fortran_libdmesh_fortran_la_SOURCES += lib/fortran/dmesh_version.inc
+lib/fortran/dmesh.lo: lib/fortran/dmesh_version.inc
 endif

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Write the hwloc XML topologies of test/data/ (GPU nodes for the binding
 plan tests). Run from test/data/: ./make-topologies.py. The files are checked
 in; this script only documents how they were made.

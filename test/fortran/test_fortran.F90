@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Test of the Fortran module dmesh with `use mpi` (INTEGER handles).
 ! The checks, shared with test_fortran_f08, are in test_fortran_body.inc.
 ! Prints "test_fortran: N passed, N failed" (totals over ranks) from rank 0

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Test of the Fortran module dmesh_f08 with `use mpi_f08` (TYPE(MPI_Comm)
 ! handles). Also hands a mesh to an external routine that uses the module
 ! dmesh with INTEGER handles: both modules share type(dmesh_t).

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran simulation-code routines through the module dmesh (use mpi).
 ! The checks, shared with test_sim_f08, are in test_sim_body.inc.
 program test_sim

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran simulation-code routines through the module dmesh_f08 (use
 ! mpi_f08). The checks, shared with test_sim, are in test_sim_body.inc.
 program test_sim_f08

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test double of the CUDA runtime calls of device binding. */
 #include "config.h"
 

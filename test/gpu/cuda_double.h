@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A test double of the CUDA runtime calls of lib/topo.c, so that device
  * binding runs end to end without a GPU. Linked only into tests. */
 #ifndef CUDA_DOUBLE_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Validate dmesh's GPU path on a real GPU node in one command (also
 # `make check-gpu`):
 #   test/gpu/run-device.sh [BUILD_DIR]      (default: ./_build, or "." in a build tree)

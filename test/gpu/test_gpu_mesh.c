@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Meshes on real GPUs: one rank per GPU, public API only (dmesh.h,
  * dmesh_nccl.h) plus the CUDA runtime and NCCL. Each dimension's NCCL
  * communicator must reduce exactly over the dimension's group, in its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device binding end to end (lib/topo.c with the hwloc node side) under
  * mpiexec, without a GPU: the CUDA runtime is a test double that reports the
  * GPUs of test/data/2s-8gpu.xml, and hwloc reads that file as this machine's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test double of the NCCL calls dmesh makes, as strict as NCCL 2.28:
  *  - ncclCommInitRankConfig meets the other nranks members of its unique id
  *    (MPI point-to-point on MPI_COMM_WORLD to the rank that made the id),

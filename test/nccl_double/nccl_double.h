@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A test double of the NCCL calls dmesh makes, for testing the pairing of
  * MPI and NCCL communicators without a GPU, as strict as the real library
  * (see nccl_double.c): initialisation meets all members (MPI point-to-point

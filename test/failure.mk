@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# test/failure.mk: failure semantics of the collective calls (included by
+# Makefile.am). test_mesh_failure runs at 2, 4 and 8 ranks under
+# test/mpirun.sh (timeout: a hang fails it); in a build configured with
+# --enable-fault-injection it also injects a fault at every site, on one
+# rank, on several and on all, into every collective call, and prints how
+# many combinations it ran.
+check_PROGRAMS += test/test_mesh_failure
+test_test_mesh_failure_SOURCES = test/test_mesh_failure.c $(MESH_TESTUTIL)
+test_test_mesh_failure_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_mesh_failure_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
+
+MESH_FAILURE_RUNS = test/mesh-failure-np2.sh test/mesh-failure-np4.sh test/mesh-failure-np8.sh
+TESTS += $(MESH_FAILURE_RUNS)
+EXTRA_DIST += $(MESH_FAILURE_RUNS)

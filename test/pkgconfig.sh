@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# make check: dmesh.pc of the build tree. Every flag appears once in
+# --cflags and in --static --libs, and a program links against the static
+# libdmesh.a with the --static flags and runs (skipped without pkg-config
+# or a static library).
+command -v pkg-config >/dev/null 2>&1 || { echo "skipped: no pkg-config"; exit 77; }
+[ -f lib/.libs/libdmesh.a ] || { echo "skipped: no static libdmesh"; exit 77; }
+# dmesh.pc with the build tree's directories.
+dir=test/pkgconfig.d
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+sed -e "s|^libdir=.*|libdir=$top_builddir/lib/.libs|" -e "s|^includedir=.*|includedir=$top_srcdir/include|" \
+    dmesh.pc >"$dir/dmesh.pc"
+PKG_CONFIG_PATH=$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export PKG_CONFIG_PATH
+pc=pkg-config
+fail=0
+once() {
+    dup=$(for w in $2; do echo "$w"; done | sort | uniq -d)
+    [ -z "$dup" ] || { echo "FAIL: $1 repeats: $dup"; fail=1; }
+}
+cflags=$($pc --cflags dmesh) || exit 1
+libs=$($pc --static --libs dmesh) || exit 1
+echo "cflags: $cflags"
+echo "static libs: $libs"
+once "--cflags" "$cflags"
+once "--static --libs" "$libs"
+mpicc=$(sed -n 's/^mpicc=//p' dmesh.pc)
+prog=test/pkgconfig-static
+static=$(echo "$libs" | sed 's/-ldmesh\( \|$\)/-Wl,-Bstatic -ldmesh -Wl,-Bdynamic /')
+$mpicc -I"$top_builddir/include" $cflags "$top_srcdir/examples/hello_mesh.c" -o "$prog" $static || exit 1
+if command -v ldd >/dev/null 2>&1 && ldd "$prog" | grep -q libdmesh; then
+    echo "FAIL: $prog loads a shared libdmesh"
+    fail=1
+fi
+"$MPIRUN" 2 "./$prog" || fail=1
+rm -rf "$prog" "$dir"
+exit $fail
