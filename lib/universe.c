@@ -496,7 +496,7 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
 {
     dmesh_axis_t axis;
     dmesh_axis_options_t ro;
-    dmesh_comm_entry_t *root = NULL, **order = u->cache.order;
+    dmesh_comm_entry_t *root = NULL, **order;
     int i, first, err;
 
     for (i = 0; i < n && !(e[i]->reserved && e[i]->nccl_pending); i++)
@@ -510,10 +510,11 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
         axis.atoms[0].size = u->n;
         axis.atoms[0].stride = 1;
     }
-    for (first = u->cache.count; first > 0 && order[first - 1]->reserved; first--)
+    for (first = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
         ;
     err = dmesh_universe_reserve(u, &axis, &ro, &root);
     DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the root NCCL communicator"));
+    order = u->cache.order; /* reserving may have moved it */
     if (root->reserved && order[u->cache.count - 1] == root) { /* new: move it to the front */
         memmove(&order[first + 1], &order[first],
                 (size_t)(u->cache.count - 1 - first) * sizeof(*order));
