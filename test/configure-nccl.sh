@@ -5,6 +5,7 @@
 #   1. a pip wheel's layout (include/nccl.h, lib/libnccl.so.2 only, an empty
 #      lib64) given as --with-nccl=DIR: found there, linked with
 #      -l:libnccl.so.2 from DIR/lib, NCCL's -I before CUDA's; libdmesh links;
+#      dmesh.pc carries NCCL and CUDA in Libs.private;
 #   2. --with-nccl=/nonexistent: configure fails (CUDA's copy must not count);
 #   3. the same layout as NCCL_HOME, without --with-nccl: found there.
 # Usage: configure-nccl.sh SRCDIR [WORKDIR]. Exit 77 when there is no NCCL
@@ -48,6 +49,9 @@ if [ -f "$work/wheel/config.status" ]; then
     [ "$(value wheel NCCL_CPPFLAGS)" = "-I$work/wheel/include" ] ||
         bad "NCCL_CPPFLAGS is '$(value wheel NCCL_CPPFLAGS)'"
     grep -q "split: yes" "$work/wheel/out" || bad "the summary does not report ncclCommSplit"
+    # dmesh.pc: a static link needs the NCCL and CUDA libraries
+    grep "^Libs.private:" "$work/wheel/dmesh.pc" | grep -q -- "-l:libnccl.so.2.*-lcudart" ||
+        bad "dmesh.pc Libs.private lacks NCCL or CUDA: $(grep '^Libs.private' "$work/wheel/dmesh.pc")"
     (cd "$work/wheel" && make V=1 lib/libdmesh.la >make.out 2>&1) ||
         bad "libdmesh does not link against the wheel layout: $(tail -n 5 "$work/wheel/make.out")"
     # NCCL's include directory comes before CUDA's where comm_nccl.c compiles
