@@ -105,6 +105,7 @@ program heat2d_fortran
   call gather(u(:, cur))
   call dmesh_free(flat, ierr)
   call dmesh_free(mesh, ierr)
+  deallocate (u) ! the main program's own: not freed at its end
   call MPI_Finalize(ierr)
 
 contains

@@ -13,4 +13,4 @@ test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
 
 MESH_FAILURE_RUNS = test/mesh-failure-np2.sh test/mesh-failure-np4.sh test/mesh-failure-np8.sh
 TESTS += $(MESH_FAILURE_RUNS)
-EXTRA_DIST += $(MESH_FAILURE_RUNS)
+EXTRA_DIST += $(MESH_FAILURE_RUNS) test/asan-mpi.supp test/no-dlclose.c
