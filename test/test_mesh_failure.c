@@ -429,12 +429,5 @@ static Suite *failure_suite(void)
 
 int main(int argc, char **argv)
 {
-    int failed;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &mt_size);
-    failed = mt_run_suite(failure_suite());
-    MPI_Finalize();
-    return failed == 0 ? 0 : 1;
+    return mt_main(&argc, &argv, failure_suite);
 }
