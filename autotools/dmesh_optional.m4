@@ -30,7 +30,8 @@ AC_DEFUN([DMESH_OPTIONAL_LIB], [
         AS_IF([test -n "$dmesh_dir"],
           [dmesh_cppflags="-I$dmesh_dir/include"
            dmesh_libdir="$dmesh_dir/lib64"
-           test -d "$dmesh_libdir" || dmesh_libdir="$dmesh_dir/lib"
+           dnl an empty (or foreign) lib64 beside the real lib is not the one
+           ls "$dmesh_libdir"/lib$3.* >/dev/null 2>&1 || dmesh_libdir="$dmesh_dir/lib"
            dmesh_ldflags="-L$dmesh_libdir -Wl,-rpath,$dmesh_libdir"],
           [dmesh_cppflags=; dmesh_ldflags=])
         CPPFLAGS="$dmesh_save_CPPFLAGS $dmesh_cppflags"

@@ -365,6 +365,10 @@ typedef struct {
     int comms_nccl; /**< NCCL communicators created by the universe */
     long lookups;   /**< cache lookups */
     long hits;      /**< lookups that found an existing communicator */
+    /* NCCL creation on this rank (doc/gpu.md, "Creating NCCL communicators") */
+    long nccl_bootstraps;     /**< NCCL communicators bootstrapped from one broadcast unique id */
+    long nccl_splits;         /**< NCCL communicators made by ncclCommSplit */
+    long nccl_scalable_inits; /**< NCCL communicators made by ncclCommInitRankScalable */
 } dmesh_cache_info_t;
 
 /** \brief Cache figures of the universe of \p mesh.

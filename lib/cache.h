@@ -19,6 +19,7 @@ typedef struct dmesh_comm_entry {
     int backend;                         /* enum dmesh_backend */
     uint64_t hash;
     int position;           /* the caller's coordinate along the axis (-1 outside the mesh) */
+    int group;              /* the caller's group index (MPI_Comm_split colour), -1 outside */
     MPI_Comm comm;          /* this rank's group along the axis; MPI_COMM_NULL if none */
     void *nccl;             /* ncclComm_t paired with comm, NULL until created */
     int nccl_pending;       /* lazy NCCL creation still to do */

@@ -22,6 +22,7 @@
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
+#include "options.h"
 
 /* What each member tells the others before NCCL: where its GPU is. */
 typedef struct {
@@ -215,65 +216,237 @@ static int nccl_check_device(ncclComm_t c, int device)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm, with the universe's device current. */
-static int nccl_init(MPI_Comm comm, int rank, int size, const dmesh_nccl_options_t *opts,
-                     int device, int err_in, ncclComm_t *out)
-{
-    ncclUniqueId id;
-    ncclConfig_t config;
-    ncclComm_t c = NULL;
-    ncclResult_t r;
-    int err;
+/* One request's state while dmesh_nccl_comms_create runs. */
+typedef struct {
+    int rank, size, err;
+    int nids;          /* ids for init / scalable */
+    ncclUniqueId *ids; /* ids[nids] */
+    ncclComm_t c;
+} nccl_work_t;
 
-    DMESH_TRY(nccl_check_gpus(comm, size, device, err_in));
-    DMESH_TRY(nccl_share_id(comm, rank, &id));
-    nccl_config(opts, &config);
-    /* Two statements: nccl_wait must see c after the call has written it. */
-    r = ncclCommInitRankConfig(&c, size, id, rank, &config);
-    r = nccl_wait(c, r, opts != NULL ? opts->timeout : 0);
+/* Ranks of a group of size that make a scalable id: root i is i*size/roots. */
+static int scalable_roots(int roots, int size)
+{
+    if (roots <= 0)
+        roots = (size + 127) / 128;
+    return roots < 1 ? 1 : roots > size ? size : roots;
+}
+
+/* Collective over comm: the ids of the roots (one MPI_Allgatherv of what the
+ * roots made) into w->ids. */
+static int nccl_gather_ids(MPI_Comm comm, nccl_work_t *w, dmesh_nccl_stats_t *st)
+{
+    int *counts = calloc((size_t)w->size, 2 * sizeof(int)), *displs, mine = 0, e, err;
+    nccl_id_msg_t me, *all = calloc((size_t)w->nids, sizeof(*all));
+
+    if (counts == NULL || all == NULL) {
+        free(counts);
+        free(all);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "scalable NCCL ids: out of memory");
+    }
+    displs = counts + w->size;
+    memset(&me, 0, sizeof(me));
+    for (int i = 0; i < w->nids; i++) {
+        int r = (int)((long long)i * w->size / w->nids);
+        counts[r] = (int)sizeof(me);
+        displs[r] = i * (int)sizeof(me);
+        mine += r == w->rank;
+    }
+    if (mine)
+        me.status = ncclGetUniqueId(&me.id);
+    e = MPI_Allgatherv(&me, mine ? (int)sizeof(me) : 0, MPI_BYTE, all, counts, displs, MPI_BYTE,
+                       comm);
+    err = e == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(e, "MPI_Allgatherv of NCCL ids");
+    for (int i = 0; err == DMESH_SUCCESS && i < w->nids; i++) {
+        if (all[i].status != ncclSuccess)
+            err = dmesh_error_set(DMESH_ERR_NCCL, "ncclGetUniqueId on root %d of %d: %s", i,
+                                  w->nids, ncclGetErrorString((ncclResult_t)all[i].status));
+        w->ids[i] = all[i].id;
+    }
+    st->id_calls++;
+    st->id_bytes += (long)w->nids * (long)sizeof(me);
+    free(counts);
+    free(all);
+    return err;
+}
+
+/* Collective over comm, before any NCCL call: the GPU check, then the ids
+ * (init: rank 0's, broadcast; scalable: the roots', gathered). A failure
+ * is known to every member of comm, which then all skip NCCL. */
+static int nccl_prepare(MPI_Comm comm, int how, int roots, int device, int err, nccl_work_t *w,
+                        dmesh_nccl_stats_t *st)
+{
+    int e = MPI_Comm_rank(comm, &w->rank);
+
+    if (e == MPI_SUCCESS)
+        e = MPI_Comm_size(comm, &w->size);
+    if (e != MPI_SUCCESS)
+        return dmesh_error_mpi(e, "MPI_Comm_rank/size of an axis communicator");
+    if (how == DMESH_NCCL_CREATE_SPLIT)
+        return err; /* the parent checked the GPUs of the whole mesh */
+    DMESH_TRY(nccl_check_gpus(comm, w->size, device, err));
+    w->nids = how == DMESH_NCCL_CREATE_SCALABLE ? scalable_roots(roots, w->size) : 1;
+    if ((w->ids = calloc((size_t)w->nids, sizeof(*w->ids))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "NCCL ids: out of memory");
+    DMESH_TRY(dmesh_agree(comm, 0, err, "allocating NCCL ids"));
+    if (how == DMESH_NCCL_CREATE_SCALABLE)
+        return nccl_gather_ids(comm, w, st);
+    st->id_calls++;
+    st->id_bytes += (long)sizeof(nccl_id_msg_t);
+    return nccl_share_id(comm, w->rank, w->ids);
+}
+
+/* Start one request's communicator (inside the group). */
+static ncclResult_t nccl_start(int how, ncclComm_t parent, const dmesh_nccl_request_t *q,
+                               nccl_work_t *w, dmesh_nccl_stats_t *st)
+{
+    ncclConfig_t config;
+
+    nccl_config(q->opts, &config);
+    if (how == DMESH_NCCL_CREATE_SPLIT) {
+        int color = q->comm == MPI_COMM_NULL ? NCCL_SPLIT_NOCOLOR : q->color;
+        st->splits += q->comm != MPI_COMM_NULL;
+        return ncclCommSplit(parent, color, q->key, &w->c, &config);
+    }
+    if (how == DMESH_NCCL_CREATE_SCALABLE) {
+#ifdef DMESH_HAVE_NCCL_SCALABLE
+        st->scalable++;
+        return ncclCommInitRankScalable(&w->c, w->size, w->rank, w->nids, w->ids, &config);
+#else
+        return ncclInvalidUsage; /* refused before: dmesh_nccl_comms_create */
+#endif
+    }
+    st->bootstraps++;
+    return ncclCommInitRankConfig(&w->c, w->size, w->ids[0], w->rank, &config);
+}
+
+/* Whether this rank calls NCCL for request q (split: every parent member). */
+static int nccl_takes_part(int how, ncclComm_t parent, const dmesh_nccl_request_t *q)
+{
+    return how == DMESH_NCCL_CREATE_SPLIT ? parent != NULL : q->comm != MPI_COMM_NULL;
+}
+
+/* The NCCL call of each strategy (enum dmesh_nccl_create), for messages. */
+static const char *const create_fn[] = {"ncclCommInitRankConfig", "ncclCommSplit",
+                                        "ncclCommInitRankScalable"};
+
+/* Wait (up to dmesh_timeout) until c, made by strategy how, is ready. */
+static int nccl_ready(ncclComm_t c, int how, const dmesh_nccl_options_t *opts)
+{
+    double timeout = opts != NULL ? opts->timeout : 0;
+    int nonblocking = timeout > 0 || (opts != NULL && (opts->set_mask & DMESH_NCCL_OPT_BLOCKING) &&
+                                      opts->blocking == 0);
+    ncclResult_t state = ncclInProgress, r = ncclInProgress;
+
+    /* a blocking communicator is complete after ncclGroupEnd: read its state */
+    if (!nonblocking && (r = ncclCommGetAsyncError(c, &state)) == ncclSuccess)
+        r = state;
+    r = nccl_wait(c, r, timeout);
+
     if (r == ncclSuccess && dmesh_fault(DMESH_FAULT_NCCL_INIT))
         r = ncclSystemError;
     if (r == ncclInProgress)
-        err = dmesh_error_set(DMESH_ERR_TIMEOUT, "ncclCommInitRankConfig: not complete after %g s "
-                              "(dmesh_timeout): aborted", opts->timeout);
-    else
-        err = r == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommInitRankConfig", r, c);
+        return dmesh_error_set(DMESH_ERR_TIMEOUT, "%s: not complete after %g s (dmesh_timeout): "
+                               "aborted", create_fn[how], timeout);
+    return r == ncclSuccess ? DMESH_SUCCESS : nccl_error(create_fn[how], r, c);
+}
+
+/* One group of every request's creation, then each waited for and checked;
+ * a failed one is aborted here (its error in w->err). */
+static void nccl_launch(int how, ncclComm_t parent, int device, int n,
+                        const dmesh_nccl_request_t req[], nccl_work_t w[],
+                        dmesh_nccl_stats_t *st)
+{
+    ncclResult_t r, g;
+    int grouped = ncclGroupStart() == ncclSuccess;
+
+    for (int i = 0; i < n; i++) {
+        if (!nccl_takes_part(how, parent, &req[i]) || w[i].err != DMESH_SUCCESS)
+            continue;
+        /* nccl_start writes w[i].c; it is read only after the group */
+        r = nccl_start(how, parent, &req[i], &w[i], st);
+        if (r != ncclSuccess && r != ncclInProgress)
+            w[i].err = nccl_error("creating an NCCL communicator", r, w[i].c);
+    }
+    g = grouped ? ncclGroupEnd() : ncclSuccess;
+    for (int i = 0; i < n; i++) {
+        if (w[i].c != NULL && w[i].err == DMESH_SUCCESS)
+            w[i].err = nccl_ready(w[i].c, how, req[i].opts);
+        /* a failed group end fails what it launched, even if each looks fine */
+        if (g != ncclSuccess && g != ncclInProgress && w[i].err == DMESH_SUCCESS &&
+            nccl_takes_part(how, parent, &req[i]))
+            w[i].err = nccl_error("ncclGroupEnd after creating NCCL communicators", g, NULL);
+        if (w[i].c != NULL && w[i].err == DMESH_SUCCESS)
+            w[i].err = nccl_check_device(w[i].c, device);
+        if (w[i].c != NULL && w[i].err != DMESH_SUCCESS) {
+            (void)ncclCommAbort(w[i].c);
+            w[i].c = NULL;
+        }
+    }
+}
+
+/* The first failure of the requests, else err. */
+static int nccl_first_error(int n, const nccl_work_t w[], int err)
+{
+    for (int i = 0; i < n && err == DMESH_SUCCESS; i++)
+        err = w[i].err;
+    return err;
+}
+
+int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int device, int n,
+                            dmesh_nccl_request_t req[], dmesh_nccl_stats_t *stats)
+{
+    dmesh_nccl_stats_t ignored;
+    nccl_work_t *w = calloc((size_t)(n > 0 ? n : 1), sizeof(*w));
+    int saved = device, active = how == DMESH_NCCL_CREATE_SPLIT && parent != NULL, err;
+
+    if (stats == NULL)
+        stats = memset(&ignored, 0, sizeof(ignored));
+    for (int i = 0; i < n; i++)
+        active |= req[i].comm != MPI_COMM_NULL;
+    err = w == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "NCCL creation: out of memory")
+                    : DMESH_SUCCESS;
+#ifndef DMESH_HAVE_NCCL_SCALABLE
+    if (how == DMESH_NCCL_CREATE_SCALABLE)
+        err = dmesh_error_set(DMESH_ERR_BACKEND, "dmesh_nccl_create=scalable needs NCCL 2.23 "
+                              "(ncclCommInitRankScalable); dmesh was built with an older NCCL");
+#endif
+    /* no CUDA call on a rank with nothing to make (issue 10: no context) */
+    if (active && err == DMESH_SUCCESS)
+        err = device_enter(device, &saved);
+    err = dmesh_agree(all, 0, err, "preparing NCCL creation");
+    for (int i = 0; err == DMESH_SUCCESS && i < n; i++)
+        if (req[i].comm != MPI_COMM_NULL)
+            w[i].err = nccl_prepare(req[i].comm, how, roots, device, DMESH_SUCCESS, &w[i], stats);
     if (err == DMESH_SUCCESS)
-        err = nccl_check_device(c, device);
-    if (err != DMESH_SUCCESS && c != NULL) {
-        (void)ncclCommAbort(c);
-        c = NULL;
+        nccl_launch(how, (ncclComm_t)parent, device, n, req, w, stats);
+    err = dmesh_agree(all, 0, nccl_first_error(n, w, err), "NCCL communicator creation");
+    for (int i = 0; w != NULL && i < n; i++) {
+        if (err != DMESH_SUCCESS && w[i].c != NULL)
+            (void)ncclCommAbort(w[i].c);
+        else
+            req[i].nccl = w[i].c;
+        free(w[i].ids);
     }
-    err = dmesh_agree(comm, 0, err, "ncclCommInitRankConfig");
-    if (err != DMESH_SUCCESS) {
-        if (c != NULL)
-            (void)ncclCommAbort(c);
-        return err;
-    }
-    *out = c;
-    return DMESH_SUCCESS;
+    if (active)
+        device_leave(device, saved);
+    free(w);
+    return err;
 }
 
 int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, int device,
                            void **nccl_comm)
 {
-    ncclComm_t c = NULL;
-    int rank, size, e, saved, err;
+    dmesh_nccl_request_t q;
 
     if (comm == MPI_COMM_NULL || nccl_comm == NULL)
         return dmesh_error_set(DMESH_ERR_INTERNAL, "dmesh_nccl_comm_create: no communicator");
-    e = MPI_Comm_rank(comm, &rank);
-    if (e == MPI_SUCCESS)
-        e = MPI_Comm_size(comm, &size);
-    if (e != MPI_SUCCESS)
-        return dmesh_error_mpi(e, "MPI_Comm_rank/size of an axis communicator");
-    saved = device;
-    err = device_enter(device, &saved);
-    err = nccl_init(comm, rank, size, opts, device, err, &c);
-    device_leave(device, saved);
-    if (err == DMESH_SUCCESS)
-        *nccl_comm = c;
-    return err;
+    memset(&q, 0, sizeof(q));
+    q.comm = comm;
+    q.opts = opts;
+    DMESH_TRY(dmesh_nccl_comms_create(comm, DMESH_NCCL_CREATE_INIT, NULL, 0, device, 1, &q, NULL));
+    *nccl_comm = q.nccl;
+    return DMESH_SUCCESS;
 }
 
 /* Finalize (waiting for pending work, also on a non-blocking communicator),

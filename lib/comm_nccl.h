@@ -24,6 +24,40 @@ int dmesh_nccl_available(void);
 int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, int device,
                            void **nccl_comm);
 
+/* One NCCL communicator to make with dmesh_nccl_comms_create. */
+typedef struct {
+    MPI_Comm comm;                     /* its group's MPI communicator; MPI_COMM_NULL: none here */
+    const dmesh_nccl_options_t *opts;  /* its ncclConfig_t */
+    int color, key;                    /* split: comm's MPI_Comm_split colour and key */
+    void *nccl;                        /* out: the ncclComm_t, NULL where comm is MPI_COMM_NULL */
+} dmesh_nccl_request_t;
+
+/* What creation cost this rank; dmesh_nccl_comms_create adds to it. */
+typedef struct {
+    long bootstraps; /* communicators bootstrapped from one broadcast unique id (init) */
+    long splits;     /* ncclCommSplit calls that made a communicator */
+    long scalable;   /* ncclCommInitRankScalable calls */
+    long id_calls;   /* MPI calls that moved unique ids */
+    long id_bytes;   /* bytes of unique ids this rank received */
+} dmesh_nccl_stats_t;
+
+/* Collective over all (every rank of it calls, also ranks with no
+ * communicator to make): the n communicators of req, made together inside
+ * one ncclGroupStart/End after every unique id was exchanged, then one
+ * agreement over all. how (enum dmesh_nccl_create):
+ *   init      per request, rank 0 of comm makes a unique id, MPI_Bcast over
+ *             comm, ncclCommInitRankConfig;
+ *   scalable  per request, roots ranks of comm (0: one per 128) make ids,
+ *             one MPI_Allgatherv over comm, ncclCommInitRankScalable;
+ *   split     ncclCommSplit of parent (this rank's communicator over the
+ *             whole mesh, NULL on ranks outside it) with (color, key), or
+ *             NCCL_SPLIT_NOCOLOR where comm is MPI_COMM_NULL.
+ * init and scalable first check that no two members of comm share a GPU.
+ * Every rank returns the same class; on failure nothing is left allocated.
+ * stats may be NULL. */
+int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int device, int n,
+                            dmesh_nccl_request_t req[], dmesh_nccl_stats_t *stats);
+
 /* Finalize and destroy one communicator, with device current around the
  * calls (the caller's restored); NULL is accepted. */
 int dmesh_nccl_comm_destroy(void *nccl_comm, int device);

@@ -19,7 +19,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/mesh.c lib/mesh_query.c lib/mesh.h \
 	lib/comm_nccl.h lib/topo.h
 lib_libdmesh_core_la_CFLAGS = $(AM_CFLAGS) $(DMESH_VISIBILITY_CFLAGS)
-lib_libdmesh_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) $(HWLOC_CPPFLAGS)
+lib_libdmesh_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS)
 lib_libdmesh_core_la_LIBADD = $(NCCL_LDFLAGS) $(NCCL_LIBS) $(CUDA_LDFLAGS) $(CUDA_LIBS) \
 	$(HWLOC_LDFLAGS) $(HWLOC_LIBS)
 

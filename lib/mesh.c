@@ -170,6 +170,8 @@ static uint64_t hash_options(uint64_t h, int ndims, const dmesh_options_t *o)
 
     h = dmesh_hash(h, &o->comm_create, sizeof(o->comm_create));
     h = dmesh_hash(h, &o->nccl_lazy, sizeof(o->nccl_lazy));
+    h = dmesh_hash(h, &o->nccl_create, sizeof(o->nccl_create));
+    h = dmesh_hash(h, &o->nccl_scalable_roots, sizeof(o->nccl_scalable_roots));
     for (d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
         h = dmesh_hash(h, key, strlen(key) + 1);
@@ -426,7 +428,7 @@ static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
         given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_make(m->u, a->layout.naxes, m->entry, dim_comms ? given : NULL,
-                                  a->opts.comm_create, a->opts.nccl_lazy);
+                                  &a->opts);
     if (err != DMESH_SUCCESS) {
         dmesh_free(&m); /* the universe and everything in it */
         return err;
@@ -762,7 +764,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
                         dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, 1, &o,
                         check, creating);
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(mesh->u, 1, t.entry, NULL, o.comm_create, o.nccl_lazy);
+        err = dmesh_universe_make(mesh->u, 1, t.entry, NULL, &o);
     if (err != DMESH_SUCCESS)
         return derived_fail(mesh, &out, err);
     if (e == NULL) /* room reserved above: cannot fail */
@@ -835,7 +837,7 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
     h = hash_names(h, t.layout.naxes, t.named, t.names);
     err = derived_agree(mesh, "dmesh_unflatten", h, err, n, &o, check, creating);
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(mesh->u, n, t.entry + dim, NULL, o.comm_create, o.nccl_lazy);
+        err = dmesh_universe_make(mesh->u, n, t.entry + dim, NULL, &o);
     if (err != DMESH_SUCCESS)
         return derived_fail(mesh, &m, err);
     *out = m;

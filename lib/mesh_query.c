@@ -186,6 +186,9 @@ int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
         info->comms_nccl += c->order[i]->nccl != NULL;
     info->lookups = c->lookups;
     info->hits = c->hits;
+    info->nccl_bootstraps = mesh->u->nccl_stats.bootstraps;
+    info->nccl_splits = mesh->u->nccl_stats.splits;
+    info->nccl_scalable_inits = mesh->u->nccl_stats.scalable;
     return DMESH_SUCCESS;
 }
 

@@ -104,6 +104,21 @@ static int parse_backend(const char *key, const char *val, int *out)
 }
 
 /* Apply one nccl_<field> value to o; *known = 0 when field is not one. */
+/* dmesh_nccl_create: init, split or scalable (enum dmesh_nccl_create). */
+static int parse_nccl_create(const char *key, const char *val, int *out)
+{
+    static const char *const names[] = {"init", "split", "scalable"};
+
+    for (int i = 0; i < 3; i++)
+        if (strcmp(val, names[i]) == 0) {
+            *out = i;
+            return DMESH_SUCCESS;
+        }
+    return dmesh_error_set(DMESH_ERR_ARG,
+                           "option %s: value \"%s\" is not \"init\", \"split\" or \"scalable\"",
+                           key, val);
+}
+
 static int parse_nccl_field(const char *key, const char *field, const char *val,
                             dmesh_nccl_options_t *o, int *known)
 {
@@ -212,6 +227,10 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
         return parse_seconds(key, val, &o->timeout);
     if (strcmp(key, "dmesh_nccl_init") == 0)
         return parse_choice(key, val, "eager", "lazy", &o->nccl_lazy);
+    if (strcmp(key, "dmesh_nccl_create") == 0)
+        return parse_nccl_create(key, val, &o->nccl_create);
+    if (strcmp(key, "nccl_scalable_roots") == 0)
+        return parse_int(key, val, 0, INT_MAX, &o->nccl_scalable_roots);
     if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
         return apply_axis_key(key, val, ndims, names, o, forms);
     if (strncmp(key, "nccl_", 5) == 0)
@@ -253,6 +272,8 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
         DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
     if ((v = getenv("DMESH_COMM_CREATE")) != NULL && *v)
         DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
+    if ((v = getenv("DMESH_NCCL_CREATE")) != NULL && *v)
+        DMESH_TRY(parse_nccl_create("DMESH_NCCL_CREATE", v, &o->nccl_create));
     if ((v = getenv("DMESH_DEVICE")) != NULL && *v)
         DMESH_TRY(parse_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
     if ((v = getenv("DMESH_TIMEOUT")) != NULL && *v && !info_value(info, "dmesh_timeout", val))
@@ -270,6 +291,7 @@ static void set_defaults(int cuda, dmesh_options_t *o)
     memset(o, 0, sizeof(*o));
     o->check = 1;
     o->device = -1;
+    o->nccl_create = DMESH_NCCL_CREATE_SPLIT; /* one bootstrap per universe: doc/gpu.md */
     for (d = 0; d < DMESH_MAX_DIMS; d++)
         o->axis[d].backend = cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
 }

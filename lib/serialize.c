@@ -138,9 +138,9 @@ static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_option
         err = build_reserve(u, s, flat, out);
     err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (reservations)");
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(u, s->ndims, (*out)->entry, NULL, o->comm_create, o->nccl_lazy);
+        err = dmesh_universe_make(u, s->ndims, (*out)->entry, NULL, o);
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(u, s->nflat, flat, NULL, o->comm_create, o->nccl_lazy);
+        err = dmesh_universe_make(u, s->nflat, flat, NULL, o);
     for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++) /* room reserved: cannot fail */
         dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, flat[i]);
     if (err != DMESH_SUCCESS)

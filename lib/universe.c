@@ -322,7 +322,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
 {
     char key[DMESH_OPTIONS_KEY_LEN], text[256];
     dmesh_comm_entry_t *e;
-    int err, group;
+    int err;
 
     dmesh_axis_options_key(o, key, sizeof(key));
     text[0] = '\0';
@@ -336,11 +336,12 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     DMESH_TRY(dmesh_cache_entry_new(axis, key, o->backend, &e));
     e->nccl_options = o->nccl;
     e->position = -1;
+    e->group = -1;
     e->reserved = 1;
     e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
     /* the caller's coordinate, once: queries then read it instead of decomposing */
     if (u->my_index >= 0 &&
-        (err = dmesh_axis_decompose(axis, u->n, u->my_index, &group, &e->position)) != 0) {
+        (err = dmesh_axis_decompose(axis, u->n, u->my_index, &e->group, &e->position)) != 0) {
         free(e);
         return err;
     }
@@ -395,34 +396,171 @@ static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm 
     return DMESH_SUCCESS;
 }
 
-/* Make one reserved entry: its MPI communicator, then its NCCL one unless
- * deferred, each step followed by the agreement over the universe (a member
- * of a group whose split or NCCL creation failed must not go on while the
- * others return). */
+static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
+{
+    to->bootstraps += st->bootstraps;
+    to->splits += st->splits;
+    to->scalable += st->scalable;
+    to->id_calls += st->id_calls;
+    to->id_bytes += st->id_bytes;
+}
+
+static const char *const create_names[] = {"init", "split", "scalable"};
+
+#define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
+
+/* Collective over all: the pending NCCL communicators among e[0..n), n <=
+ * NCCL_BATCH, made together (dmesh_nccl_comms_create), counted, and timed
+ * under DMESH_DEBUG. */
+static int nccl_batch(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
+                      dmesh_comm_entry_t *const e[])
+{
+    dmesh_nccl_request_t req[NCCL_BATCH];
+    dmesh_comm_entry_t *pending[NCCL_BATCH];
+    dmesh_nccl_stats_t st;
+    void *parent = NULL;
+    double t;
+    int k = 0, err;
+
+    for (int i = 0; i < n; i++) {
+        if (!e[i]->nccl_pending)
+            continue;
+        memset(&req[k], 0, sizeof(req[k]));
+        req[k].comm = e[i]->comm;
+        req[k].opts = &e[i]->nccl_options;
+        req[k].color = e[i]->group;
+        req[k].key = e[i]->position;
+        pending[k++] = e[i];
+    }
+    if (k == 0)
+        return DMESH_SUCCESS;
+    if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root != NULL)
+        parent = u->nccl_root->nccl; /* NULL outside the mesh */
+    memset(&st, 0, sizeof(st));
+    t = MPI_Wtime();
+    err = dmesh_nccl_comms_create(all, how, parent, roots, u->device, k, req, &st);
+    t = MPI_Wtime() - t;
+    if (err != DMESH_SUCCESS)
+        return err;
+    for (int i = 0; i < k; i++) {
+        pending[i]->nccl = req[i].nccl;
+        pending[i]->nccl_pending = 0;
+    }
+    stats_add(&u->nccl_stats, &st);
+    dmesh_universe_debug(u, "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
+                         "%ld scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
+                         create_names[how], k, st.bootstraps, st.splits, st.scalable, st.id_calls,
+                         st.id_bytes, t);
+    return DMESH_SUCCESS;
+}
+
+/* nccl_batch over e[0..n) in batches (dmesh_deserialize may make more
+ * entries than a mesh has dims); the same batches on every rank. */
+static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
+                        dmesh_comm_entry_t *const e[])
+{
+    for (int i = 0; i < n; i += NCCL_BATCH)
+        DMESH_TRY(nccl_batch(u, all, how, roots, n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
+    return DMESH_SUCCESS;
+}
+
+/* Make one reserved entry's MPI communicator, followed by the agreement
+ * over the universe (a member of a group whose split failed must not go on
+ * while the others return). */
 static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
-                      int comm_create, int nccl_lazy)
+                      int comm_create)
 {
     int err = make_comm(u, e, given, comm_create);
 
-    DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
-    if (!nccl_lazy && e->nccl_pending) {
-        err = dmesh_universe_nccl_entry(u, e);
-        DMESH_TRY(dmesh_universe_agree(u, 0, err, "NCCL communicator creation"));
+    return dmesh_universe_agree(u, 0, err, "communicator creation");
+}
+
+/* Whether making e[0..n) needs the split root first. */
+static int needs_root(const dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
+                      const dmesh_options_t *o)
+{
+    if (o->nccl_create != DMESH_NCCL_CREATE_SPLIT || o->nccl_lazy || u->nccl_root != NULL)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (e[i]->reserved && e[i]->nccl_pending)
+            return 1;
+    return 0;
+}
+
+/* split: the universe's NCCL communicator over the whole mesh (its rank map
+ * as one axis, options of the first NCCL dim), bootstrapped once by init
+ * and kept in the cache; every later split of the universe starts from it.
+ * Reserved in front of the call's own reservations, so that the teardown
+ * (reverse creation order) and unreserve keep working. */
+static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
+{
+    dmesh_axis_t axis;
+    dmesh_axis_options_t ro;
+    dmesh_comm_entry_t *root = NULL, **order;
+    int i, first, err;
+
+    for (i = 0; i < n && !(e[i]->reserved && e[i]->nccl_pending); i++)
+        ;
+    ro.backend = DMESH_BACKEND_NCCL;
+    ro.nccl = e[i]->nccl_options;
+    snprintf(ro.nccl.comm_name, sizeof(ro.nccl.comm_name), "dmesh/root");
+    memset(&axis, 0, sizeof(axis));
+    if (u->n > 1) {
+        axis.natoms = 1;
+        axis.atoms[0].size = u->n;
+        axis.atoms[0].stride = 1;
     }
-    e->reserved = 0;
+    for (first = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
+        ;
+    err = dmesh_universe_reserve(u, &axis, &ro, &root);
+    DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the root NCCL communicator"));
+    order = u->cache.order; /* reserving may have moved it */
+    if (root->reserved && order[u->cache.count - 1] == root) { /* new: move it to the front */
+        memmove(&order[first + 1], &order[first],
+                (size_t)(u->cache.count - 1 - first) * sizeof(*order));
+        order[first] = root;
+    }
+    if (root->reserved)
+        DMESH_TRY(make_entry(u, root, NULL, DMESH_COMM_CREATE_SPLIT));
+    if (root->nccl_pending) {
+        err = dmesh_universe_nccl_entry(u, root);
+        DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
+    }
+    u->nccl_root = root;
+    return DMESH_SUCCESS;
+}
+
+static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
+                    const MPI_Comm given[], const dmesh_options_t *o)
+{
+    int i, how = o->nccl_create;
+
+    if (needs_root(u, n, e, o))
+        DMESH_TRY(make_root(u, n, e));
+    if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root == NULL)
+        how = DMESH_NCCL_CREATE_INIT; /* nothing to split from (nothing pending) */
+    for (i = 0; i < n; i++)
+        if (e[i]->reserved && e[i] != u->nccl_root)
+            DMESH_TRY(make_entry(u, e[i], given ? &given[i] : NULL, o->comm_create));
+    if (!o->nccl_lazy)
+        DMESH_TRY(nccl_entries(u, u->comm, how, o->nccl_scalable_roots, n, e));
+    for (i = 0; i < n; i++)
+        e[i]->reserved = 0;
+    if (u->nccl_root != NULL)
+        u->nccl_root->reserved = 0;
     return DMESH_SUCCESS;
 }
 
 int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
-                        const MPI_Comm given[], int comm_create, int nccl_lazy)
+                        const MPI_Comm given[], const dmesh_options_t *o)
 {
-    int i, err = DMESH_SUCCESS;
+    int err = make_all(u, n, e, given, o);
 
-    for (i = 0; i < n && err == DMESH_SUCCESS; i++)
-        if (e[i]->reserved)
-            err = make_entry(u, e[i], given ? &given[i] : NULL, comm_create, nccl_lazy);
-    if (err != DMESH_SUCCESS)
+    if (err != DMESH_SUCCESS) {
+        if (u->nccl_root != NULL && u->nccl_root->reserved)
+            u->nccl_root = NULL; /* made by this call: unreserved with the rest */
         dmesh_universe_unreserve(u); /* the same entries on every rank */
+    }
     return err;
 }
 
@@ -437,8 +575,14 @@ static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh
 
     if (err != DMESH_SUCCESS || e->reserved) { /* not found: the same on every rank */
         err = dmesh_universe_agree(u, 0, err, "communicator cache");
-        if (err == DMESH_SUCCESS)
-            err = dmesh_universe_make(u, 1, &e, given, comm_create, nccl_lazy);
+        if (err == DMESH_SUCCESS) {
+            dmesh_options_t o;
+            memset(&o, 0, sizeof(o));
+            o.comm_create = comm_create;
+            o.nccl_lazy = nccl_lazy;
+            o.nccl_create = DMESH_NCCL_CREATE_INIT;
+            err = dmesh_universe_make(u, 1, &e, given, &o);
+        }
         else
             dmesh_universe_unreserve(u);
     }
@@ -469,7 +613,7 @@ int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_nccl_comm_create(e->comm, &e->nccl_options, u->device, &e->nccl));
+        DMESH_TRY(nccl_entries(u, e->comm, DMESH_NCCL_CREATE_INIT, 0, 1, &e));
     e->nccl_pending = 0;
     return DMESH_SUCCESS;
 }

@@ -11,6 +11,7 @@
 
 #include "agree.h"
 #include "cache.h"
+#include "comm_nccl.h"
 #include "dmesh_layout.h"
 #include "error.h"
 #include "options.h"
@@ -42,6 +43,8 @@ typedef struct dmesh_universe {
     dmesh_layout_t root_layout;
     char root_names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
     int root_named;
+    dmesh_comm_entry_t *nccl_root; /* split: the entry over the whole mesh, parent of the rest */
+    dmesh_nccl_stats_t nccl_stats; /* what NCCL creation cost this rank (dmesh_get_cache_info) */
     dmesh_flat_name_t *flat; /* names registered by flatten */
     int nflat, flat_capacity;
 } dmesh_universe_t;
@@ -96,12 +99,15 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
 void dmesh_universe_unreserve(dmesh_universe_t *u);
 
 /* Collective over u->comm, after the agreement on the reservations: make
- * the reserved entries among e[0..n) in order (split, or group creation; or
- * a duplicate of given[i], MPI_COMM_NULL outside the mesh, when given is not
- * NULL), then their NCCL communicators unless nccl_lazy, agreeing after each
- * step. On failure every rank unreserves and returns the same class. */
+ * the reserved entries among e[0..n) in order (split, or group creation as
+ * o->comm_create says; or a duplicate of given[i], MPI_COMM_NULL outside the
+ * mesh, when given is not NULL), agreeing after each; then, unless
+ * o->nccl_lazy, all their NCCL communicators together as o->nccl_create
+ * says (split first makes the universe's root NCCL communicator when it has
+ * none), with one agreement. On failure every rank unreserves and returns
+ * the same class. */
 int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
-                        const MPI_Comm given[], int comm_create, int nccl_lazy);
+                        const MPI_Comm given[], const dmesh_options_t *o);
 
 /* Collective over u->comm: reserve, agree when not found, make (for calls
  * that need one entry and did not reserve it before their agreement). */

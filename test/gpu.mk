@@ -16,6 +16,7 @@ GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
 	test/data/1s-8gpu.xml test/data/2s-4gpu-socket0.xml
 EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
 	test/nccl-np4.sh test/nccl-np2.sh test/gpu/gpu-mesh.sh \
+	test/nccl-create-np4.sh test/nccl-create-np2.sh \
 	test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh
 
 if DMESH_HAVE_HWLOC
@@ -49,7 +50,7 @@ check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h \
 	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c lib/fault.c
-test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
@@ -57,12 +58,22 @@ TESTS += test/nccl-np4.sh test/nccl-np2.sh
 
 check_PROGRAMS += test/gpu/test_gpu_mesh
 test_gpu_test_gpu_mesh_SOURCES = test/gpu/test_gpu_mesh.c $(GPU_TESTUTIL)
-test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+test_gpu_test_gpu_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test
 test_gpu_test_gpu_mesh_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_gpu_test_gpu_mesh_LDADD = $(DMESH_TEST_LIBS) $(NCCL_LDFLAGS) $(NCCL_LIBS) \
 	$(CUDA_LDFLAGS) $(CUDA_LIBS)
 TESTS += test/gpu/gpu-mesh.sh
+
+# NCCL creation strategies (issue 11) through the mesh API: libdmesh_core
+# with the NCCL and CUDA doubles in place of the real libraries.
+check_PROGRAMS += test/test_nccl_create
+test_test_nccl_create_SOURCES = test/test_nccl_create.c test/nccl_double/nccl_double.c \
+	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h $(GPU_TESTUTIL)
+test_test_nccl_create_CPPFLAGS = $(test_test_nccl_pairing_CPPFLAGS)
+test_test_nccl_create_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_nccl_create_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/nccl-create-np4.sh test/nccl-create-np2.sh
 endif
 
 # make check-gpu: the real-GPU validation of test/gpu/run-device.sh (skips,
@@ -71,3 +82,11 @@ EXTRA_DIST += test/gpu/run-device.sh
 check-gpu: all
 	$(SHELL) $(top_srcdir)/test/gpu/run-device.sh $(abs_top_builddir)
 .PHONY: check-gpu
+
+# make check-configure: configure's NCCL detection (a pip wheel's layout,
+# --with-nccl=/nonexistent, NCCL_HOME); three configure runs, so not in
+# make check (.ci/run runs it).
+EXTRA_DIST += test/configure-nccl.sh
+check-configure:
+	$(SHELL) $(top_srcdir)/test/configure-nccl.sh $(abs_top_srcdir) $(abs_top_builddir)/configure-nccl.tmp
+.PHONY: check-configure

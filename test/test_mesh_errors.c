@@ -193,7 +193,7 @@ MT_TEST(arg_queries)
     int shape[2] = {1, mt_size}, v = -42, arr[MT_MAX_RANKS], n = -42, member = -42;
     const char *s = "untouched";
     MPI_Comm c = MPI_COMM_SELF;
-    dmesh_cache_info_t info = {-42, -42, -42, -42};
+    dmesh_cache_info_t info = {-42, -42, -42, -42, -42, -42, -42};
     size_t needed = 42;
     char buf[16];
     dmesh_t root = make(2, shape, D3), cur;

@@ -51,10 +51,7 @@ int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-#define NGPU 8
-static const char *const gpus[NGPU] = {"0000:07:00.0", "0000:0f:00.0", "0000:47:00.0",
-                                       "0000:4e:00.0", "0000:87:00.0", "0000:90:00.0",
-                                       "0000:b7:00.0", "0000:bd:00.0"};
+#define NGPU CUDA_DOUBLE_NODE_GPUS
 static int dev; /* this rank's device, as a universe would have bound it */
 
 static MPI_Comm split(int color, int key)
@@ -367,7 +364,7 @@ GT_TEST(test_duplicate_gpu)
     CHECK_SAME(rc);
     CHECK(nccl == NULL);
     CHECK_MSG("ranks 0 and 1");
-    CHECK_MSG(gpus[0]);
+    CHECK_MSG(cuda_double_node_gpus[0]);
     CHECK_EQ(nccl_double_unique_ids(), ids); /* NCCL never entered */
     CHECK_EQ(nccl_double_live_comms(), 0);
     CHECK_EQ(cuda_double_current(), dev);
@@ -527,7 +524,7 @@ int main(int argc, char **argv)
 
     gt_init(&argc, &argv);
     /* one GPU per rank, as device binding would give them */
-    cuda_double_set_devices(NGPU, gpus);
+    cuda_double_set_devices(NGPU, cuda_double_node_gpus);
     dev = world_rank % NGPU;
     cudaSetDevice(dev);
     total = gt_run_suite(pairing_suite());

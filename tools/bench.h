@@ -37,6 +37,7 @@ typedef struct {
     int ndims, shape[DMESH_MAX_DIMS];
     int reps, warmup;
     int json, csv, layout_only, create_only, profile;
+    int nccl; /* --nccl: the NCCL creation strategies side by side (bench-nccl.c) */
     long long world; /* layout-only world size */
 } bench_args_t;
 
@@ -108,6 +109,11 @@ void bench_create(const bench_args_t *a, MPI_Comm comm, bench_report_t *r);
 
 /* Local operations and live-mesh memory, collective over comm (bench-local.c). */
 void bench_local(const bench_args_t *a, MPI_Comm comm, bench_report_t *r);
+
+/* --nccl, collective over comm (bench-nccl.c): the creation strategies of
+ * a "cuda" mesh of a's shape side by side; rank 0 prints the table, what
+ * says which NCCL ran. */
+void bench_nccl(const bench_args_t *a, MPI_Comm comm, int rank, const char *what);
 
 /* Layout-only scale and memory model, no MPI (bench-layout.c). Returns 0
  * when every sampled decomposition agrees with groups(). */

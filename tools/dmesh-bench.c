@@ -21,6 +21,10 @@
 #include "args.h"
 #include "bench.h"
 
+#ifndef DMESH_BENCH_NCCL /* which NCCL --nccl runs on; the double's build says so */
+#define DMESH_BENCH_NCCL "the NCCL dmesh was built with"
+#endif
+
 static int mpi_up;
 
 /* ---- helpers shared by the parts ---- */
@@ -149,13 +153,15 @@ static void usage(FILE *f)
     fprintf(
         f, "usage: mpiexec -n N dmesh-bench [--shape 2,2,2] [--reps 20] [--warmup 3]\n"
            "                   [--create-only] [--profile] [--json | --csv]\n"
+           "       mpiexec -n N dmesh-bench --nccl [--shape 2,2,2] [--reps 5]\n"
            "       dmesh-bench --layout-only [--world 1048576] [--json]\n"
            "Times dmesh_init against one MPI_Comm_split per dim (baseline A) and one\n"
            "MPI_Comm_create per group of every dim (baseline B, a new_group loop), then local\n"
            "operations and memory. Each rep: MPI_Barrier, MPI_Wtime, max over ranks; the\n"
            "report gives min and median over reps. The default shape factors N into up to 3 dims.\n"
            "--create-only skips local operations; --profile attributes the creation time to\n"
-           "MPI calls (PMPI wrappers); --layout-only decomposes every rank of a 4-D mesh of\n"
+           "MPI calls (PMPI wrappers); --nccl compares the NCCL creation strategies\n"
+           "(init, split, scalable) of a cuda mesh; --layout-only decomposes every rank of a 4-D mesh of\n"
            "--world ranks without MPI and reports the memory of a mesh at 2^10 and 2^20.\n");
 }
 
@@ -173,6 +179,7 @@ static int parse_flag(const char *s, bench_args_t *a)
                 : strcmp(s, "--layout-only") == 0 ? &a->layout_only
                 : strcmp(s, "--create-only") == 0 ? &a->create_only
                 : strcmp(s, "--profile") == 0     ? &a->profile
+                : strcmp(s, "--nccl") == 0        ? &a->nccl
                                                   : NULL;
     if (flag != NULL)
         *flag = 1;
@@ -543,6 +550,12 @@ int main(int argc, char **argv)
         return 2;
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    if (a.nccl) {
+        bench_nccl(&a, comm, r.rank, DMESH_BENCH_NCCL);
+        MPI_Comm_free(&comm);
+        MPI_Finalize();
+        return 0;
+    }
     bench_create(&a, comm, &r);
     if (!a.create_only)
         bench_local(&a, comm, &r);

@@ -87,6 +87,9 @@ module dmesh_base
     integer(c_int) :: comms_nccl  !< NCCL communicators created
     integer(c_long) :: lookups    !< cache lookups
     integer(c_long) :: hits       !< lookups that found a communicator
+    integer(c_long) :: nccl_bootstraps      !< NCCL communicators bootstrapped from one id
+    integer(c_long) :: nccl_splits          !< NCCL communicators made by ncclCommSplit
+    integer(c_long) :: nccl_scalable_inits  !< made by ncclCommInitRankScalable
   end type dmesh_cache_info_t
 
   public :: dmesh_is_null

@@ -19,6 +19,10 @@ static __thread int current = -1;
 static unsigned context_mask;
 static cudaError_t set_failure = cudaSuccess, last_error = cudaSuccess;
 
+const char *const cuda_double_node_gpus[CUDA_DOUBLE_NODE_GPUS] = {
+    "0000:07:00.0", "0000:0f:00.0", "0000:47:00.0", "0000:4e:00.0",
+    "0000:87:00.0", "0000:90:00.0", "0000:b7:00.0", "0000:bd:00.0"};
+
 void cuda_double_set_devices(int n, const char *const busid[])
 {
     ndevices = n < MAX_DEVICES ? n : MAX_DEVICES;

@@ -10,6 +10,11 @@
  * device; n < 0: cudaGetDeviceCount fails with cudaErrorNoDevice). */
 void cuda_double_set_devices(int n, const char *const busid[]);
 
+/* PCI bus ids of the eight GPUs of a typical node, in CUDA order, for
+ * cuda_double_set_devices. */
+#define CUDA_DOUBLE_NODE_GPUS 8
+extern const char *const cuda_double_node_gpus[CUDA_DOUBLE_NODE_GPUS];
+
 /* Make the next cudaSetDevice fail with err, once. */
 void cuda_double_fail_set_device(cudaError_t err);
 

@@ -86,5 +86,9 @@ if [ "$ngpu" -ge 2 ]; then
     [ "$np" -gt 8 ] && np=8
     run "one-per-gpu-$np" "$np"
 fi
+# The NCCL creation strategies side by side on the real NCCL (figures only).
+section "dmesh-bench --nccl (1 rank)"
+"$mpirun" 1 "$build/tools/dmesh-bench" --nccl --reps 5 >"$logs/bench-nccl.log" 2>&1 || failed=1
+cat "$logs/bench-nccl.log"
 section "summary: $([ $failed -eq 0 ] && echo PASS || echo FAIL); logs in $logs"
 exit $failed

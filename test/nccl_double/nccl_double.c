@@ -39,6 +39,7 @@ typedef struct {
 /* What a member tells the others at the rendezvous. */
 typedef struct {
     int world, rank, nranks, device;
+    unsigned long ids_hash; /* ncclCommInitRankScalable: the ids it was given */
     char busid[32];
     char host[HOST_LEN];
 } member_t;
@@ -64,6 +65,8 @@ struct ncclComm {
     MPI_Comm mpi; /* the members, in NCCL rank order */
     op_t op;
     ncclResult_t injected; /* this rank's init fails so once everyone arrived */
+    int in_group;          /* started inside a group, the rendezvous still to do */
+    int splits;            /* ncclCommSplit calls on it, the same count on every member */
 };
 
 static struct ncclComm *comms[MAX_COMMS];
@@ -256,6 +259,9 @@ static ncclResult_t rendezvous_check(struct ncclComm *c)
         if (c->members[i].rank != i || c->members[i].nranks != c->info.nranks)
             return refuse(ncclInvalidUsage, "rank %d: inconsistent nranks or rank %d", i,
                           c->members[i].rank);
+        if (c->members[i].ids_hash != c->members[0].ids_hash)
+            return refuse(ncclInvalidUsage, "ncclCommInitRankScalable: ranks %d and %d were given "
+                          "different ids", i, 0);
         for (int j = 0; j < i; j++)
             if (strcmp(c->members[i].host, c->members[j].host) == 0 &&
                 strcmp(c->members[i].busid, c->members[j].busid) == 0) {
@@ -310,18 +316,24 @@ static ncclResult_t progress(struct ncclComm *c)
     return ncclSuccess;
 }
 
-ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank,
-                                    ncclConfig_t *config)
+static int valid_id(const double_id_t *id)
 {
-    double_id_t id;
+    return memcmp(id->magic, ID_MAGIC, sizeof(ID_MAGIC)) == 0;
+}
+
+/* Both initialisations: meet the members of id (at its maker); inside a
+ * group only start, ncclGroupEnd meets. */
+static ncclResult_t init_common(ncclComm_t *comm, int nranks, const double_id_t *id, int rank,
+                                ncclConfig_t *config, ncclResult_t fail, int nids,
+                                unsigned long ids_hash)
+{
     member_t me;
     struct ncclComm *c;
-    ncclResult_t fail = injected("ncclCommInitRankConfig"), r = ncclSuccess;
+    ncclResult_t r = ncclSuccess;
 
-    memcpy(&id, commId.internal, sizeof(id));
-    if (comm == NULL || config == NULL || memcmp(id.magic, ID_MAGIC, sizeof(ID_MAGIC)) ||
-        nranks < 1 || rank < 0 || rank >= nranks)
-        r = refuse(ncclInvalidArgument, "bad arguments to ncclCommInitRankConfig%.0d%.0d", 0, 0);
+    if (comm == NULL || config == NULL || !valid_id(id) || nranks < 1 || rank < 0 ||
+        rank >= nranks)
+        r = refuse(ncclInvalidArgument, "bad arguments to ncclCommInitRank%.0d%.0d", 0, 0);
     if (r == ncclSuccess)
         r = config_check(config);
     if (r == ncclSuccess)
@@ -330,20 +342,173 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId c
         *comm = NULL;
     if (r != ncclSuccess)
         return r; /* refused before a communicator exists: no *comm */
-    c = comm_new(nranks, &id, rank, config);
+    c = comm_new(nranks, id, rank, config);
     if (c == NULL)
         return ncclSystemError;
     *comm = c;
+    me.ids_hash = ids_hash;
     c->info.device = me.device;
+    c->info.nids = nids;
     c->injected = fail; /* shows after the rendezvous, as a transport failure would */
     c->me = me;
     rendezvous_start(c);
+    if (group_depth > 0) {
+        c->in_group = c->info.grouped = 1;
+        return ncclSuccess;
+    }
     if (config->blocking == 0)
         return ncclInProgress;
     while (c->state == ncclInProgress)
         if ((r = progress(c)) == ncclInProgress)
             sched_yield();
     return c->state;
+}
+
+ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank,
+                                    ncclConfig_t *config)
+{
+    double_id_t id;
+    ncclResult_t fail = injected("ncclCommInitRankConfig");
+
+    memcpy(&id, commId.internal, sizeof(id));
+    return init_common(comm, nranks, &id, rank, config, fail, 0, 0);
+}
+
+ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nranks, int myrank, int nId,
+                                      ncclUniqueId *commIds, ncclConfig_t *config)
+{
+    double_id_t id, first;
+    unsigned long h = 1469598103UL;
+    ncclResult_t fail = injected("ncclCommInitRankScalable");
+
+    if (nId < 1 || nId > nranks || commIds == NULL) {
+        if (newcomm != NULL)
+            *newcomm = NULL;
+        return refuse(ncclInvalidArgument, "ncclCommInitRankScalable: nId %d for %d ranks", nId,
+                      nranks);
+    }
+    for (int i = 0; i < nId; i++) {
+        memcpy(&id, commIds[i].internal, sizeof(id));
+        if (!valid_id(&id)) {
+            *newcomm = NULL;
+            return refuse(ncclInvalidArgument, "ncclCommInitRankScalable: id %d of %d invalid", i,
+                          nId);
+        }
+        h = h * 1099511628211UL ^ ((unsigned long)id.origin << 32 ^ id.serial);
+    }
+    memcpy(&first, commIds[0].internal, sizeof(first));
+    return init_common(newcomm, nranks, &first, myrank, config, fail, nId, h);
+}
+
+/* ---- ncclCommSplit ------------------------------------------------------ */
+
+static ncclResult_t ready(struct ncclComm *c);
+
+typedef struct {
+    int color, key, prank;
+    member_t me;
+} split_msg_t;
+
+static int split_order(const void *a, const void *b)
+{
+    const split_msg_t *x = a, *y = b;
+
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->prank < y->prank ? -1 : x->prank > y->prank;
+}
+
+/* The members of colour among all (the parent's), in (key, parent rank)
+ * order, into c's table; this rank's position in it. */
+static int split_members(const split_msg_t *all, int n, int color, int prank, split_msg_t *mine,
+                         int *count)
+{
+    int k = 0, rank = -1;
+
+    for (int i = 0; i < n; i++)
+        if (all[i].color == color)
+            mine[k++] = all[i];
+    qsort(mine, (size_t)k, sizeof(*mine), split_order);
+    for (int i = 0; i < k; i++) {
+        if (mine[i].prank == prank)
+            rank = i;
+        mine[i].me.rank = i;
+        mine[i].me.nranks = k;
+    }
+    *count = k;
+    return rank;
+}
+
+/* The child of colour, once the parent's members are known. */
+static ncclResult_t split_child(struct ncclComm *p, const split_msg_t *all, int n, int color,
+                                ncclConfig_t *config, MPI_Comm mpi, ncclComm_t *newcomm)
+{
+    split_msg_t *mine = malloc((size_t)n * sizeof(*mine));
+    struct ncclComm *c;
+    double_id_t id = p->id;
+    int k = 0, rank;
+
+    if (mine == NULL)
+        return ncclSystemError;
+    rank = split_members(all, n, color, p->info.rank, mine, &k);
+    id.origin = mine[0].me.world; /* the child's rank 0 stands for its maker */
+    id.serial = p->info.id_serial * 4096 + (unsigned long)p->splits;
+    c = comm_new(k, &id, rank, config);
+    if (c == NULL) {
+        free(mine);
+        return ncclSystemError;
+    }
+    for (int i = 0; i < k; i++)
+        c->members[i] = mine[i].me;
+    free(mine);
+    c->me = c->members[rank];
+    c->arrived = k;
+    c->mpi = mpi;
+    c->info.device = p->info.device;
+    c->info.split = 1;
+    c->info.split_color = color;
+    c->info.grouped = group_depth > 0;
+    c->state = rendezvous_check(c);
+    if (c->state == ncclSuccess)
+        c->state = injected("ncclCommSplit");
+    c->polls = c->info.config.blocking == 0 ? polls_setting : 0;
+    *newcomm = c;
+    return c->state != ncclSuccess ? c->state : c->polls > 0 ? ncclInProgress : ncclSuccess;
+}
+
+ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm,
+                           ncclConfig_t *config)
+{
+    struct ncclComm *p = live(comm);
+    split_msg_t me, *all;
+    MPI_Comm mpi = MPI_COMM_NULL;
+    ncclResult_t r = ready(p);
+
+    if (newcomm != NULL)
+        *newcomm = NULL;
+    if (r != ncclSuccess || newcomm == NULL || (color < 0 && color != NCCL_SPLIT_NOCOLOR))
+        return r != ncclSuccess ? r : refuse(ncclInvalidArgument, "ncclCommSplit: colour %d%.0d",
+                                             color, 0);
+    if (config == NULL)
+        config = &p->info.config; /* NCCL: the parent's */
+    if ((r = config_check(config)) != ncclSuccess)
+        return r;
+    memset(&me, 0, sizeof(me));
+    me.color = color;
+    me.key = key;
+    me.prank = p->info.rank;
+    me.me = p->me;
+    all = malloc((size_t)p->info.nranks * sizeof(*all));
+    if (all == NULL)
+        return ncclSystemError;
+    /* collective over the parent, as NCCL's split is */
+    MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, p->mpi);
+    MPI_Comm_split(p->mpi, color == NCCL_SPLIT_NOCOLOR ? MPI_UNDEFINED : color, key, &mpi);
+    p->splits++;
+    r = color == NCCL_SPLIT_NOCOLOR ? ncclSuccess
+                                    : split_child(p, all, p->info.nranks, color, config, mpi, newcomm);
+    free(all);
+    return r;
 }
 
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank)
@@ -519,13 +684,49 @@ ncclResult_t ncclGroupStart(void)
     return r;
 }
 
+/* The outermost ncclGroupEnd: the group's initialisations meet, all
+ * together (each rendezvous advances without blocking the others). */
+static ncclResult_t group_launch(void)
+{
+    ncclResult_t first = ncclSuccess;
+    int waiting = 1, nonblocking = 0;
+
+    while (waiting) {
+        waiting = 0;
+        for (int i = 0; i < ncomms; i++) {
+            struct ncclComm *c = comms[i];
+            if (!c->in_group || c->info.aborted || c->info.destroyed)
+                continue;
+            if (c->info.config.blocking == 0) {
+                c->in_group = 0; /* goes on in ncclCommGetAsyncError */
+                nonblocking = 1;
+                continue;
+            }
+            if (c->state == ncclInProgress && progress(c) == ncclInProgress) {
+                waiting = 1;
+                continue;
+            }
+            c->in_group = 0;
+            if (c->state != ncclSuccess && first == ncclSuccess)
+                first = c->state;
+        }
+        if (waiting)
+            sched_yield();
+    }
+    return first != ncclSuccess ? first : nonblocking ? ncclInProgress : ncclSuccess;
+}
+
 ncclResult_t ncclGroupEnd(void)
 {
     ncclResult_t r = injected("ncclGroupEnd");
 
     if (group_depth == 0)
         return ncclInvalidUsage;
-    group_depth--;
+    if (--group_depth == 0) {
+        ncclResult_t g = group_launch();
+        if (r == ncclSuccess)
+            r = g;
+    }
     return r;
 }
 

@@ -27,10 +27,14 @@ typedef struct {
     int allreduces;     /* ncclAllReduce calls accepted */
     int finalized, destroyed, aborted;
     int abort_group_depth; /* ncclGroupStart depth when it was aborted */
+    int grouped;           /* made inside ncclGroupStart/End (met the others at ncclGroupEnd) */
+    int nids;              /* ncclCommInitRankScalable: how many ids; 0 otherwise */
+    int split, split_color; /* made by ncclCommSplit, with that colour */
 } nccl_double_comm_info_t;
 
 /* Make the next call of function fn ("ncclGetUniqueId",
- * "ncclCommInitRankConfig", "ncclCommFinalize", "ncclCommDestroy",
+ * "ncclCommInitRankConfig", "ncclCommInitRankScalable", "ncclCommSplit",
+ * "ncclCommFinalize", "ncclCommDestroy",
  * "ncclCommAbort", "ncclGroupStart", "ncclGroupEnd") on this process fail
  * with r, once. fn NULL clears it. ncclCommInitRankConfig still meets the
  * other members, then leaves its communicator in the error state r (as a
@@ -55,6 +59,19 @@ int nccl_double_pending_polls(ncclComm_t comm);
  * mpi's size and rank, ids differing between members, an id not made by
  * mpi's rank 0. 0 when the pairing is right. */
 int nccl_double_check_pairing(ncclComm_t comm, MPI_Comm mpi);
+
+/* Creation as NCCL does it (2.28):
+ *  - inside ncclGroupStart/End, ncclCommInitRankConfig and
+ *    ncclCommInitRankScalable only start; the members meet in ncclGroupEnd,
+ *    all the group's communicators together (a non-blocking one goes on in
+ *    ncclCommGetAsyncError, and ncclGroupEnd answers ncclInProgress);
+ *  - ncclCommInitRankScalable meets at the maker of commIds[0]; every member
+ *    must pass the same nId ids, else all fail with ncclInvalidUsage;
+ *  - ncclCommSplit is collective over every member of the parent (MPI over
+ *    the parent's members), groups by colour, orders by (key, parent rank),
+ *    gives NULL for NCCL_SPLIT_NOCOLOR, keeps the parent's device, takes the
+ *    parent's config when config is NULL; it refuses a parent that is not
+ *    ready, and blocks even inside a group. */
 
 /* Ids made by this process; communicators created and neither destroyed nor
  * aborted; current ncclGroupStart depth. */
