@@ -199,8 +199,55 @@ unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p)
     return id;
 }
 
-int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const int *rank_map,
-                       int cuda, dmesh_universe_t **out)
+/* The universe's copy of the root description. */
+static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)
+{
+    int d;
+
+    u->local_map = root->local_map;
+    u->debug = root->debug;
+    if (root->layout != NULL)
+        u->root_layout = *root->layout;
+    for (d = 0; root->names != NULL && d < u->root_layout.naxes; d++)
+        DMESH_TRY(dmesh_universe_intern(u, root->names[d], &u->root_names[d]));
+    if (root->rank_map == NULL)
+        return DMESH_SUCCESS;
+    if ((u->rank_map = DMESH_FAULT_MALLOC((size_t)root->n * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "rank map of %d ranks: out of memory", root->n);
+    memcpy(u->rank_map, root->rank_map, (size_t)root->n * sizeof(int));
+    return DMESH_SUCCESS;
+}
+
+/* Where the universe stands in its communicator (none: rank 0 of n). */
+static void attach(dmesh_universe_t *u, dmesh_private_comm_t *p)
+{
+    u->rank = 0;
+    u->size = u->n;
+    u->comm = MPI_COMM_NULL;
+    if (p != NULL) {
+        pthread_mutex_lock(&lock);
+        p->refs++;
+        pthread_mutex_unlock(&lock);
+        u->pcomm = p;
+        u->comm = p->comm;
+        MPI_Comm_rank(u->comm, &u->rank);
+        MPI_Comm_size(u->comm, &u->size);
+    }
+    u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
+}
+
+static void free_names(dmesh_universe_t *u)
+{
+    dmesh_interned_t *x;
+
+    while ((x = u->names) != NULL) {
+        u->names = x->next;
+        free(x);
+    }
+}
+
+int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_root_desc_t *root,
+                       dmesh_universe_t **out)
 {
     dmesh_universe_t *u = DMESH_FAULT_CALLOC(1, sizeof(*u));
     int err;
@@ -208,37 +255,26 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const i
     if (u == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "universe: out of memory");
     u->refcount = 1;
-    u->n = n;
-    u->cuda = cuda;
+    u->n = root->n;
+    u->cuda = root->cuda;
     u->device = -1;
     u->id = id;
-    if ((err = dmesh_cache_init(&u->cache)) != DMESH_SUCCESS)
-        goto fail;
-    if (rank_map != NULL) {
-        if ((u->rank_map = DMESH_FAULT_MALLOC((size_t)n * sizeof(int))) == NULL) {
-            err = dmesh_error_set(DMESH_ERR_NOMEM, "rank map of %d ranks: out of memory", n);
-            goto fail;
-        }
-        memcpy(u->rank_map, rank_map, (size_t)n * sizeof(int));
+    err = dmesh_cache_init(&u->cache);
+    if (err == DMESH_SUCCESS)
+        err = set_root(u, root);
+    if (err != DMESH_SUCCESS) {
+        dmesh_cache_destroy(&u->cache);
+        free_names(u);
+        free(u->rank_map);
+        free(u);
+        return err;
     }
-    pthread_mutex_lock(&lock);
-    p->refs++;
-    pthread_mutex_unlock(&lock);
-    u->pcomm = p;
-    u->comm = p->comm;
-    MPI_Comm_rank(u->comm, &u->rank);
-    MPI_Comm_size(u->comm, &u->size);
-    u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
+    attach(u, p);
     *out = u;
     return DMESH_SUCCESS;
-fail:
-    dmesh_cache_destroy(&u->cache);
-    free(u->rank_map);
-    free(u);
-    return err;
 }
 
-int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
+int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root,
                           dmesh_universe_t **out)
 {
     dmesh_private_comm_t *p;
@@ -248,7 +284,7 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
 
     DMESH_TRY(dmesh_private_comm_get(user_comm, &p));
     id = dmesh_private_comm_next_id(p);
-    err = dmesh_universe_new(p, id, n, rank_map, cuda, &u);
+    err = dmesh_universe_new(p, id, root, &u);
     err = dmesh_agree(p->comm, 0, err, "universe creation");
     dmesh_private_comm_release(p);
     if (err != DMESH_SUCCESS) {
@@ -257,6 +293,25 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
         return err;
     }
     *out = u;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_intern(dmesh_universe_t *u, const char *name, const char **out)
+{
+    dmesh_interned_t *x;
+    size_t len = strlen(name) + 1;
+
+    for (x = u->names; x != NULL; x = x->next)
+        if (strcmp(x->text, name) == 0) {
+            *out = x->text;
+            return DMESH_SUCCESS;
+        }
+    if ((x = DMESH_FAULT_MALLOC(sizeof(*x) + len)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dimension name: out of memory");
+    memcpy(x->text, name, len);
+    x->next = u->names;
+    u->names = x;
+    *out = x->text;
     return DMESH_SUCCESS;
 }
 
@@ -285,7 +340,9 @@ void dmesh_universe_release(dmesh_universe_t *u)
         return;
     free_comms(u);
     dmesh_cache_destroy(&u->cache);
-    dmesh_private_comm_release(u->pcomm);
+    if (u->pcomm != NULL)
+        dmesh_private_comm_release(u->pcomm);
+    free_names(u);
     free(u->flat);
     free(u->rank_map);
     free(u);
@@ -372,8 +429,7 @@ void dmesh_universe_unreserve(dmesh_universe_t *u)
 static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
                      int comm_create)
 {
-    /* a rank map private to each group: its first rank tells the groups apart */
-    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+    long long base = dmesh_universe_colour_base(u);
     int rc;
 
     if (given == NULL) {
@@ -634,15 +690,13 @@ int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,
-                            dmesh_comm_entry_t *e)
+int dmesh_universe_register(dmesh_universe_t *u, const char *name, dmesh_comm_entry_t *e)
 {
     dmesh_flat_name_t *f;
 
     DMESH_TRY(dmesh_universe_flat_reserve(u, 1));
     f = &u->flat[u->nflat++];
-    snprintf(f->name, sizeof(f->name), "%s", name);
-    f->axis = *axis;
+    f->name = name;
     f->entry = e;
     return DMESH_SUCCESS;
 }
@@ -655,6 +709,22 @@ const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, con
         if (strcmp(u->flat[i].name, name) == 0)
             return &u->flat[i];
     return NULL;
+}
+
+int dmesh_universe_is_root_name(const dmesh_universe_t *u, const char *name)
+{
+    int d;
+
+    for (d = 0; d < u->root_layout.naxes; d++)
+        if (u->root_names[d] != NULL && strcmp(u->root_names[d], name) == 0)
+            return 1;
+    return 0;
+}
+
+long long dmesh_universe_colour_base(const dmesh_universe_t *u)
+{
+    /* a rank map private to each group: its first rank tells the groups apart */
+    return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
 }
 
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)
