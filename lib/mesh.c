@@ -957,19 +957,3 @@ int dmesh_abort(dmesh_t mesh)
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_abort"));
     return dmesh_universe_abort(mesh->u);
 }
-
-int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
-{
-    dmesh_comm_entry_t *e;
-
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, "dmesh_get_nccl_comm"));
-    DMESH_CHECK_PTR(nccl);
-    e = mesh->dim[dim].entry;
-    if (e->backend != DMESH_BACKEND_NCCL)
-        return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
-    if (mesh->u->my_index < 0)
-        return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
-    DMESH_TRY(dmesh_universe_nccl_entry(mesh->u, e));
-    *nccl = e->nccl;
-    return DMESH_SUCCESS;
-}

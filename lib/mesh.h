@@ -58,10 +58,6 @@ int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all);
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root,
                    const dmesh_dim_t dims[], dmesh_t *out);
 
-/* The NCCL communicator of dim (as void *), created first when the universe
- * defers NCCL creation (collective over that dim's group then). */
-int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl);
-
 /* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index
  * of it. dim is wider than int so that no int a user passes (INT_MIN
  * included) is taken for the sentinel. */
