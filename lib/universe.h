@@ -15,9 +15,8 @@
 #include "dmesh_layout.h"
 #include "error.h"
 #include "options.h"
+#include "pcomm.h"
 #include "rank_map.h"
-
-typedef struct dmesh_private_comm dmesh_private_comm_t;
 
 /* A name registered on the root mesh by dmesh_flatten: the axis is the
  * entry's. */
@@ -68,18 +67,6 @@ typedef struct dmesh_universe {
     dmesh_flat_name_t *flat; /* names registered by flatten */
     int nflat, flat_capacity;
 } dmesh_universe_t;
-
-/* Collective over user: the private duplicate of user (made on first use,
- * its creation agreed over user, then taken from user's attribute), with a
- * reference for the caller. Returns the same class on every rank. */
-int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **p);
-void dmesh_private_comm_release(dmesh_private_comm_t *p);
-MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);
-
-/* The identity of the next universe on p: every rank of the communicator
- * takes one per root creation call, whatever else failed, so that the
- * numbers stay the same on every rank. */
-unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p);
 
 /* Local: a universe with identity id on p (takes a reference on p; NULL:
  * none, for benchmarks without MPI: rank 0 of a communicator of root->n)
