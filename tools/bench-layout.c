@@ -200,15 +200,15 @@ static const struct {
 } sizes[2] = {
     {1LL << 10,
      {"universe_1024", "universe_heap_1024", "handle_1024", "handle_heap_1024", "slice_heap_1024"},
-     {"2^10: universe, accounted (sizeof + cache + rank map + names)", "2^10: universe, heap growth",
-      "2^10: mesh handle, accounted (header + 4 dim records)", "2^10: mesh handle, heap growth",
-      "2^10: dmesh_slice (2 of 4 dims), heap growth"}},
+     {"2^10: universe, accounted (sizeof + cache + rank map + names)",
+      "2^10: universe, heap growth", "2^10: mesh handle, accounted (header + 4 dim records)",
+      "2^10: mesh handle, heap growth", "2^10: dmesh_slice (2 of 4 dims), heap growth"}},
     {1LL << 20,
      {"universe_1048576", "universe_heap_1048576", "handle_1048576", "handle_heap_1048576",
       "slice_heap_1048576"},
-     {"2^20: universe, accounted (sizeof + cache + rank map + names)", "2^20: universe, heap growth",
-      "2^20: mesh handle, accounted (header + 4 dim records)", "2^20: mesh handle, heap growth",
-      "2^20: dmesh_slice (2 of 4 dims), heap growth"}},
+     {"2^20: universe, accounted (sizeof + cache + rank map + names)",
+      "2^20: universe, heap growth", "2^20: mesh handle, accounted (header + 4 dim records)",
+      "2^20: mesh handle, heap growth", "2^20: dmesh_slice (2 of 4 dims), heap growth"}},
 };
 
 static void memory_at(int k, held_t *h, bench_report_t *r)
