@@ -118,20 +118,17 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
     h = cart_hash(mesh, key);
     DMESH_TRY(dmesh_universe_agree(mesh->u, h, err, __func__));
     /* every rank holds the same cache: all hit, or all miss */
-    if ((e = dmesh_cache_find(&mesh->u->cache, &axis, key)) == NULL) {
-        err = dmesh_cache_entry_new(&axis, key, DMESH_BACKEND_MPI, &e);
-        if (err == DMESH_SUCCESS && (err = dmesh_cache_add(&mesh->u->cache, e)) != DMESH_SUCCESS)
-            free(e); /* a failed add leaves the cache as it was */
+    if ((e = dmesh_universe_find_entry(mesh->u, &axis, key)) == NULL) {
+        err = dmesh_universe_add_entry(mesh->u, &axis, key, &e);
         added = err == DMESH_SUCCESS;
         if ((err = dmesh_universe_agree(mesh->u, h, err, __func__)) != DMESH_SUCCESS) {
             if (added) /* another rank failed: take this rank's entry out again */
-                dmesh_cache_drop_last(&mesh->u->cache);
+                dmesh_universe_drop_entry(mesh->u);
             return err;
         }
-        e->position = -1;
         err = cart_create(mesh->u, &axis, mesh->ndims, shape, periods, reorder, h, &e->comm);
         if (err != DMESH_SUCCESS) {
-            dmesh_cache_drop_last(&mesh->u->cache);
+            dmesh_universe_drop_entry(mesh->u);
             return err;
         }
     }

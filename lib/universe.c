@@ -239,6 +239,33 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     return DMESH_SUCCESS;
 }
 
+dmesh_comm_entry_t *dmesh_universe_find_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                                              const char *key)
+{
+    return dmesh_cache_find(&u->cache, axis, key);
+}
+
+int dmesh_universe_add_entry(dmesh_universe_t *u, const dmesh_axis_t *axis, const char *key,
+                             dmesh_comm_entry_t **out)
+{
+    dmesh_comm_entry_t *e;
+    int err;
+
+    DMESH_TRY(dmesh_cache_entry_new(axis, key, DMESH_BACKEND_MPI, &e));
+    e->position = -1;
+    if ((err = dmesh_cache_add(&u->cache, e)) != DMESH_SUCCESS) {
+        free(e); /* a failed add leaves the cache as it was */
+        return err;
+    }
+    *out = e;
+    return DMESH_SUCCESS;
+}
+
+void dmesh_universe_drop_entry(dmesh_universe_t *u)
+{
+    dmesh_cache_drop_last(&u->cache);
+}
+
 void dmesh_universe_unreserve(dmesh_universe_t *u)
 {
     while (u->cache.count > 0 && u->cache.order[u->cache.count - 1]->reserved) {

@@ -103,6 +103,19 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
 int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
                            const dmesh_axis_options_t *o, dmesh_comm_entry_t **e);
 
+/* Local: the entry of (axis, options key), or NULL. For a communicator that
+ * the caller makes itself (mesh_cart.c), with the next two. */
+dmesh_comm_entry_t *dmesh_universe_find_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
+                                              const char *key);
+
+/* Local: a new MPI entry of (axis, key) at the end of the cache, with no
+ * communicator yet (the caller makes e->comm). */
+int dmesh_universe_add_entry(dmesh_universe_t *u, const dmesh_axis_t *axis, const char *key,
+                             dmesh_comm_entry_t **e);
+
+/* Take out the entry added last (its communicator was not made). */
+void dmesh_universe_drop_entry(dmesh_universe_t *u);
+
 /* Take out the reserved entries at the end of the cache (on every rank,
  * after a failed agreement), freeing what was made of them. */
 void dmesh_universe_unreserve(dmesh_universe_t *u);
