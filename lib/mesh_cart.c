@@ -15,6 +15,7 @@
 
 #include "comm_mpi.h"
 #include "error.h"
+#include "fault.h"
 #include "mesh.h"
 
 /* The cache key of (layout, periods, reorder): at most 16 sizes whose
@@ -69,6 +70,10 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
     *cart = MPI_COMM_NULL;
     if (copy != MPI_COMM_NULL) {
         rc = MPI_Cart_create(copy, ndims, shape, p, reorder != 0, cart);
+        if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_CART)) {
+            MPI_Comm_free(cart);
+            rc = MPI_ERR_INTERN;
+        }
         if (rc != MPI_SUCCESS)
             err = dmesh_error_mpi(rc, "MPI_Cart_create");
         else
