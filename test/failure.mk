@@ -11,6 +11,7 @@ test_test_mesh_failure_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_failure_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
 
-MESH_FAILURE_RUNS = test/mesh-failure-np2.sh test/mesh-failure-np4.sh test/mesh-failure-np8.sh
+MESH_FAILURE_RUNS = test/mesh-failure-np2.sh test/mesh-failure-np4.sh test/mesh-failure-np8.sh \
+	test/mesh-env-np2.sh
 TESTS += $(MESH_FAILURE_RUNS)
 EXTRA_DIST += $(MESH_FAILURE_RUNS) test/asan-mpi.supp test/no-dlclose.c

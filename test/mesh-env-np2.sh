@@ -1,0 +1,10 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_mesh_failure's "env" case at 2 ranks, with bad DMESH_CHECK and
+# DMESH_TIMEOUT set before the processes start: the library reads its
+# variables once per process (run by make check from the build directory).
+DMESH_CHECK=bogus
+DMESH_TIMEOUT=never
+CK_RUN_CASE=env
+export DMESH_CHECK DMESH_TIMEOUT CK_RUN_CASE
+exec "$MPIRUN" 2 ./test/test_mesh_failure
