@@ -13,13 +13,13 @@
 /* Tag of MPI_Comm_create_group; groups of one axis are disjoint. */
 #define DMESH_CREATE_GROUP_TAG 0x6d65
 
-static int create_by_split(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my_index,
+static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int my_index,
                            int colour_base, MPI_Comm *out)
 {
     int colour = MPI_UNDEFINED, key = 0, rc, err = DMESH_SUCCESS;
 
     /* even a rank whose decomposition failed takes part, so that none hangs */
-    if (my_index >= 0 && (err = dmesh_axis_decompose(axis, n, my_index, &colour, &key)) != 0)
+    if (my_index >= 0 && (err = dmesh_prepared_axis_decompose(axis, my_index, &colour, &key)) != 0)
         colour = MPI_UNDEFINED;
     else if (my_index >= 0)
         colour += colour_base;
@@ -82,20 +82,37 @@ int dmesh_set_errhandler(MPI_Comm comm)
     return rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ERRHANDLER) ? MPI_ERR_INTERN : rc;
 }
 
-int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
-                          int my_index, int colour_base, int use_group, MPI_Comm *out)
+int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_axis_t *axis,
+                                   const dmesh_prepared_axis_t *prepared, const int *rank_map,
+                                   int my_index, int colour_base, int use_group, MPI_Comm *out)
 {
     MPI_Comm c = MPI_COMM_NULL;
     int rc;
 
     if (use_group)
-        DMESH_TRY(create_by_group(comm, axis, n, rank_map, my_index, &c));
+        DMESH_TRY(create_by_group(comm, axis, prepared->n, rank_map, my_index, &c));
     else
-        DMESH_TRY(create_by_split(comm, axis, n, my_index, colour_base, &c));
+        DMESH_TRY(create_by_split(comm, prepared, my_index, colour_base, &c));
     if (c != MPI_COMM_NULL && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS) {
         MPI_Comm_free(&c);
         return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
     }
     *out = c;
     return DMESH_SUCCESS;
+}
+
+int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
+                          int my_index, int colour_base, int use_group, MPI_Comm *out)
+{
+    dmesh_prepared_axis_t prepared;
+    MPI_Comm none = MPI_COMM_NULL;
+    int err = dmesh_axis_prepare(axis, n, &prepared);
+
+    if (err == DMESH_SUCCESS)
+        return dmesh_comm_mpi_create_prepared(comm, axis, &prepared, rank_map, my_index,
+                                              colour_base, use_group, out);
+    /* the others may split: take part, in no group (my_index -1 reads no axis) */
+    if (!use_group)
+        DMESH_TRY(create_by_split(comm, NULL, -1, 0, &none));
+    return err;
 }
