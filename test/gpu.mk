@@ -20,7 +20,8 @@ GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
 EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
 	test/nccl-np4.sh test/nccl-np2.sh test/gpu/gpu-mesh.sh \
 	test/nccl-create-np4.sh test/nccl-create-np2.sh \
-	test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh test/gpu/gpu-libs.sh
+	test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh test/gpu/gpu-libs.sh \
+	test/gpu/hide-gpu-libs.sh
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
