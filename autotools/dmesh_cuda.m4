@@ -13,5 +13,9 @@ AC_DEFUN([DMESH_CHECK_CUDA], [
       [AC_MSG_ERROR([CUDA support loads the CUDA runtime with dlopen, which was not found])])
     AS_CASE([$ac_cv_search_dlopen], ["none required"], [], [DMESH_DL_LIBS=$ac_cv_search_dlopen])
     LIBS=$dmesh_save_LIBS])
+  dnl where configure found cudart: the last place the run-time load looks
+  dmesh_cuda_libdir=`echo " $CUDA_LDFLAGS" | sed -n 's/^.* -L\([[^ ]]*\).*$/\1/p'`
+  AC_DEFINE_UNQUOTED([DMESH_CUDART_FOUND_LIBDIR], ["$dmesh_cuda_libdir"],
+                     [Directory configure found the CUDA runtime in (empty: default paths)])
   AC_SUBST([DMESH_DL_LIBS])
 ])

@@ -8,8 +8,10 @@
  *      library, or one that another library already loaded globally, shares
  *      its copy with dmesh; the test doubles are found this way;
  *   3. dlopen of the soname of the version dmesh was built against
- *      (libcudart.so.<CUDA major>, libnccl.so.<NCCL major>), which the
- *      loader also looks for in libdmesh's run path (configure's directory).
+ *      (libcudart.so.<CUDA major>, libnccl.so.<NCCL major>): the loader's
+ *      search (LD_LIBRARY_PATH, ld.so.cache, default directories);
+ *   4. that soname in the directory configure found the library in (a pip
+ *      wheel's, a --with-nccl=DIR), which the loader may not know.
  * A library is never unloaded: CUDA and NCCL keep threads and state. */
 #include "config.h"
 
@@ -46,6 +48,7 @@ typedef struct {
     const char *env;     /* the override variable */
     const char *soname_format; /* with major: the version dmesh was built against */
     int major;
+    const char *dir;     /* where configure found it, tried last ("": nowhere) */
     const char *const *names; /* the functions, in table order */
     int n;
     void **slots;        /* n addresses of the table's pointers */
@@ -58,7 +61,7 @@ static const char *const cudart_names[] = {DMESH_CUDART_FUNCTIONS(DMESH_GPU_LIB_
 static void **const cudart_slots[] = {DMESH_CUDART_FUNCTIONS(DMESH_GPU_LIB_CUDART_SLOT)};
 
 static gpu_lib_t cudart = {"the CUDA runtime", "DMESH_CUDART_LIBRARY", "libcudart.so.%d",
-                           CUDART_VERSION / 1000, cudart_names,
+                           CUDART_VERSION / 1000, DMESH_CUDART_FOUND_LIBDIR, cudart_names,
                            (int)(sizeof(cudart_names) / sizeof(cudart_names[0])),
                            (void **)cudart_slots, 0};
 
@@ -67,7 +70,8 @@ static const char *const nccl_names[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME
 #define DMESH_GPU_LIB_NCCL_SLOT(ret, name, params) (void **)&dmesh_nccl.name,
 static void **const nccl_slots[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)};
 
-static gpu_lib_t nccl = {"NCCL", "DMESH_NCCL_LIBRARY", "libnccl.so.%d", NCCL_MAJOR, nccl_names,
+static gpu_lib_t nccl = {"NCCL", "DMESH_NCCL_LIBRARY", "libnccl.so.%d", NCCL_MAJOR,
+                         DMESH_NCCL_FOUND_LIBDIR, nccl_names,
                          (int)(sizeof(nccl_names) / sizeof(nccl_names[0])),
                          (void **)nccl_slots, 0};
 #endif
@@ -82,18 +86,35 @@ static const char *lib_override(const gpu_lib_t *l)
     return over != NULL && over[0] != '\0' ? over : NULL;
 }
 
+/* dlopen of file, else (no override) of file in the directory configure
+ * found the library in; why: the loader's message about file. */
+static void *lib_dlopen(const gpu_lib_t *l, const char *file, char *why, size_t len)
+{
+    char path[4096];
+    void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+
+    if (h != NULL)
+        return h;
+    snprintf(why, len, "%s", dlerror());
+    if (lib_override(l) != NULL || l->dir[0] == '\0')
+        return NULL;
+    snprintf(path, sizeof(path), "%s/%s", l->dir, file);
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL)
+        snprintf(why + strlen(why), len - strlen(why), "; nor in %s (configure's)", l->dir);
+    return h;
+}
+
 /* Whether the library is found: *h is the handle to look its functions up
  * in (RTLD_DEFAULT, which is NULL in glibc, for the process itself), else
- * *why says why not. file is what to open. */
-static int lib_open(const gpu_lib_t *l, const char *file, void **h, const char **why)
+ * why says why not. file is what to open. */
+static int lib_open(const gpu_lib_t *l, const char *file, void **h, char *why, size_t len)
 {
     if (lib_override(l) == NULL && dlsym(RTLD_DEFAULT, l->names[0]) != NULL) {
         *h = RTLD_DEFAULT;
         return 1;
     }
-    *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (*h == NULL)
-        *why = dlerror();
+    *h = lib_dlopen(l, file, why, len);
     return *h != NULL;
 }
 
@@ -135,8 +156,8 @@ static int lib_error(const gpu_lib_t *l, const char *file, const char *why)
  * library already loaded). */
 static int lib_load(gpu_lib_t *l, int fault)
 {
-    char soname[64];
-    const char *file = lib_override(l), *why = "no reason given";
+    char soname[64], why[512];
+    const char *file = lib_override(l);
     void *h;
     int err;
 
@@ -147,7 +168,7 @@ static int lib_load(gpu_lib_t *l, int fault)
         return lib_error(l, file, "injected fault (gpu_lib)");
     if (__atomic_load_n(&l->loaded, __ATOMIC_ACQUIRE))
         return DMESH_SUCCESS;
-    if (!lib_open(l, file, &h, &why))
+    if (!lib_open(l, file, &h, why, sizeof(why)))
         return lib_error(l, file, why);
     err = lib_bind(l, h, file);
     if (err == DMESH_SUCCESS)
