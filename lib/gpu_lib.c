@@ -44,15 +44,15 @@ DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_SAME_TYPE)
 
 /* One library: how it is named and found, and the table it fills. */
 typedef struct {
-    const char *what;    /* in messages: "the CUDA runtime" */
-    const char *env;     /* the override variable */
+    const char *what;          /* in messages: "the CUDA runtime" */
+    const char *env;           /* the override variable */
     const char *soname_format; /* with major: the version dmesh was built against */
     int major;
-    const char *dir;     /* where configure found it, tried last ("": nowhere) */
+    const char *dir;          /* where configure found it, tried last ("": nowhere) */
     const char *const *names; /* the functions, in table order */
     int n;
-    void **slots;        /* n addresses of the table's pointers */
-    int loaded;          /* atomic: the table is filled */
+    void **slots; /* n addresses of the table's pointers */
+    int loaded;   /* atomic: the table is filled */
 } gpu_lib_t;
 
 #define DMESH_GPU_LIB_NAME(ret, name, params) #name,
@@ -60,20 +60,28 @@ static const char *const cudart_names[] = {DMESH_CUDART_FUNCTIONS(DMESH_GPU_LIB_
 #define DMESH_GPU_LIB_CUDART_SLOT(ret, name, params) (void **)&dmesh_cudart.name,
 static void **const cudart_slots[] = {DMESH_CUDART_FUNCTIONS(DMESH_GPU_LIB_CUDART_SLOT)};
 
-static gpu_lib_t cudart = {"the CUDA runtime", "DMESH_CUDART_LIBRARY", "libcudart.so.%d",
-                           CUDART_VERSION / 1000, DMESH_CUDART_FOUND_LIBDIR, cudart_names,
-                           (int)(sizeof(cudart_names) / sizeof(cudart_names[0])),
-                           (void **)cudart_slots, 0};
+static gpu_lib_t cudart = {.what = "the CUDA runtime",
+                           .env = "DMESH_CUDART_LIBRARY",
+                           .soname_format = "libcudart.so.%d",
+                           .major = CUDART_VERSION / 1000,
+                           .dir = DMESH_CUDART_FOUND_LIBDIR,
+                           .names = cudart_names,
+                           .n = (int)(sizeof(cudart_names) / sizeof(cudart_names[0])),
+                           .slots = (void **)cudart_slots};
 
 #ifdef DMESH_HAVE_NCCL
 static const char *const nccl_names[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME)};
 #define DMESH_GPU_LIB_NCCL_SLOT(ret, name, params) (void **)&dmesh_nccl.name,
 static void **const nccl_slots[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)};
 
-static gpu_lib_t nccl = {"NCCL", "DMESH_NCCL_LIBRARY", "libnccl.so.%d", NCCL_MAJOR,
-                         DMESH_NCCL_FOUND_LIBDIR, nccl_names,
-                         (int)(sizeof(nccl_names) / sizeof(nccl_names[0])),
-                         (void **)nccl_slots, 0};
+static gpu_lib_t nccl = {.what = "NCCL",
+                         .env = "DMESH_NCCL_LIBRARY",
+                         .soname_format = "libnccl.so.%d",
+                         .major = NCCL_MAJOR,
+                         .dir = DMESH_NCCL_FOUND_LIBDIR,
+                         .names = nccl_names,
+                         .n = (int)(sizeof(nccl_names) / sizeof(nccl_names[0])),
+                         .slots = (void **)nccl_slots};
 #endif
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -130,9 +138,8 @@ static int lib_bind(const gpu_lib_t *l, void *h, const char *file)
         (void)dlerror();
         found[i] = dlsym(h, l->names[i]);
         if (found[i] == NULL)
-            return dmesh_error_set(DMESH_ERR_BACKEND,
-                                   "device type \"cuda\": %s (%s) has no %s: %s", l->what,
-                                   h == RTLD_DEFAULT ? "linked into the program" : file,
+            return dmesh_error_set(DMESH_ERR_BACKEND, "device type \"cuda\": %s (%s) has no %s: %s",
+                                   l->what, h == RTLD_DEFAULT ? "linked into the program" : file,
                                    l->names[i], dlerror());
     }
     for (int i = 0; i < l->n; i++)

@@ -231,7 +231,8 @@ static void check_cudart_missing(int fail, const char *rank_detail)
     CHECK_EQ(rc, DMESH_ERR_BACKEND);
     CHECK_SAME(rc);
     CHECK_MSG(rank_detail);
-    CHECK_MSG("cannot load the CUDA runtime from DMESH_CUDART_LIBRARY=/nonexistent/libcudart.so.99");
+    CHECK_MSG(
+        "cannot load the CUDA runtime from DMESH_CUDART_LIBRARY=/nonexistent/libcudart.so.99");
     CHECK_EQ(device, -7);
     if (fail) /* the runtime never called where it is missing */
         CHECK_EQ(cuda_double_set_calls(), set_calls);
@@ -292,7 +293,8 @@ GT_TEST(test_fault_set_device)
 
 GT_TEST(test_fault_gpu_lib)
 {
-    check_fault("gpu_lib:1:1", DMESH_ERR_BACKEND, "rank 1: device type \"cuda\": cannot load "
+    check_fault("gpu_lib:1:1", DMESH_ERR_BACKEND,
+                "rank 1: device type \"cuda\": cannot load "
                 "the CUDA runtime (libcudart.so.");
 }
 
