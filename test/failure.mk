@@ -11,6 +11,6 @@ test_test_mesh_failure_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_failure_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
 
-MESH_FAILURE_RUNS = test/mesh-failure-np2.sh test/mesh-failure-np4.sh test/mesh-failure-np8.sh
-TESTS += $(MESH_FAILURE_RUNS)
-EXTRA_DIST += $(MESH_FAILURE_RUNS) test/asan-mpi.supp test/no-dlclose.c
+TESTS += test/test_mesh_failure-np2.mpi test/test_mesh_failure-np4.mpi \
+	test/test_mesh_failure-np8.mpi
+EXTRA_DIST += test/asan-mpi.supp test/no-dlclose.c

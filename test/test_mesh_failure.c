@@ -280,10 +280,13 @@ MT_TEST(abort_honoured)
 
 long dmesh_fault_hits(void); /* exported by a fault-injection build only */
 
-enum { C_INIT, C_CREATE, C_FROM_COMMS, C_FLATTEN, C_UNFLATTEN, NCALLS };
-static const char *const call_names[NCALLS] = {"dmesh_init", "dmesh_create", "dmesh_from_comms",
-                                               "dmesh_flatten", "dmesh_unflatten"};
-static const char *const sites[] = {"dup", "split", "create_group", "errhandler", "malloc"};
+/* The calls from C_FLATTEN on start from a root mesh made before the fault
+ * is armed. */
+enum { C_INIT, C_CREATE, C_FROM_COMMS, C_FLATTEN, C_UNFLATTEN, C_CART, C_DESERIALIZE, NCALLS };
+static const char *const call_names[NCALLS] = {
+    "dmesh_init",      "dmesh_create",        "dmesh_from_comms", "dmesh_flatten",
+    "dmesh_unflatten", "dmesh_get_cart_comm", "dmesh_deserialize"};
+static const char *const sites[] = {"dup", "split", "create_group", "errhandler", "malloc", "cart"};
 enum { P_ONE, P_SEVERAL, P_ALL, NPATTERNS };
 static const char *const pattern_names[NPATTERNS] = {"one rank", "several ranks", "all ranks"};
 #define NSITES ((int)(sizeof(sites) / sizeof(sites[0])))
@@ -306,9 +309,37 @@ static void arm(const char *site, int pattern, int nth)
     setenv("DMESH_FAULT", spec, 1);
 }
 
-/* One collective call on comm (root: made here, before the fault is armed,
- * for the derived calls). */
-static int run_call(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, dmesh_t *out)
+/* What a call made: a mesh, or (dmesh_get_cart_comm) a borrowed communicator. */
+typedef struct {
+    dmesh_t mesh;
+    MPI_Comm cart;
+} made_t;
+
+/* The derived calls: on root, made before the fault is armed. */
+static int run_derived(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, made_t *out)
+{
+    static const int periods[2] = {1, 0};
+    char text[4096];
+    size_t needed;
+    int size;
+
+    MPI_Comm_size(comm, &size);
+    switch (call) {
+    case C_FLATTEN:
+        return dmesh_flatten(root, "f", info, &out->mesh);
+    case C_UNFLATTEN:
+        return dmesh_unflatten(root, 1, 2, (int[]){1, size / 2}, (const char *[]){"x", "y"}, info,
+                               &out->mesh);
+    case C_CART:
+        return dmesh_get_cart_comm(root, periods, 0, &out->cart);
+    default:
+        MT_OK(dmesh_serialize(root, text, sizeof(text), &needed));
+        return dmesh_deserialize(comm, text, info, &out->mesh);
+    }
+}
+
+/* One collective call on comm. */
+static int run_call(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, made_t *out)
 {
     int size, shape[2], ranks[MT_MAX_RANKS];
     MPI_Comm dims[1] = {comm};
@@ -320,17 +351,36 @@ static int run_call(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, dmesh_
         ranks[i] = size - 1 - i;
     switch (call) {
     case C_INIT:
-        return dmesh_init(comm, "cpu", 2, shape, AB, info, out);
+        return dmesh_init(comm, "cpu", 2, shape, AB, info, &out->mesh);
     case C_CREATE:
-        return dmesh_create(comm, "cpu", 2, shape, ranks, AB, info, out);
+        return dmesh_create(comm, "cpu", 2, shape, ranks, AB, info, &out->mesh);
     case C_FROM_COMMS:
-        return dmesh_from_comms(comm, "cpu", 1, dims, &size, NULL, W, out);
-    case C_FLATTEN:
-        return dmesh_flatten(root, "f", info, out);
+        return dmesh_from_comms(comm, "cpu", 1, dims, &size, NULL, W, &out->mesh);
     default:
-        return dmesh_unflatten(root, 1, 2, (int[]){1, size / 2}, (const char *[]){"x", "y"}, info,
-                               out);
+        return run_derived(call, comm, root, info, out);
     }
+}
+
+/* What a successful call made works: an allreduce on each dimension of the
+ * mesh, or on the Cartesian communicator, which has the mesh's shape. */
+static void check_made(const made_t *made, MPI_Comm comm)
+{
+    int dims[2], periods[2], coords[2], topo = MPI_UNDEFINED, sum = 0, one = 1;
+
+    if (made->mesh != DMESH_NULL) {
+        check_allreduce(made->mesh, comm);
+        return;
+    }
+    MT_CHECK(made->cart != MPI_COMM_NULL);
+    if (made->cart == MPI_COMM_NULL)
+        return;
+    MPI_Topo_test(made->cart, &topo);
+    MT_EQ(topo, MPI_CART);
+    MPI_Cart_get(made->cart, 2, dims, periods, coords);
+    MT_EQ(dims[0], 2);
+    MT_EQ(dims[1], mt_size / 2);
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, made->cart);
+    MT_EQ(sum, mt_size);
 }
 
 /* One combination on a fresh duplicate of the world (so that the library's
@@ -341,7 +391,8 @@ static int one_fault(int call, const char *site, int pattern, int nth)
     MPI_Comm comm;
     MPI_Info info =
         strcmp(site, "create_group") == 0 ? mt_info1("dmesh_comm_create", "group") : MPI_INFO_NULL;
-    dmesh_t root = DMESH_NULL, h = DMESH_NULL;
+    dmesh_t root = DMESH_NULL;
+    made_t made = {DMESH_NULL, MPI_COMM_NULL};
     dmesh_cache_info_t before = {0, 0, 0, 0}, after;
     long hits, any = 0;
     int rc, failed, anyfail = 0;
@@ -352,7 +403,7 @@ static int one_fault(int call, const char *site, int pattern, int nth)
         before = mt_cache(root);
     }
     arm(site, pattern, nth);
-    rc = run_call(call, comm, root, info, &h);
+    rc = run_call(call, comm, root, info, &made);
     hits = dmesh_fault_hits();
     unsetenv("DMESH_FAULT");
     MPI_Allreduce(&hits, &any, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
@@ -364,18 +415,18 @@ static int one_fault(int call, const char *site, int pattern, int nth)
                 site, pattern_names[pattern], nth);
     if (!any)
         MT_EQ(rc, DMESH_SUCCESS);
-    if (failed && h != DMESH_NULL)
+    if (failed && (made.mesh != DMESH_NULL || made.cart != MPI_COMM_NULL))
         mt_fail(__FILE__, __LINE__, "%s: output written by a failing call", call_names[call]);
     if (root != DMESH_NULL && failed) { /* rolled back: nothing new in the cache */
         after = mt_cache(root);
         MT_EQ(after.comms_mpi, before.comms_mpi);
     }
     if (failed) /* usable afterwards: the same call succeeds */
-        rc = run_call(call, comm, root, info, &h);
+        rc = run_call(call, comm, root, info, &made);
     MT_EQ(rc, DMESH_SUCCESS);
     if (rc == DMESH_SUCCESS)
-        check_allreduce(h, comm);
-    dmesh_free(&h);
+        check_made(&made, comm);
+    dmesh_free(&made.mesh);
     dmesh_free(&root);
     if (info != MPI_INFO_NULL)
         MPI_Info_free(&info);
