@@ -15,6 +15,7 @@
 #define DMESH_LAYOUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The MPI-free part of dmesh.h: error classes, DMESH_EXPORT, DMESH_MAX_DIMS. */
 #define DMESH_BASE_ONLY_ 1
@@ -147,6 +148,55 @@ DMESH_EXPORT int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b);
  */
 DMESH_EXPORT int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group,
                                       int *position);
+
+/** \brief Most digits of a prepared axis: the axis's atoms and its
+ *  complement's, each of size >= 2, multiply to the rank-map size, which is
+ *  at most INT_MAX < 2^31. */
+#define DMESH_PREPARED_MAX_DIGITS 30
+
+/**
+ * \brief An axis prepared for one rank map (dmesh_axis_prepare()): its
+ *        complement is computed once, so that each dmesh_prepared_axis_decompose()
+ *        costs one multiplication and shift per atom, no division instruction.
+ *
+ * A plain value: copy it, keep it in a struct, use it from any thread. Read
+ * \p n, \p ngroups and \p size directly; the other members are private to
+ * the library (their meaning may change, the size of the struct does not).
+ */
+typedef struct {
+    int n;       /**< size of the rank map */
+    int ngroups; /**< number of copies of the axis in [0, n) (numel of the complement) */
+    int size;    /**< numel of the axis: ranks per group */
+    int ndigits; /**< private: digits of an index (atoms of the axis and its complement) */
+    uint64_t magic[DMESH_PREPARED_MAX_DIGITS]; /**< private: multipliers (division by a stride) */
+    uint64_t coef[DMESH_PREPARED_MAX_DIGITS];  /**< private: place values of the quotients */
+    unsigned char shift[DMESH_PREPARED_MAX_DIGITS]; /**< private: shifts */
+} dmesh_prepared_axis_t;
+
+/**
+ * \brief Prepare an axis for decomposing indices of a rank map of size \p n.
+ * \param[in] a the axis (as for dmesh_axis_decompose())
+ * \param[in] n size of the rank map, >= 1
+ * \param[out] p the prepared axis
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a malformed axis or \p n < 1,
+ *         DMESH_ERR_LAYOUT as for dmesh_axis_complement()
+ * \note Costs about as much as one dmesh_axis_decompose(); pure and thread-safe.
+ */
+DMESH_EXPORT int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p);
+
+/**
+ * \brief dmesh_axis_decompose() of a prepared axis: the same group and
+ *        position, in a few nanoseconds.
+ * \param[in] p an axis prepared by dmesh_axis_prepare()
+ * \param[in] index a rank-map index, 0 <= index < p->n
+ * \param[out] group which copy of the axis contains \p index (the MPI_Comm_split colour)
+ * \param[out] position the coordinate of \p index in that copy (the key)
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a NULL pointer, an index out of
+ *         range or a \p p that dmesh_axis_prepare() did not fill
+ * \note Pure and thread-safe; reads \p p only.
+ */
+DMESH_EXPORT int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index,
+                                               int *group, int *position);
 
 /**
  * \brief Every copy of an axis in a rank map: group k is

@@ -21,6 +21,7 @@ typedef struct dmesh_comm_entry {
     uint64_t hash;
     int position;           /* the caller's coordinate along the axis (-1 outside the mesh) */
     int group;              /* the caller's group index (MPI_Comm_split colour), -1 outside */
+    dmesh_prepared_axis_t prepared; /* axis in the universe's rank map: decompose in ns */
     MPI_Comm comm;          /* this rank's group along the axis; MPI_COMM_NULL if none */
     void *nccl;             /* ncclComm_t paired with comm, NULL until created */
     int nccl_pending;       /* lazy NCCL creation still to do */

@@ -4,6 +4,7 @@
  * enumerated over the world and nothing is exchanged but the split itself. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "comm_mpi.h"
@@ -13,13 +14,13 @@
 /* Tag of MPI_Comm_create_group; groups of one axis are disjoint. */
 #define DMESH_CREATE_GROUP_TAG 0x6d65
 
-static int create_by_split(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my_index,
+static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int my_index,
                            int colour_base, MPI_Comm *out)
 {
     int colour = MPI_UNDEFINED, key = 0, rc, err = DMESH_SUCCESS;
 
     /* even a rank whose decomposition failed takes part, so that none hangs */
-    if (my_index >= 0 && (err = dmesh_axis_decompose(axis, n, my_index, &colour, &key)) != 0)
+    if (my_index >= 0 && (err = dmesh_prepared_axis_decompose(axis, my_index, &colour, &key)) != 0)
         colour = MPI_UNDEFINED;
     else if (my_index >= 0)
         colour += colour_base;
@@ -37,23 +38,21 @@ static int create_by_split(MPI_Comm comm, const dmesh_axis_t *axis, int n, int m
 }
 
 /* Only the members of a group take part in its creation, so a member must
- * not fail alone before it: groups of up to GROUP_STACK ranks (every mesh
- * short of huge ones) need no allocation. */
+ * not fail alone before it: the member list lives on the stack, and larger
+ * groups are split instead (dmesh_comm_mpi_create_prepared). */
 #define GROUP_STACK 1024
 
 static int create_by_group(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
                            int my_index, MPI_Comm *out)
 {
-    int size, count, rc, err, stack[GROUP_STACK];
-    int *members = stack;
+    int size, count, rc, err, members[GROUP_STACK];
     MPI_Group all = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
 
     *out = MPI_COMM_NULL;
     if (my_index < 0)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_axis_numel(axis, &size));
-    if (size > GROUP_STACK && (members = malloc((size_t)size * sizeof(*members))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "group of %d ranks: out of memory", size);
+    assert(size <= GROUP_STACK);
     err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
     if (err != DMESH_SUCCESS)
         goto out;
@@ -70,8 +69,6 @@ out:
         MPI_Group_free(&mine);
     if (all != MPI_GROUP_NULL)
         MPI_Group_free(&all);
-    if (members != stack)
-        free(members);
     return err;
 }
 
@@ -82,20 +79,38 @@ int dmesh_set_errhandler(MPI_Comm comm)
     return rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ERRHANDLER) ? MPI_ERR_INTERN : rc;
 }
 
-int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
-                          int my_index, int colour_base, int use_group, MPI_Comm *out)
+int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_axis_t *axis,
+                                   const dmesh_prepared_axis_t *prepared, const int *rank_map,
+                                   int my_index, int colour_base, int use_group, MPI_Comm *out)
 {
     MPI_Comm c = MPI_COMM_NULL;
-    int rc;
+    int rc, size = 0;
 
-    if (use_group)
-        DMESH_TRY(create_by_group(comm, axis, n, rank_map, my_index, &c));
+    /* the same choice on every rank: it depends on the axis only */
+    if (use_group && dmesh_axis_numel(axis, &size) == DMESH_SUCCESS && size <= GROUP_STACK)
+        DMESH_TRY(create_by_group(comm, axis, prepared->n, rank_map, my_index, &c));
     else
-        DMESH_TRY(create_by_split(comm, axis, n, my_index, colour_base, &c));
+        DMESH_TRY(create_by_split(comm, prepared, my_index, colour_base, &c));
     if (c != MPI_COMM_NULL && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS) {
         MPI_Comm_free(&c);
         return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
     }
     *out = c;
     return DMESH_SUCCESS;
+}
+
+int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
+                          int my_index, int colour_base, int use_group, MPI_Comm *out)
+{
+    dmesh_prepared_axis_t prepared;
+    MPI_Comm none = MPI_COMM_NULL;
+    int err = dmesh_axis_prepare(axis, n, &prepared);
+
+    if (err == DMESH_SUCCESS)
+        return dmesh_comm_mpi_create_prepared(comm, axis, &prepared, rank_map, my_index,
+                                              colour_base, use_group, out);
+    /* the others may split: take part, in no group (my_index -1 reads no axis) */
+    if (!use_group)
+        DMESH_TRY(create_by_split(comm, NULL, -1, 0, &none));
+    return err;
 }

@@ -277,6 +277,133 @@ int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, in
     return DMESH_SUCCESS;
 }
 
+/*
+ * A prepared axis holds the digits of a rank-map index in the mixed radix of
+ * the axis's atoms and its complement's, sorted by ascending stride (the
+ * tiling that complement_atoms() checks makes them a mixed radix from stride
+ * 1 up to n). With q_k = index / stride_k, digit k is q_k - size_k q_(k+1),
+ * so the sum of the digits at their place values w_k is
+ *     q_0 w_0 + sum over k >= 1 of q_k (w_k - size_(k-1) w_(k-1)):
+ * each q_k straight from the index (the quotients do not wait for each
+ * other), times a constant. Each division is a multiplication by a
+ * rounded-up reciprocal and a shift (Granlund and Montgomery 1994, theorem
+ * 4.2: with l = ceil(log2 d) and m = ceil(2^(31+l) / d), q / d equals
+ * (q m) >> (31 + l) for every q < 2^31, and q m < 2^31 (2^32 + 1) fits 64
+ * bits). The place values of the position (axis atoms) are scaled by 2^32,
+ * so one 64-bit sum carries the group in its low half and the position in
+ * its high half; it is exact modulo 2^64, and its true value is below 2^63.
+ */
+typedef struct {
+    int size, stride, weight, part;
+} digit_t;
+
+/* Append the atoms of size > 1 of x, with their place values in x's
+ * lexicographic order (the innermost atom least significant). */
+static void collect_digits(const dmesh_axis_t *x, int part, digit_t d[], int *n)
+{
+    int64_t w = 1; /* at most numel(x) <= INT_MAX: x tiles the codomain */
+
+    for (int k = x->natoms - 1; k >= 0; k--) {
+        if (x->atoms[k].size < 2)
+            continue;
+        d[(*n)++] = (digit_t){x->atoms[k].size, x->atoms[k].stride, (int)w, part};
+        w *= x->atoms[k].size;
+    }
+}
+
+/* Ascending stride (insertion sort: n <= 2 * 32); the tiling has no ties. */
+static void sort_digits(digit_t d[], int n)
+{
+    for (int i = 1; i < n; i++) {
+        digit_t x = d[i];
+        int j = i;
+        for (; j > 0 && d[j - 1].stride > x.stride; j--)
+            d[j] = d[j - 1];
+        d[j] = x;
+    }
+}
+
+/* Neighbours that feed the same part at consecutive place values are one
+ * digit of the product size: one multiplication fewer. Returns the count. */
+static int merge_digits(digit_t d[], int n)
+{
+    int m = 0;
+
+    for (int k = 0; k < n; k++) {
+        if (m > 0 && d[m - 1].part == d[k].part &&
+            (int64_t)d[m - 1].weight * d[m - 1].size == d[k].weight)
+            d[m - 1].size *= d[k].size;
+        else
+            d[m++] = d[k];
+    }
+    return m;
+}
+
+/* The multiplier and shift that divide any q < 2^31 by d >= 1. */
+static void set_division(int d, uint64_t *magic, unsigned char *shift)
+{
+    int l = 0;
+
+    while (((int64_t)1 << l) < d)
+        l++;
+    *shift = (unsigned char)(31 + l);
+    *magic = (((uint64_t)1 << *shift) + (uint64_t)d - 1) / (uint64_t)d;
+}
+
+/* Place value of a digit in the 64-bit (position, group) sum. */
+static uint64_t place(const digit_t *d)
+{
+    return d->part ? (uint64_t)d->weight << 32 : (uint64_t)d->weight;
+}
+
+int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
+{
+    dmesh_axis_t c;
+    digit_t d[2 * DMESH_LAYOUT_MAX_ATOMS + 1];
+    int nd = 0;
+    int64_t size = 0;
+
+    DMESH_CHECK_PTR(p);
+    DMESH_TRY(complement_atoms(a, n, __func__, &c));
+    DMESH_TRY(numel64(a, __func__, &size));
+    collect_digits(a, 1, d, &nd);
+    collect_digits(&c, 0, d, &nd);
+    sort_digits(d, nd);
+    nd = merge_digits(d, nd);
+    if (nd > DMESH_PREPARED_MAX_DIGITS) /* sizes >= 2 multiply to n < 2^31 */
+        return dmesh_error_set(DMESH_ERR_INTERNAL, "%s: %d digits", __func__, nd);
+    *p = (dmesh_prepared_axis_t){.n = n, .ngroups = (int)(n / size), .size = (int)size};
+    p->ndigits = nd;
+    for (int k = 0; k < nd; k++) {
+        set_division(d[k].stride, &p->magic[k], &p->shift[k]);
+        p->coef[k] = place(&d[k]) - (k > 0 ? (uint64_t)d[k - 1].size * place(&d[k - 1]) : 0);
+    }
+    return DMESH_SUCCESS;
+}
+
+/* The hot path of every creation and coordinate query: no complement, no
+ * division instruction, and quotients that do not depend on each other.
+ * Digit 0 has stride 1: its quotient is the index. */
+int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int *group,
+                                  int *position)
+{
+    uint64_t i = (uint64_t)index, sum = 0;
+
+    if (p == NULL || group == NULL || position == NULL || p->ndigits < 0 ||
+        p->ndigits > DMESH_PREPARED_MAX_DIGITS)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: NULL argument or unprepared axis", __func__);
+    if (index < 0 || index >= p->n)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: index %d is not in [0, %d)", __func__, index,
+                               p->n);
+    if (p->ndigits > 0)
+        sum = i * p->coef[0];
+    for (int k = 1; k < p->ndigits; k++)
+        sum += ((i * p->magic[k]) >> (p->shift[k] & 63)) * p->coef[k];
+    *group = (int)(uint32_t)sum;
+    *position = (int)(sum >> 32);
+    return DMESH_SUCCESS;
+}
+
 int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
                       int *ngroups, int *group_size)
 {

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,10 +250,48 @@ static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL 
     return flag;
 }
 
+/*
+ * The DMESH_* variables, read once per process (at the first creation call)
+ * and copied: getenv scans the whole environment on every call, and a
+ * process that changes its environment while another thread reads it is
+ * undefined. Like MPI's and NCCL's own variables, they must be set before
+ * the program starts (or before its first dmesh call).
+ */
+enum { ENV_CHECK, ENV_COMM_CREATE, ENV_NCCL_CREATE, ENV_DEVICE, ENV_TIMEOUT, ENV_DEBUG, ENV_COUNT };
+
+static const char *const env_names[ENV_COUNT] = {"DMESH_CHECK",       "DMESH_COMM_CREATE",
+                                                 "DMESH_NCCL_CREATE", "DMESH_DEVICE",
+                                                 "DMESH_TIMEOUT",     "DMESH_DEBUG"};
+
+/* A value too long for its copy keeps a prefix that no option accepts. */
+#define ENV_VALUE_LEN 256
+static char env_values[ENV_COUNT][ENV_VALUE_LEN];
+static int env_set[ENV_COUNT];
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+static void env_read(void)
+{
+    for (int i = 0; i < ENV_COUNT; i++) {
+        const char *v = getenv(env_names[i]);
+        if (v == NULL || *v == '\0')
+            continue;
+        env_set[i] = 1;
+        if (snprintf(env_values[i], ENV_VALUE_LEN, "%s", v) >= ENV_VALUE_LEN)
+            snprintf(env_values[i] + ENV_VALUE_LEN - 16, 16, "...(too long)");
+    }
+}
+
+/* The value of a DMESH_* variable when the process first asked; NULL if unset or empty. */
+static const char *env_value(int which)
+{
+    pthread_once(&env_once, env_read);
+    return env_set[which] ? env_values[which] : NULL;
+}
+
 int dmesh_options_check(MPI_Info info)
 {
     char val[MPI_MAX_INFO_VAL + 1];
-    const char *v = getenv("DMESH_CHECK");
+    const char *v = env_value(ENV_CHECK);
     int check = 1;
 
     if (info_value(info, "dmesh_check", val))
@@ -268,17 +307,17 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
     const char *v;
 
     /* the info key overrides the variable: a bad variable is then no error */
-    if ((v = getenv("DMESH_CHECK")) != NULL && *v && !info_value(info, "dmesh_check", val))
+    if ((v = env_value(ENV_CHECK)) != NULL && !info_value(info, "dmesh_check", val))
         DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
-    if ((v = getenv("DMESH_COMM_CREATE")) != NULL && *v)
+    if ((v = env_value(ENV_COMM_CREATE)) != NULL)
         DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
-    if ((v = getenv("DMESH_NCCL_CREATE")) != NULL && *v)
+    if ((v = env_value(ENV_NCCL_CREATE)) != NULL)
         DMESH_TRY(parse_nccl_create("DMESH_NCCL_CREATE", v, &o->nccl_create));
-    if ((v = getenv("DMESH_DEVICE")) != NULL && *v)
+    if ((v = env_value(ENV_DEVICE)) != NULL)
         DMESH_TRY(parse_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
-    if ((v = getenv("DMESH_TIMEOUT")) != NULL && *v && !info_value(info, "dmesh_timeout", val))
+    if ((v = env_value(ENV_TIMEOUT)) != NULL && !info_value(info, "dmesh_timeout", val))
         DMESH_TRY(parse_seconds("DMESH_TIMEOUT", v, &o->timeout));
-    if ((v = getenv("DMESH_DEBUG")) != NULL && *v)
+    if ((v = env_value(ENV_DEBUG)) != NULL)
         o->debug = strcmp(v, "0") != 0;
     return DMESH_SUCCESS;
 }
@@ -291,6 +330,9 @@ static void set_defaults(int cuda, dmesh_options_t *o)
     memset(o, 0, sizeof(*o));
     o->check = 1;
     o->device = -1;
+    /* faster than the split on Open MPI (16, 32 ranks) and MPICH (2 ranks):
+     * doc/performance.md, "Creation strategy" */
+    o->comm_create = DMESH_COMM_CREATE_GROUP;
     o->nccl_create = DMESH_NCCL_CREATE_SPLIT; /* one bootstrap per universe: doc/gpu.md */
     for (d = 0; d < DMESH_MAX_DIMS; d++)
         o->axis[d].backend = cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;

@@ -224,9 +224,11 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     e->group = -1;
     e->reserved = 1;
     e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
-    /* the caller's coordinate, once: queries then read it instead of decomposing */
-    if (u->my_index >= 0 &&
-        (err = dmesh_axis_decompose(axis, u->n, u->my_index, &e->group, &e->position)) != 0) {
+    /* prepared once per entry (on every rank, so that all fail alike); the
+     * caller's coordinate, once: queries then read it instead of decomposing */
+    if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
+        (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
+                                                                  &e->group, &e->position)) != 0)) {
         free(e);
         return err;
     }
@@ -290,8 +292,9 @@ static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm 
     if (given == NULL) {
         if (base > INT_MAX - u->n)
             return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
-        return dmesh_comm_mpi_create(u->comm, &e->axis, u->n, u->rank_map, u->my_index, (int)base,
-                                     comm_create == DMESH_COMM_CREATE_GROUP, &e->comm);
+        return dmesh_comm_mpi_create_prepared(u->comm, &e->axis, &e->prepared, u->rank_map,
+                                              u->my_index, (int)base,
+                                              comm_create == DMESH_COMM_CREATE_GROUP, &e->comm);
     }
     if (*given == MPI_COMM_NULL)
         return DMESH_SUCCESS;

@@ -422,6 +422,83 @@ START_TEST(unit_decompose)
 }
 END_TEST
 
+START_TEST(unit_prepared_decompose)
+{
+    dmesh_axis_t a = ax("(2,2):(2,4)"), e = {.natoms = 0};
+    dmesh_prepared_axis_t pa;
+    int g = -1, p = -1;
+
+    ck_assert_int_eq(dmesh_axis_prepare(&a, 16, &pa), DMESH_SUCCESS);
+    ck_assert_int_eq(pa.n, 16);
+    ck_assert_int_eq(pa.ngroups, 4);
+    ck_assert_int_eq(pa.size, 4);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 5, &g, &p), DMESH_SUCCESS);
+    ck_assert_int_eq(g, 1);
+    ck_assert_int_eq(p, 1);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 12, &g, &p), DMESH_SUCCESS);
+    ck_assert_int_eq(g, 2);
+    ck_assert_int_eq(p, 1);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 16, &g, &p), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, -1, &g, &p), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(NULL, 0, &g, &p), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 0, NULL, &p), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 0, &g, NULL), DMESH_ERR_ARG);
+    ck_assert_int_eq(g, 2); /* outputs untouched on failure */
+    ck_assert_int_eq(dmesh_axis_prepare(&a, 12, &pa), DMESH_ERR_LAYOUT);
+    ck_assert_int_eq(dmesh_axis_prepare(&a, 0, &pa), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_axis_prepare(NULL, 16, &pa), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_axis_prepare(&a, 16, NULL), DMESH_ERR_ARG);
+    /* the empty axis: one digit (the complement) in 7, none in 1 */
+    ck_assert_int_eq(dmesh_axis_prepare(&e, 7, &pa), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 6, &g, &p), DMESH_SUCCESS);
+    ck_assert_int_eq(g, 6);
+    ck_assert_int_eq(p, 0);
+    ck_assert_int_eq(dmesh_axis_prepare(&e, 1, &pa), DMESH_SUCCESS);
+    ck_assert_int_eq(pa.ngroups, 1);
+    ck_assert_int_eq(dmesh_prepared_axis_decompose(&pa, 0, &g, &p), DMESH_SUCCESS);
+    ck_assert_int_eq(g + p, 0);
+}
+END_TEST
+
+/* Divisions by the largest radixes, at the largest indices: axis d:1 in
+ * d * m gives (i / d, i % d), axis d:m gives (i % m, i / m). */
+static void assert_division(int d, int m, int i)
+{
+    dmesh_axis_t a = {.natoms = 1, .atoms = {{d, 1}}};
+    dmesh_prepared_axis_t pa;
+    int g = -1, p = -1;
+
+    require_ok(dmesh_axis_prepare(&a, d * m, &pa));
+    require_ok(dmesh_prepared_axis_decompose(&pa, i, &g, &p));
+    require(g == i / d && p == i % d, "%d:1 in %d: %d -> (%d, %d)", d, d * m, i, g, p);
+    a.atoms[0].stride = m;
+    require_ok(dmesh_axis_prepare(&a, d * m, &pa));
+    require_ok(dmesh_prepared_axis_decompose(&pa, i, &g, &p));
+    require(g == i % m && p == i / m, "%d:%d in %d: %d -> (%d, %d)", d, m, d * m, i, g, p);
+}
+
+START_TEST(unit_prepared_division)
+{
+    static const int dm[][2] = {{2, 1073741823}, {3, 715827882}, {7, 306783378},
+                                {46341, 46340},  {65535, 32767}, {1073741823, 2},
+                                {INT_MAX, 1},    {2, 2},         {1 << 30, 1}};
+    rng_t r = rng_make(20);
+
+    for (size_t k = 0; k < sizeof dm / sizeof dm[0]; k++) {
+        int n = dm[k][0] * dm[k][1];
+        assert_division(dm[k][0], dm[k][1], n - 1);
+        assert_division(dm[k][0], dm[k][1], 0);
+        for (int t = 0; t < 1000; t++)
+            assert_division(dm[k][0], dm[k][1], rng_int(&r, 0, n - 1));
+    }
+    for (int t = 0; t < NPROP; t++) { /* any radix, any quotient */
+        int d = rng_int(&r, 2, INT_MAX / 2), m = rng_int(&r, 1, INT_MAX / d);
+        assert_division(d, m, rng_int(&r, 0, d * m - 1));
+        assert_division(d, m, d * m - 1);
+    }
+}
+END_TEST
+
 START_TEST(unit_compose)
 {
     dmesh_axis_t a = ax("8:1"), r[3], e = {.natoms = 0};
@@ -1002,6 +1079,54 @@ START_TEST(prop_decompose_large)
 }
 END_TEST
 
+/* The prepared decomposition against dmesh_axis_decompose: every index of
+ * random tilings, sampled indices of large ones, and the same error class
+ * for arbitrary axes (most of which do not tile). */
+static void assert_prepared_agrees(const dmesh_axis_t *a, int n, int i)
+{
+    dmesh_prepared_axis_t pa;
+    int g1, p1, g2 = -1, p2 = -1;
+
+    require_ok(dmesh_axis_decompose(a, n, i, &g1, &p1));
+    require_ok(dmesh_axis_prepare(a, n, &pa));
+    require_ok(dmesh_prepared_axis_decompose(&pa, i, &g2, &p2));
+    require(g1 == g2 && p1 == p2, "%s in %d: %d -> (%d, %d), prepared (%d, %d)", txt(a), n, i, g1,
+            p1, g2, p2);
+}
+
+START_TEST(prop_prepared_agrees)
+{
+    rng_t r = rng_make(7);
+
+    for (int it = 0; it < NPROP; it++) {
+        dmesh_axis_t a;
+        dmesh_prepared_axis_t pa;
+        int n, g1, p1, g2, p2, e1, e2;
+        gen_tiling(&r, 5, 6, 8192, &a, &n);
+        require_ok(dmesh_axis_prepare(&a, n, &pa));
+        require(pa.n == n && pa.size == numel(&a) && pa.ngroups * pa.size == n, "%s in %d: counts",
+                txt(&a), n);
+        for (int i = 0; i < n; i++) {
+            require_ok(dmesh_axis_decompose(&a, n, i, &g1, &p1));
+            require_ok(dmesh_prepared_axis_decompose(&pa, i, &g2, &p2));
+            require(g1 == g2 && p1 == p2, "%s in %d: %d -> (%d, %d), prepared (%d, %d)", txt(&a), n,
+                    i, g1, p1, g2, p2);
+        }
+        do
+            gen_tiling(&r, 12, 9, 1 << 30, &a, &n);
+        while (n < 4096);
+        for (int t = 0; t < 4; t++)
+            assert_prepared_agrees(&a, n, rng_int(&r, 0, n - 1));
+        assert_prepared_agrees(&a, n, n - 1);
+        gen_any(&r, &a);
+        n = rng_int(&r, 1, 400);
+        e1 = dmesh_axis_decompose(&a, n, 0, &g1, &p1);
+        e2 = dmesh_axis_prepare(&a, n, &pa);
+        require(e1 == e2, "%s in %d: decompose gave %d, prepare %d", txt(&a), n, e1, e2);
+    }
+}
+END_TEST
+
 /* Any axis, with values up to INT_MAX: print, parse back, same atoms; also
  * with white space between the tokens. */
 START_TEST(prop_text_round_trip)
@@ -1107,6 +1232,8 @@ static Suite *layout_suite(void)
     tcase_add_test(units, unit_complement);
     tcase_add_test(units, unit_complement_rejects);
     tcase_add_test(units, unit_decompose);
+    tcase_add_test(units, unit_prepared_decompose);
+    tcase_add_test(units, unit_prepared_division);
     tcase_add_test(units, unit_compose);
     tcase_add_test(units, unit_sorted_orthogonal_equal);
     tcase_add_test(units, unit_to_string);
@@ -1126,6 +1253,7 @@ static Suite *layout_suite(void)
     tcase_add_test(props, prop_complement_tiles);
     tcase_add_test(props, prop_decompose_agrees_with_groups);
     tcase_add_test(props, prop_decompose_large);
+    tcase_add_test(props, prop_prepared_agrees);
     tcase_add_test(props, prop_text_round_trip);
     tcase_add_test(props, prop_parse_mutations);
     suite_add_tcase(s, props);

@@ -19,7 +19,7 @@ typedef struct {
     MPI_Group comm_group; /* its group, for baseline B's MPI_Group_incl */
     int rank, size, n;
     const char *const *names;
-    MPI_Info nocheck, group; /* dmesh_check=false; dmesh_comm_create=group */
+    MPI_Info nocheck, group, split; /* dmesh_check=false; dmesh_comm_create=group, =split */
     int colour[DMESH_MAX_DIMS], key[DMESH_MAX_DIMS]; /* baseline A's split arguments */
     int *members[DMESH_MAX_DIMS]; /* baseline B: groups of dim d, one after another */
     int ngroups[DMESH_MAX_DIMS];
@@ -153,6 +153,11 @@ static double case_init_group(ctx_t *c)
     return time_init(c, c->comm, c->group);
 }
 
+static double case_init_split(ctx_t *c)
+{
+    return time_init(c, c->comm, c->split);
+}
+
 static double case_first_check(ctx_t *c)
 {
     return time_first(c, MPI_INFO_NULL);
@@ -195,6 +200,7 @@ static const struct {
     {"init", "dmesh_init, checks off (repeated)", case_init_nocheck},
     {"init_check", "dmesh_init, checks on (repeated)", case_init_check},
     {"init_group", "dmesh_init, comm_create=group (repeated)", case_init_group},
+    {"init_split", "dmesh_init, comm_create=split (repeated)", case_init_split},
     {"first", "dmesh_init, first mesh on a new comm", case_first_check},
     {"first_nocheck", "dmesh_init, first mesh, checks off", case_first_nocheck},
     {"dup", "component: MPI_Comm_dup", case_dup},
@@ -241,6 +247,8 @@ static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
     MPI_Info_set(c->nocheck, "dmesh_check", "false");
     MPI_Info_create(&c->group);
     MPI_Info_set(c->group, "dmesh_comm_create", "group");
+    MPI_Info_create(&c->split);
+    MPI_Info_set(c->split, "dmesh_comm_create", "split");
 }
 
 static void ctx_free(ctx_t *c)
@@ -251,6 +259,7 @@ static void ctx_free(ctx_t *c)
         free(c->members[d]);
     MPI_Info_free(&c->nocheck);
     MPI_Info_free(&c->group);
+    MPI_Info_free(&c->split);
     MPI_Group_free(&c->comm_group);
 }
 
@@ -275,7 +284,7 @@ static void verify(ctx_t *c, bench_report_t *r)
 
     split_all(c, sa);
     create_all(c, cb);
-    init_or_die(c, c->comm, MPI_INFO_NULL, &m);
+    init_or_die(c, c->comm, c->split, &m);
     init_or_die(c, c->comm, c->group, &g);
     for (d = 0; d < c->a->ndims; d++) {
         dmesh_get_comm(m, d, &dm);

@@ -22,20 +22,25 @@ typedef struct {
     long long n;
     int shape[4];
     dmesh_layout_t l;
+    dmesh_prepared_axis_t p[4]; /* what each cache entry keeps */
 } world_t;
 
 static void world_init(world_t *w, long long n)
 {
-    int err;
+    int err, d;
 
     w->n = n;
     bench_factor(n, 4, w->shape);
     if ((err = dmesh_layout_row_major(4, w->shape, &w->l)) != DMESH_SUCCESS)
         bench_die("dmesh_layout_row_major", err);
+    for (d = 0; d < 4; d++)
+        if ((err = dmesh_axis_prepare(&w->l.axes[d], (int)n, &w->p[d])) != DMESH_SUCCESS)
+            bench_die("dmesh_axis_prepare", err);
 }
 
-/* One pass over the ranks (every step-th): seconds. */
-static double decompose_pass(const world_t *w, long long step, long long *count, long *sink)
+/* One pass over the ranks (every step-th), prepared axes or not: seconds. */
+static double decompose_pass(const world_t *w, int prepared, long long step, long long *count,
+                             long *sink)
 {
     double t = bench_now();
     int d, g, p;
@@ -44,29 +49,70 @@ static double decompose_pass(const world_t *w, long long step, long long *count,
     *count = 0;
     for (i = 0; i < w->n; i += step, ++*count)
         for (d = 0; d < 4; d++) {
-            dmesh_axis_decompose(&w->l.axes[d], (int)w->n, (int)i, &g, &p);
+            if (prepared)
+                dmesh_prepared_axis_decompose(&w->p[d], (int)i, &g, &p);
+            else
+                dmesh_axis_decompose(&w->l.axes[d], (int)w->n, (int)i, &g, &p);
             *sink += g ^ p;
         }
     return bench_now() - t;
 }
 
-static void time_decompose(const world_t *w, int passes, bench_report_t *r)
+/* Best of passes, seconds per rank; the two ways alternate, so that drift
+ * on a shared machine hits both alike. */
+static void best_passes(const world_t *w, int passes, long long *count, double best[2],
+                        bench_report_t *r)
 {
-    long long step = w->n > TIMED_MAX ? w->n / TIMED_MAX : 1, count = 0;
-    double best = 1e30, t;
+    long long step = w->n > TIMED_MAX ? w->n / TIMED_MAX : 1;
+    double t;
     long sink = 0;
-    int k;
+    int k, prepared;
 
+    best[0] = best[1] = 1e30;
     for (k = 0; k < passes; k++)
-        if ((t = decompose_pass(w, step, &count, &sink)) < best)
-            best = t;
-    bench_item(r, "layout", "decompose_ranks", "ranks decomposed per pass", (double)count, "");
-    bench_item(r, "layout", "decompose_per_rank", "decompose, all 4 dims of one rank",
-               best * 1e9 / (double)count, "ns");
-    bench_item(r, "layout", "decompose_per_call", "dmesh_axis_decompose, one dim",
-               best * 1e9 / (double)count / 4, "ns");
+        for (prepared = 1; prepared >= 0; prepared--)
+            if ((t = decompose_pass(w, prepared, step, count, &sink)) < best[prepared])
+                best[prepared] = t;
     if (sink == 42) /* keeps the loop's results alive */
         bench_note(r, "");
+}
+
+/* The cost of preparing the 4 axes (once per cache entry), nanoseconds:
+ * the best of 10 batches of 100. */
+static double prepare_cost(const world_t *w)
+{
+    dmesh_prepared_axis_t p;
+    double t, best = 1e30;
+    int b, k, d;
+
+    for (b = 0; b < 10; b++) {
+        t = bench_now();
+        for (k = 0; k < 100; k++)
+            for (d = 0; d < 4; d++)
+                dmesh_axis_prepare(&w->l.axes[d], (int)w->n, &p);
+        if ((t = bench_now() - t) < best)
+            best = t;
+    }
+    return best * 1e9 / 100;
+}
+
+static void time_decompose(const world_t *w, int passes, bench_report_t *r)
+{
+    long long count = 0;
+    double best[2];
+
+    best_passes(w, passes, &count, best, r);
+    bench_item(r, "layout", "decompose_ranks", "ranks decomposed per pass", (double)count, "");
+    bench_item(r, "layout", "decompose_per_rank", "decompose, all 4 dims of one rank (prepared)",
+               best[1] * 1e9 / (double)count, "ns");
+    bench_item(r, "layout", "decompose_per_call", "dmesh_prepared_axis_decompose, one dim",
+               best[1] * 1e9 / (double)count / 4, "ns");
+    bench_item(r, "layout", "decompose_unprepared_per_rank",
+               "dmesh_axis_decompose, 4 dims (complement each call)", best[0] * 1e9 / (double)count,
+               "ns");
+    bench_item(r, "layout", "decompose_speedup", "unprepared / prepared", best[0] / best[1], "x");
+    bench_item(r, "layout", "prepare_4_axes", "dmesh_axis_prepare, 4 axes (once per entry)",
+               prepare_cost(w), "ns");
 }
 
 /* groups() of every dim (NULL beyond GROUPS_MAX); seconds in *t. */
@@ -95,6 +141,9 @@ static int check_rank(const world_t *w, const int *groups, int d, long long i)
         return 1;
     bench_reference_split(4, w->shape, i, d, &rc, &rk);
     bad += g != rc || p != rk;
+    if (dmesh_prepared_axis_decompose(&w->p[d], (int)i, &g, &p) != DMESH_SUCCESS)
+        return 1;
+    bad += g != rc || p != rk;
     if (groups != NULL)
         bad += groups[(size_t)g * w->shape[d] + p] != i;
     return bad;
@@ -115,7 +164,8 @@ static int check_sample(const world_t *w, bench_report_t *r)
         free(groups);
     }
     bench_item(r, "layout", "checked_ranks", "ranks checked (x 4 dims)", (double)samples, "");
-    bench_item(r, "layout", "check_mismatches", "mismatches vs groups() and row-major", bad, "");
+    bench_item(r, "layout", "check_mismatches", "mismatches vs groups() and row-major (both ways)",
+               bad, "");
     if (w->n <= GROUPS_MAX)
         bench_item(r, "layout", "groups_per_rank", "dmesh_axis_groups, 4 dims, per rank",
                    tg * 1e9 / (double)w->n, "ns");
