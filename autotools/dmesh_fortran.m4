@@ -4,7 +4,8 @@
 # else the wrapper beside an MPI C wrapper (mpicc.mpich -> mpifort.mpich),
 # else mpifort or mpif90 on PATH (so that a plain CC=gcc build, with MPI's
 # C flags from pkg-config, still gets the modules). Expanded before LT_INIT
-# so that libtool configures its Fortran tag.
+# so that libtool configures its Fortran tag (whose library lists
+# DMESH_FC_LIBTOOL_DEPS then scrubs).
 
 # DMESH_FC_CHOOSE: set FC to the MPI Fortran wrapper, before AC_PROG_FC.
 AC_DEFUN([DMESH_FC_CHOOSE], [
@@ -42,4 +43,30 @@ AC_DEFUN([DMESH_CHECK_FORTRAN], [
     [test "$enable_fortran" = yes], [AC_MSG_ERROR([--enable-fortran: $dmesh_fortran_why])],
     [dmesh_fortran_summary="no ($dmesh_fortran_why)"])
   AM_CONDITIONAL([DMESH_HAVE_FORTRAN], [test "$dmesh_fortran_ok" = yes])
+  AC_CONFIG_COMMANDS_PRE([DMESH_FC_LIBTOOL_DEPS])
+])
+
+# DMESH_FC_LIBTOOL_DEPS: scrub the bare "-l" entries from the library lists
+# of libtool's Fortran tag (predeps_FC, postdeps_FC), so that
+# libdmesh_fortran links with the FC tag. libtool reads them from the
+# verbose output of a link by $FC: gfortran's "Driving:" line, which it
+# parses because an MPI wrapper (Open MPI's mpifort) puts -L options on it,
+# writes its own libraries as "-l gfortran", and libtool keeps the "-l"
+# without its argument; "-l -L/usr/lib/gcc/..." then breaks the shared link
+# ("cannot find -l-L/usr/lib/..."). The libraries are in the lists anyway,
+# from the linker's command line. Run just before config.status is written
+# (AC_CONFIG_COMMANDS_PRE), when LT_INIT has set the tag's variables.
+AC_DEFUN([DMESH_FC_LIBTOOL_DEPS], [
+  for dmesh_var in predeps_FC postdeps_FC; do
+    eval "dmesh_old=\$$dmesh_var"
+    dmesh_new=
+    dmesh_bare=0
+    for dmesh_w in $dmesh_old; do
+      AS_IF([test "x$dmesh_w" = x-l], [dmesh_bare=`expr $dmesh_bare + 1`],
+        [dmesh_new="${dmesh_new:+$dmesh_new }$dmesh_w"])
+    done
+    AS_IF([test $dmesh_bare -gt 0], [
+      AC_MSG_NOTICE([libtool's Fortran tag: $dmesh_bare bare -l entries removed from $dmesh_var])
+      eval "$dmesh_var=\$dmesh_new"])
+  done
 ])

@@ -13,7 +13,7 @@
  *
  * test/heat2d_cart.c is the same solver written on MPI_Cart_create,
  * MPI_Cart_shift and MPI_Cart_sub; make check compares the two outputs bit
- * for bit (test/heat2d-np*.sh). The numbers come from heat2d_kernel.c.
+ * for bit (test/heat2d-compare-np*.mpi). The numbers come from heat2d_kernel.c.
  *
  *   mpiexec -n 8 ./heat2d [GNX GNY ITERATIONS]     (default 96 80 200)
  */

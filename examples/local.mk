@@ -3,15 +3,15 @@
 # (skipped above DMESH_TEST_MAX_NP by test/mpirun.sh) and on 2 ranks (so
 # that MPICH builds run them too). Each example exits non-zero when its
 # allreduce result is wrong. Their sources are also installed, with the
-# launch scripts, under $(docdir)/examples.
+# launch scripts, under $(docdir)/examples. The runs are named
+# PROGRAM-npN.mpi (test/mpirun.sh runs PROGRAM at N ranks).
 DMESH_EXAMPLE_RUNS = \
-	examples/hello_mesh-np8.sh examples/hello_mesh-np2.sh \
-	examples/expert_parallel-np8.sh examples/expert_parallel-np2.sh \
-	examples/flatten-np8.sh examples/flatten-np2.sh
+	examples/hello_mesh-np8.mpi examples/hello_mesh-np2.mpi \
+	examples/expert_parallel-np8.mpi examples/expert_parallel-np2.mpi \
+	examples/flatten-np8.mpi examples/flatten-np2.mpi
 DMESH_FORTRAN_EXAMPLE_RUNS = \
-	examples/hello_mesh_fortran-np8.sh examples/hello_mesh_fortran-np2.sh \
-	examples/hello_mesh_f08-np8.sh examples/hello_mesh_f08-np2.sh
-EXTRA_DIST += $(DMESH_EXAMPLE_RUNS) $(DMESH_FORTRAN_EXAMPLE_RUNS)
+	examples/hello_mesh_fortran-np8.mpi examples/hello_mesh_fortran-np2.mpi \
+	examples/hello_mesh_f08-np8.mpi examples/hello_mesh_f08-np2.mpi
 
 exampledir = $(docdir)/examples
 dist_example_DATA = examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \

@@ -13,17 +13,6 @@
 #include "error.h"
 #include "fault.h"
 
-#define FNV_PRIME 1099511628211ULL
-
-uint64_t dmesh_hash(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        h = (h ^ b[i]) * FNV_PRIME;
-    return h;
-}
 
 static uint64_t entry_hash(const dmesh_axis_t *axis, const char *options)
 {
@@ -139,4 +128,13 @@ void dmesh_cache_destroy(dmesh_cache_t *c)
     free(c->order);
     free(c->buckets);
     memset(c, 0, sizeof(*c));
+}
+
+int dmesh_cache_count_nccl(const dmesh_cache_t *c)
+{
+    int i, n = 0;
+
+    for (i = 0; i < c->count; i++)
+        n += c->order[i]->nccl != NULL;
+    return n;
 }

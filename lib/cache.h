@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "dmesh_layout.h"
+#include "hash.h"
 #include "options.h"
 
 #define DMESH_OPTIONS_KEY_LEN 160
@@ -37,9 +38,8 @@ typedef struct {
     long lookups, hits;
 } dmesh_cache_t;
 
-/* 64-bit FNV-1a hash of n bytes, continuing h (start from DMESH_HASH_INIT). */
-uint64_t dmesh_hash(uint64_t h, const void *p, size_t n);
-#define DMESH_HASH_INIT 1469598103934665603ULL
+/* The number of entries with an NCCL communicator. */
+int dmesh_cache_count_nccl(const dmesh_cache_t *c);
 
 int dmesh_cache_init(dmesh_cache_t *c);
 

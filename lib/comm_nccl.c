@@ -21,7 +21,6 @@
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "fault.h"
-#include "mesh.h"
 #include "options.h"
 
 /* What each member tells the others before NCCL: where its GPU is. */
@@ -511,15 +510,4 @@ int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device)
     if (first != ncclSuccess)
         return nccl_error(what, first, NULL);
     return grouped ? DMESH_SUCCESS : dmesh_error_set(DMESH_ERR_NCCL, "ncclGroupStart failed");
-}
-
-int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
-{
-    void *nccl = NULL;
-
-    DMESH_CHECK_PTR(comm);
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
-    DMESH_TRY(dmesh_mesh_get_nccl(mesh, dim, &nccl));
-    *comm = (ncclComm_t)nccl;
-    return DMESH_SUCCESS;
 }

@@ -19,6 +19,7 @@
 
 #include "dmesh_layout.h"
 #include "error.h"
+#include "rank_map.h"
 
 /* The text form of an axis is at most two lists of 32 ints of 10 digits. */
 #define AXIS_TEXT_MAX (2 * DMESH_LAYOUT_MAX_ATOMS * 12 + 8)
@@ -427,7 +428,7 @@ int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max
         int64_t offset = axis_at(&c, k);
         for (int64_t x = 0; x < na; x++) {
             int64_t i = offset + out[x];
-            out[k * na + x] = rank_map != NULL ? rank_map[i] : (int)i;
+            out[k * na + x] = dmesh_rank_map_rank(rank_map, i);
         }
     }
     *ngroups = (int)nc;
@@ -451,7 +452,7 @@ int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int i
     base = index - axis_at(a, position); /* the copy's offset */
     for (int64_t x = 0; x < na; x++) {
         int64_t i = base + axis_at(a, x);
-        out[x] = rank_map != NULL ? rank_map[i] : (int)i;
+        out[x] = dmesh_rank_map_rank(rank_map, i);
     }
     *count = (int)na;
     return DMESH_SUCCESS;

@@ -13,7 +13,8 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c \
 	lib/options.c lib/options.h \
-	lib/cache.c lib/cache.h \
+	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
+	lib/pcomm.c lib/pcomm.h \
 	lib/universe.c lib/universe.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
 	lib/mesh.c lib/mesh_query.c lib/mesh.h \

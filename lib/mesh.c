@@ -15,8 +15,9 @@
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
-#include "version.h"
+#include "text.h"
 #include "topo.h"
+#include "version.h"
 
 /* The validated arguments of a root creation call. */
 typedef struct {
@@ -26,32 +27,76 @@ typedef struct {
     int *rank_map;    /* owned copy, NULL for the identity */
     int local_map;    /* rank map differs between ranks */
     dmesh_layout_t layout;
-    char names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
-    int named;
+    const char *const *names; /* the caller's, checked; NULL: unnamed */
     dmesh_options_t opts;
-    uint64_t hash;    /* of everything all ranks must agree on */
 } root_args_t;
+
+/* The arguments of a root creation call (init, create, from_comms). */
+typedef struct {
+    const char *fn;
+    MPI_Comm comm;
+    const char *device_type;
+    int ndims;
+    const int *shape;
+    const int *ranks;
+    int ranks_mode; /* RANKS_* */
+    const char *const *names;
+    MPI_Info info;
+    const MPI_Comm *dim_comms; /* from_comms only */
+    int err;                   /* rejected by the caller: still agreed */
+} root_call_t;
+
+/* A derived mesh being assembled (slice, flatten, unflatten, concatenate). */
+typedef struct {
+    int ndims, named;
+    dmesh_dim_t dim[DMESH_MAX_DIMS];
+} draft_t;
 
 int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
 {
     if (mesh == DMESH_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
-    if (dim != DMESH_ANY_DIM && (dim < 0 || dim >= mesh->layout.naxes))
+    if (dim != DMESH_ANY_DIM && (dim < 0 || dim >= mesh->ndims))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, %d)", func, dim,
-                               mesh->layout.naxes);
+                               mesh->ndims);
     return DMESH_SUCCESS;
 }
 
-int dmesh_mesh_alloc(dmesh_universe_t *u, dmesh_t *out)
+int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root,
+                   const dmesh_dim_t dims[], dmesh_t *out)
 {
-    dmesh_t m = DMESH_FAULT_CALLOC(1, sizeof(*m));
+    dmesh_t m = DMESH_FAULT_MALLOC(sizeof(*m) + (size_t)ndims * sizeof(m->dim[0]));
 
     if (m == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "mesh handle: out of memory");
     m->u = u;
+    m->ndims = ndims;
+    m->named = named;
+    m->is_root = is_root;
+    memcpy(m->dim, dims, (size_t)ndims * sizeof(m->dim[0]));
     __atomic_add_fetch(&u->refcount, 1, __ATOMIC_RELAXED); /* local calls may run concurrently */
     *out = m;
     return DMESH_SUCCESS;
+}
+
+/* The axes of n dims joined. */
+static int dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all)
+{
+    all->natoms = 0;
+    for (int d = 0; d < n; d++) {
+        const dmesh_axis_t *x = &dim[d].entry->axis;
+        if (all->natoms + x->natoms > DMESH_LAYOUT_MAX_ATOMS)
+            return dmesh_error_set(DMESH_ERR_SIZE, "more than %d atoms in all axes",
+                                   DMESH_LAYOUT_MAX_ATOMS);
+        memcpy(&all->atoms[all->natoms], x->atoms, (size_t)x->natoms * sizeof(x->atoms[0]));
+        all->natoms += x->natoms;
+    }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all)
+{
+    return dims_concat(m->ndims, m->dim, all);
 }
 
 static int check_device_type(const char *device_type, int *cuda)
@@ -64,28 +109,6 @@ static int check_device_type(const char *device_type, int *cuda)
                                "dmesh binds the device itself)",
                                device_type);
     *cuda = device_type[0] == 'c' && device_type[1] == 'u';
-    return DMESH_SUCCESS;
-}
-
-/* Copy n dimension names (NULL: unnamed) into out, checking each. */
-static int copy_names(int n, const char *const names[], char out[][DMESH_MAX_NAME], int *named)
-{
-    int i, j;
-
-    *named = names != NULL;
-    for (i = 0; names != NULL && i < n; i++) {
-        if (names[i] == NULL || names[i][0] == '\0')
-            return dmesh_error_set(DMESH_ERR_NAME, "dimension name %d is %s", i,
-                                   names[i] ? "empty" : "NULL");
-        if (strlen(names[i]) >= DMESH_MAX_NAME)
-            return dmesh_error_set(DMESH_ERR_NAME, "dimension name \"%.16s...\" is longer than %d bytes",
-                                   names[i], DMESH_MAX_NAME - 1);
-        for (j = 0; j < i; j++)
-            if (strcmp(names[i], names[j]) == 0)
-                return dmesh_error_set(DMESH_ERR_NAME, "dimension name \"%s\" is used twice",
-                                       names[i]);
-        strcpy(out[i], names[i]);
-    }
     return DMESH_SUCCESS;
 }
 
@@ -179,13 +202,35 @@ static uint64_t hash_options(uint64_t h, int ndims, const dmesh_options_t *o)
     return h;
 }
 
-static uint64_t hash_names(uint64_t h, int n, int named, char names[][DMESH_MAX_NAME])
+/* names: NULL when unnamed. */
+static uint64_t hash_names(uint64_t h, int n, const char *const names[])
 {
-    int i;
+    int i, named = names != NULL;
 
     h = dmesh_hash(h, &named, sizeof(named));
     for (i = 0; named && i < n; i++)
         h = dmesh_hash(h, names[i], strlen(names[i]) + 1);
+    return h;
+}
+
+static uint64_t hash_axis(uint64_t h, const dmesh_axis_t *a)
+{
+    h = dmesh_hash(h, &a->natoms, sizeof(int));
+    return dmesh_hash(h, a->atoms, sizeof(dmesh_atom_t) * (size_t)a->natoms);
+}
+
+/* The axes and names of n dims. */
+static uint64_t hash_dims(uint64_t h, int n, int named, const dmesh_dim_t dim[])
+{
+    int d;
+
+    h = dmesh_hash(h, &n, sizeof(n));
+    h = dmesh_hash(h, &named, sizeof(named));
+    for (d = 0; d < n; d++) {
+        h = hash_axis(h, &dim[d].entry->axis);
+        if (named)
+            h = dmesh_hash(h, dim[d].name, strlen(dim[d].name) + 1);
+    }
     return h;
 }
 
@@ -194,10 +239,8 @@ static uint64_t hash_layout(uint64_t h, const dmesh_layout_t *l)
     int d;
 
     h = dmesh_hash(h, &l->naxes, sizeof(l->naxes));
-    for (d = 0; d < l->naxes; d++) {
-        h = dmesh_hash(h, &l->axes[d].natoms, sizeof(int));
-        h = dmesh_hash(h, l->axes[d].atoms, sizeof(dmesh_atom_t) * (size_t)l->axes[d].natoms);
-    }
+    for (d = 0; d < l->naxes; d++)
+        h = hash_axis(h, &l->axes[d]);
     return h;
 }
 
@@ -308,23 +351,23 @@ static int check_comm(MPI_Comm comm, const char *fn, int *size)
     return DMESH_SUCCESS;
 }
 
-static int root_validate(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
-                         const int ranks[], int ranks_mode, const char *const names[],
-                         MPI_Info info, const MPI_Comm dim_comms[], dmesh_t *mesh, root_args_t *a)
+static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
 {
     DMESH_CHECK_PTR(mesh);
-    DMESH_TRY(check_device_type(device_type, &a->cuda));
-    DMESH_TRY(check_shape(ndims, shape, a->size, &a->n));
-    DMESH_TRY(copy_names(ndims, names, a->names, &a->named));
-    DMESH_TRY(dmesh_options_parse(info, ndims, names, a->cuda, &a->opts));
-    DMESH_TRY(check_backends(ndims, a->cuda, &a->opts));
-    DMESH_TRY(dmesh_layout_row_major(ndims, shape, &a->layout));
-    if (ranks_mode == RANKS_GIVEN)
-        DMESH_TRY(check_ranks(a->n, ranks, a->size, &a->rank_map));
-    if (ranks_mode == RANKS_FROM_COMM)
-        DMESH_TRY(map_from_comm(comm, dim_comms[0], shape[0], a));
-    if (dim_comms != NULL)
-        DMESH_TRY(check_dim_comms(comm, ndims, dim_comms, a));
+    DMESH_TRY(check_device_type(c->device_type, &a->cuda));
+    DMESH_TRY(check_shape(c->ndims, c->shape, a->size, &a->n));
+    if (c->names != NULL)
+        DMESH_TRY(dmesh_names_check(c->ndims, c->names, c->fn));
+    a->names = c->names;
+    DMESH_TRY(dmesh_options_parse(c->info, c->ndims, c->names, a->cuda, &a->opts));
+    DMESH_TRY(check_backends(c->ndims, a->cuda, &a->opts));
+    DMESH_TRY(dmesh_layout_row_major(c->ndims, c->shape, &a->layout));
+    if (c->ranks_mode == RANKS_GIVEN)
+        DMESH_TRY(check_ranks(a->n, c->ranks, a->size, &a->rank_map));
+    if (c->ranks_mode == RANKS_FROM_COMM)
+        DMESH_TRY(map_from_comm(c->comm, c->dim_comms[0], c->shape[0], a));
+    if (c->dim_comms != NULL)
+        DMESH_TRY(check_dim_comms(c->comm, c->ndims, c->dim_comms, a));
     return DMESH_SUCCESS;
 }
 
@@ -339,11 +382,18 @@ static uint64_t root_hash(const char *fn, const root_args_t *a, unsigned long id
     h = dmesh_hash(h, &a->n, sizeof(a->n));
     h = dmesh_hash(h, &a->local_map, sizeof(a->local_map));
     h = hash_layout(h, &a->layout);
-    h = hash_names(h, a->layout.naxes, a->named, (char(*)[DMESH_MAX_NAME])a->names);
+    h = hash_names(h, a->layout.naxes, a->names);
     h = hash_options(h, a->layout.naxes, &a->opts);
     if (a->rank_map != NULL && !a->local_map)
         h = dmesh_hash(h, a->rank_map, (size_t)a->n * sizeof(int));
     return h;
+}
+
+/* The entries of n dims, for dmesh_universe_make. */
+static void entries_of(int n, const dmesh_dim_t dim[], dmesh_comm_entry_t *e[])
+{
+    for (int d = 0; d < n; d++)
+        e[d] = dim[d].entry;
 }
 
 /* Local, before the agreement: the universe, the mesh handle and the
@@ -351,29 +401,21 @@ static uint64_t root_hash(const char *fn, const root_args_t *a, unsigned long id
 static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_args_t *a,
                         dmesh_t *out)
 {
+    dmesh_root_desc_t desc = {a->n, a->rank_map, a->local_map, a->cuda, a->opts.debug, &a->layout,
+                              a->names};
+    dmesh_dim_t dim[DMESH_MAX_DIMS];
     dmesh_universe_t *u = NULL;
-    dmesh_t m = DMESH_NULL;
     int d, err;
 
-    DMESH_TRY(dmesh_universe_new(p, id, a->n, a->rank_map, a->cuda, &u));
-    u->local_map = a->local_map;
-    u->debug = a->opts.debug;
-    u->root_layout = a->layout;
-    memcpy(u->root_names, a->names, sizeof(u->root_names));
-    u->root_named = a->named;
-    err = dmesh_mesh_alloc(u, &m);
-    dmesh_universe_release(u); /* m holds it now */
-    if (err != DMESH_SUCCESS)
-        return err;
-    m->layout = a->layout;
-    memcpy(m->names, a->names, sizeof(m->names));
-    m->named = a->named;
-    m->is_root = 1;
-    for (d = 0; d < a->layout.naxes && err == DMESH_SUCCESS; d++)
-        err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], &m->entry[d]);
-    if (err != DMESH_SUCCESS)
-        dmesh_free(&m);
-    *out = m;
+    DMESH_TRY(dmesh_universe_new(p, id, &desc, &u));
+    err = DMESH_SUCCESS;
+    for (d = 0; d < a->layout.naxes && err == DMESH_SUCCESS; d++) {
+        dim[d].name = u->root_names[d];
+        err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], &dim[d].entry);
+    }
+    if (err == DMESH_SUCCESS)
+        err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, out);
+    dmesh_universe_release(u); /* the mesh holds it now, or it goes */
     return err;
 }
 
@@ -411,6 +453,7 @@ static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
     dmesh_private_comm_t *p;
     dmesh_t m = DMESH_NULL;
     MPI_Comm given[DMESH_MAX_DIMS];
+    dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
     unsigned long id;
     int d;
 
@@ -426,9 +469,10 @@ static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
         err = dmesh_topo_bind(m->u->comm, &a->opts, m->u->my_index >= 0, &m->u->device);
     for (d = 0; dim_comms != NULL && d < a->layout.naxes; d++)
         given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
-    if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(m->u, a->layout.naxes, m->entry, dim_comms ? given : NULL,
-                                  &a->opts);
+    if (err == DMESH_SUCCESS) {
+        entries_of(m->ndims, m->dim, e);
+        err = dmesh_universe_make(m->u, m->ndims, e, dim_comms ? given : NULL, &a->opts);
+    }
     if (err != DMESH_SUCCESS) {
         dmesh_free(&m); /* the universe and everything in it */
         return err;
@@ -438,29 +482,24 @@ static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
     return DMESH_SUCCESS;
 }
 
-static int root_create(MPI_Comm comm, const char *fn, const char *device_type, int ndims,
-                       const int shape[], const int ranks[], int ranks_mode,
-                       const char *const names[], MPI_Info info, const MPI_Comm dim_comms[],
-                       int arg_err, dmesh_t *mesh)
+static int root_create(const root_call_t *c, dmesh_t *mesh)
 {
     root_args_t a;
     int err, check;
 
-    if (comm == MPI_COMM_NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
+    if (c->comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", c->fn);
     /* Before any call that passes a handle: a foreign MPI would crash on it. */
-    DMESH_TRY(dmesh_mpi_identity_check(fn));
-    check = dmesh_options_check(info);
+    DMESH_TRY(dmesh_mpi_identity_check(c->fn));
+    check = dmesh_options_check(c->info);
     memset(&a, 0, sizeof(a));
-    DMESH_TRY(check_comm(comm, fn, &a.size));
+    DMESH_TRY(check_comm(c->comm, c->fn, &a.size));
     a.opts.check = check;
-    err = arg_err != DMESH_SUCCESS ? arg_err
-                                   : root_validate(comm, device_type, ndims, shape, ranks,
-                                                   ranks_mode, names, info, dim_comms, mesh, &a);
+    err = c->err != DMESH_SUCCESS ? c->err : root_validate(c, mesh, &a);
     if (err != DMESH_SUCCESS)
         a.opts.check = check;          /* what a partial parse left there is not the call's */
     if (err == DMESH_SUCCESS || check) /* with the check off, a rejecting rank returns */
-        err = root_build(comm, fn, &a, err, dim_comms, mesh);
+        err = root_build(c->comm, c->fn, &a, err, c->dim_comms, mesh);
     free(a.rank_map);
     return err;
 }
@@ -468,33 +507,38 @@ static int root_create(MPI_Comm comm, const char *fn, const char *device_type, i
 int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    return root_create(comm, "dmesh_init", device_type, ndims, shape, NULL, RANKS_IDENTITY,
-                       dim_names, info, NULL, DMESH_SUCCESS, mesh);
+    root_call_t c = {"dmesh_init", comm, device_type, ndims, shape, NULL, RANKS_IDENTITY,
+                     dim_names, info, NULL, DMESH_SUCCESS};
+
+    return root_create(&c, mesh);
 }
 
 int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                  const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    return root_create(comm, "dmesh_create", device_type, ndims, shape, ranks, RANKS_GIVEN,
-                       dim_names, info, NULL, DMESH_SUCCESS, mesh);
+    root_call_t c = {"dmesh_create", comm, device_type, ndims, shape, ranks, RANKS_GIVEN,
+                     dim_names, info, NULL, DMESH_SUCCESS};
+
+    return root_create(&c, mesh);
 }
 
 int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MPI_Comm dim_comms[],
                      const int shape[], const int ranks[], const char *const dim_names[],
                      dmesh_t *mesh)
 {
-    int mode = ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM, err = DMESH_SUCCESS;
+    root_call_t c = {"dmesh_from_comms", comm, device_type, ndims, shape, ranks,
+                     ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM, dim_names, MPI_INFO_NULL,
+                     dim_comms, DMESH_SUCCESS};
 
     /* rejected here, these still take part in the agreement (root_create) */
     if (dim_comms == NULL)
-        err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: dim_comms is NULL");
+        c.err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: dim_comms is NULL");
     else if (ranks == NULL && ndims != 1)
-        err = dmesh_error_set(DMESH_ERR_ARG,
-                              "dmesh_from_comms: ranks may be NULL only when "
-                              "ndims == 1 (ndims is %d)",
-                              ndims);
-    return root_create(comm, "dmesh_from_comms", device_type, ndims, shape, ranks, mode, dim_names,
-                       MPI_INFO_NULL, dim_comms, err, mesh);
+        c.err = dmesh_error_set(DMESH_ERR_ARG,
+                                "dmesh_from_comms: ranks may be NULL only when "
+                                "ndims == 1 (ndims is %d)",
+                                ndims);
+    return root_create(&c, mesh);
 }
 
 int dmesh_free(dmesh_t *mesh)
@@ -510,49 +554,43 @@ int dmesh_free(dmesh_t *mesh)
 
 /* ---- derived meshes ---- */
 
-/* A new handle in u with the layout, names and entries of t. */
-static int mesh_from(dmesh_universe_t *u, const struct dmesh_s *t, dmesh_t *out)
+/* A new handle in u with the dims of t. */
+static int mesh_from(dmesh_universe_t *u, const draft_t *t, dmesh_t *out)
 {
-    dmesh_t m = DMESH_NULL;
-
-    DMESH_TRY(dmesh_mesh_alloc(u, &m));
-    m->layout = t->layout;
-    m->named = t->named;
-    memcpy(m->names, t->names, sizeof(m->names));
-    memcpy(m->entry, t->entry, sizeof(m->entry));
-    *out = m;
-    return DMESH_SUCCESS;
+    return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, out);
 }
 
 static int find_dim(const struct dmesh_s *m, const char *name)
 {
     int d;
 
-    for (d = 0; m->named && d < m->layout.naxes; d++)
-        if (strcmp(m->names[d], name) == 0)
+    for (d = 0; m->named && d < m->ndims; d++)
+        if (strcmp(m->dim[d].name, name) == 0)
             return d;
     return -1;
 }
 
-/* The one names check of the paths that assemble a mesh from names
- * (slice, unflatten, concatenate): no name twice. */
-static int check_unique_names(const struct dmesh_s *t, const char *fn)
+/* The check of the paths that assemble a mesh from the names of meshes of
+ * one universe (slice, unflatten, concatenate): no name twice. The names
+ * are interned, so equal names are equal pointers. */
+static int check_unique_names(const draft_t *t, const char *fn)
 {
-    for (int d = 0; t->named && d < t->layout.naxes; d++)
-        if (find_dim(t, t->names[d]) != d)
-            return dmesh_error_set(DMESH_ERR_NAME, "%s: name \"%s\" is used twice", fn,
-                                   t->names[d]);
+    for (int d = 0; t->named && d < t->ndims; d++)
+        for (int k = 0; k < d; k++)
+            if (t->dim[k].name == t->dim[d].name)
+                return dmesh_error_set(DMESH_ERR_NAME, "%s: name \"%s\" is used twice", fn,
+                                       t->dim[d].name);
     return DMESH_SUCCESS;
 }
 
 /* Axes given in a slice or concatenate must be sorted (slice only) and must
  * not overlap: together they form an orthogonal layout. */
-static int check_joined(const dmesh_layout_t *l, int need_sorted, const char *fn)
+static int check_joined(const draft_t *t, int need_sorted, const char *fn)
 {
     dmesh_axis_t all;
     int ok = 0;
 
-    if (dmesh_layout_concat(l, &all) != DMESH_SUCCESS)
+    if (dims_concat(t->ndims, t->dim, &all) != DMESH_SUCCESS)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
     DMESH_TRY(dmesh_axis_is_sorted(&all, &ok));
     if (need_sorted && !ok)
@@ -565,29 +603,26 @@ static int check_joined(const dmesh_layout_t *l, int need_sorted, const char *fn
 }
 
 /* Append the dimension called name (of m, or registered on the root) to s. */
-static int slice_add(dmesh_t m, const char *name, dmesh_t s)
+static int slice_add(dmesh_t m, const char *name, draft_t *s)
 {
     const dmesh_flat_name_t *f;
-    int d = find_dim(m, name), k = s->layout.naxes;
+    int d = find_dim(m, name);
 
     if (d >= 0) {
-        s->layout.axes[k] = m->layout.axes[d];
-        s->entry[k] = m->entry[d];
+        s->dim[s->ndims++] = m->dim[d];
     } else if (m->is_root && (f = dmesh_universe_find_flat(m->u, name)) != NULL) {
-        s->layout.axes[k] = f->axis;
-        s->entry[k] = f->entry;
+        s->dim[s->ndims].entry = f->entry;
+        s->dim[s->ndims++].name = f->name;
     } else {
         return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: no dimension \"%s\" in the mesh%s", name,
                                m->is_root ? " (nor registered by dmesh_flatten)" : "");
     }
-    strcpy(s->names[k], name);
-    s->layout.naxes++;
     return DMESH_SUCCESS;
 }
 
 int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh)
 {
-    struct dmesh_s s;
+    draft_t s;
     int i;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_slice"));
@@ -598,7 +633,7 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
     if (n < 1 || n > DMESH_MAX_DIMS)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_slice: n = %d out of range [1, %d]", n,
                                DMESH_MAX_DIMS);
-    memset(&s, 0, sizeof(s));
+    s.ndims = 0;
     s.named = 1;
     for (i = 0; i < n; i++) {
         if (dim_names[i] == NULL)
@@ -606,7 +641,7 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
         DMESH_TRY(slice_add(mesh, dim_names[i], &s));
     }
     DMESH_TRY(check_unique_names(&s, "dmesh_slice"));
-    DMESH_TRY(check_joined(&s.layout, 1, "dmesh_slice"));
+    DMESH_TRY(check_joined(&s, 1, "dmesh_slice"));
     return mesh_from(mesh->u, &s, submesh);
 }
 
@@ -630,8 +665,7 @@ static int derived_agree(dmesh_t m, const char *fn, uint64_t h, int err, int nne
     h = dmesh_hash(h, fn, strlen(fn));
     if (err == DMESH_SUCCESS) /* options of the new axes, parsed only when all went well */
         h = hash_options(h, nnew, o);
-    h = hash_layout(h, &m->layout);
-    h = hash_names(h, m->layout.naxes, m->named, m->names);
+    h = hash_dims(h, m->ndims, m->named, m->dim);
     return dmesh_universe_agree(m->u, h, err, fn);
 }
 
@@ -646,18 +680,18 @@ static int derived_begin(dmesh_t m, const void *out, const char *fn)
     return DMESH_SUCCESS;
 }
 
-/* Local, before the agreement: reserve the entries of t's axes [lo, hi)
- * (options o->axis[0..]) and the new handle. */
-static int derived_reserve(dmesh_t m, struct dmesh_s *t, int lo, int hi, const dmesh_options_t *o,
-                           int *creating, dmesh_t *out)
+/* Local, before the agreement: reserve the entries e[0..n) of axes[0..n)
+ * (options o->axis[0..n)). */
+static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dmesh_options_t *o,
+                           int *creating, dmesh_comm_entry_t *e[])
 {
     int d, err = DMESH_SUCCESS, before = m->u->cache.count;
 
-    for (d = lo; d < hi && err == DMESH_SUCCESS; d++)
-        err = dmesh_universe_reserve(m->u, &t->layout.axes[d], &o->axis[d - lo], &t->entry[d]);
+    for (d = 0; d < n && err == DMESH_SUCCESS; d++)
+        err = dmesh_universe_reserve(m->u, &axes[d], &o->axis[d], &e[d]);
     /* a failed reservation was a miss: communicators were to be made */
     *creating = err != DMESH_SUCCESS || m->u->cache.count != before;
-    return err != DMESH_SUCCESS ? err : mesh_from(m->u, t, out);
+    return err;
 }
 
 /* After a failed agreement or creation: the handle and the reservations go,
@@ -677,14 +711,14 @@ static int join_names(dmesh_t m, char out[DMESH_MAX_NAME])
 
     if (!m->named)
         return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: an unnamed mesh needs a name");
-    for (d = 0; d < m->layout.naxes; d++) {
-        k = strlen(m->names[d]);
+    for (d = 0; d < m->ndims; d++) {
+        k = strlen(m->dim[d].name);
         if (len + k + (d > 0) >= DMESH_MAX_NAME)
             return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: joined name is longer than %d "
                                    "bytes", DMESH_MAX_NAME - 1);
         if (d > 0)
             out[len++] = '_';
-        memcpy(out + len, m->names[d], k + 1);
+        memcpy(out + len, m->dim[d].name, k + 1);
         len += k;
     }
     return DMESH_SUCCESS;
@@ -695,20 +729,17 @@ static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
                          dmesh_comm_entry_t **reuse)
 {
     const dmesh_flat_name_t *f;
-    dmesh_universe_t *u = m->u;
-    int d;
 
     *reuse = NULL;
-    if (m->layout.naxes == 1 && m->named && strcmp(m->names[0], name) == 0) {
-        *reuse = m->entry[0];
+    if (m->ndims == 1 && m->named && strcmp(m->dim[0].name, name) == 0) {
+        *reuse = m->dim[0].entry;
         return DMESH_SUCCESS;
     }
-    for (d = 0; u->root_named && d < u->root_layout.naxes; d++)
-        if (strcmp(u->root_names[d], name) == 0)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" is a dimension of the "
-                                   "root mesh", name);
-    if ((f = dmesh_universe_find_flat(u, name)) != NULL) {
-        if (!dmesh_axis_equal(&f->axis, axis))
+    if (dmesh_universe_is_root_name(m->u, name))
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" is a dimension of the "
+                               "root mesh", name);
+    if ((f = dmesh_universe_find_flat(m->u, name)) != NULL) {
+        if (!dmesh_axis_equal(&f->entry->axis, axis))
             return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" was registered before "
                                    "for another layout", name);
         *reuse = f->entry;
@@ -724,70 +755,73 @@ static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[D
 
     if (name == NULL)
         DMESH_TRY(join_names(m, flat));
-    else if (name[0] == '\0' || strlen(name) >= DMESH_MAX_NAME)
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: name is empty or longer than %d "
-                               "bytes", DMESH_MAX_NAME - 1);
-    else
+    else {
+        DMESH_TRY(dmesh_names_check(1, &name, "dmesh_flatten"));
         strcpy(flat, name);
-    DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
+    }
+    DMESH_TRY(dmesh_mesh_concat(m, &all));
     DMESH_TRY(dmesh_axis_canonical(&all, axis));
     DMESH_TRY(derived_options(m, info, 1, names, o));
     return flatten_check(m, flat, axis, reuse);
 }
 
+/* Local part of flatten after its checks: the name interned, the entry
+ * found (e) or reserved, the new handle. */
+static int flatten_reserve(dmesh_t m, const char *text, const dmesh_axis_t *axis,
+                           const dmesh_options_t *o, dmesh_comm_entry_t *e, int *creating,
+                           draft_t *t, dmesh_t *out)
+{
+    DMESH_TRY(dmesh_universe_intern(m->u, text, &t->dim[0].name));
+    t->dim[0].entry = e;
+    if (e == NULL) {
+        DMESH_TRY(dmesh_universe_flat_reserve(m->u, 1));
+        DMESH_TRY(derived_reserve(m, 1, axis, o, creating, &t->dim[0].entry));
+    }
+    return mesh_from(m->u, t, out);
+}
+
 int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
 {
-    struct dmesh_s t;
+    draft_t t = {.ndims = 1, .named = 1};
+    dmesh_axis_t axis;
     dmesh_options_t o;
     dmesh_comm_entry_t *e = NULL;
     dmesh_t out = DMESH_NULL;
+    char text[DMESH_MAX_NAME] = "";
     int err, check = dmesh_options_check(info), creating = 0;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
-    memset(&t, 0, sizeof(t));
-    t.layout.naxes = 1;
-    t.named = 1;
     err = derived_begin(mesh, flat, "dmesh_flatten");
     if (err == DMESH_SUCCESS)
-        err = flatten_local(mesh, name, info, t.names[0], &t.layout.axes[0], &o, &e);
+        err = flatten_local(mesh, name, info, text, &axis, &o, &e);
     if (err != DMESH_SUCCESS && !check)
         return err;
-    if (err == DMESH_SUCCESS && e == NULL)
-        err = dmesh_universe_flat_reserve(mesh->u, 1);
-    if (err == DMESH_SUCCESS && e == NULL)
-        err = derived_reserve(mesh, &t, 0, 1, &o, &creating, &out);
-    else if (err == DMESH_SUCCESS)
-        t.entry[0] = e;
-    if (err == DMESH_SUCCESS && out == DMESH_NULL)
-        err = mesh_from(mesh->u, &t, &out);
-    err = derived_agree(mesh, "dmesh_flatten",
-                        dmesh_hash(DMESH_HASH_INIT, t.names[0], strlen(t.names[0])), err, 1, &o,
-                        check, creating);
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(mesh->u, 1, t.entry, NULL, &o);
+        err = flatten_reserve(mesh, text, &axis, &o, e, &creating, &t, &out);
+    err = derived_agree(mesh, "dmesh_flatten", dmesh_hash(DMESH_HASH_INIT, text, strlen(text)), err,
+                        1, &o, check, creating);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(mesh->u, 1, &t.dim[0].entry, NULL, &o);
     if (err != DMESH_SUCCESS)
         return derived_fail(mesh, &out, err);
     if (e == NULL) /* room reserved above: cannot fail */
-        dmesh_universe_register(mesh->u, t.names[0], &t.layout.axes[0], t.entry[0]);
+        dmesh_universe_register(mesh->u, t.dim[0].name, t.dim[0].entry);
     *flat = out;
     return DMESH_SUCCESS;
 }
 
-/* Local part of unflatten: the new layout and names in t. */
-static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const char *const names[],
-                           struct dmesh_s *t)
+/* The checks of unflatten's arguments. */
+static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const char *const names[])
 {
-    dmesh_axis_t parts[DMESH_MAX_DIMS];
-    int strides[DMESH_MAX_DIMS], size, d, named;
-    char fresh[DMESH_MAX_DIMS][DMESH_MAX_NAME];
+    int size, d;
 
     DMESH_TRY(dmesh_mesh_check(m, dim, "dmesh_unflatten"));
-    if (n < 1 || n > DMESH_MAX_DIMS || m->layout.naxes - 1 + n > DMESH_MAX_DIMS)
+    if (n < 1 || n > DMESH_MAX_DIMS || m->ndims - 1 + n > DMESH_MAX_DIMS)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_unflatten: %d new dims make more than %d", n,
                                DMESH_MAX_DIMS);
     DMESH_CHECK_PTR(sizes);
     DMESH_TRY(check_shape(n, sizes, INT_MAX, &size));
-    DMESH_TRY(dmesh_axis_numel(&m->layout.axes[dim], &d));
+    DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, dim), &d));
     if (size != d)
         return dmesh_error_set(DMESH_ERR_SIZE, "dmesh_unflatten: sizes multiply to %d, dim %d has "
                                "size %d", size, dim, d);
@@ -795,82 +829,116 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
         return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: %s", m->named ?
                                "a named mesh needs names for the new dims" :
                                "the mesh is unnamed: pass no names");
-    DMESH_TRY(copy_names(n, names, fresh, &named));
+    return names != NULL ? dmesh_names_check(n, names, "dmesh_unflatten") : DMESH_SUCCESS;
+}
+
+/* Local part of unflatten: the new axes of dim in parts[0..n), the dims of
+ * the new mesh in t (the entries of the new ones still to reserve). */
+static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const char *const names[],
+                           dmesh_axis_t parts[], draft_t *t)
+{
+    int strides[DMESH_MAX_DIMS], size, d;
+
+    DMESH_TRY(unflatten_check(m, dim, n, sizes, names));
     for (d = n - 1, size = 1; d >= 0; size *= sizes[d--])
         strides[d] = size;
-    DMESH_TRY(dmesh_axis_compose_modes(&m->layout.axes[dim], n, sizes, strides, parts));
+    DMESH_TRY(dmesh_axis_compose_modes(dmesh_mesh_axis(m, dim), n, sizes, strides, parts));
     for (d = 0; d < n; d++)
         DMESH_TRY(dmesh_axis_canonical(&parts[d], &parts[d]));
-    DMESH_TRY(dmesh_layout_splice(&m->layout, dim, n, parts, &t->layout));
     t->named = m->named;
-    for (d = 0; d < t->layout.naxes; d++)
-        strcpy(t->names[d], d < dim ? m->names[d] : d < dim + n ? fresh[d - dim] :
-               m->names[d - n + 1]);
+    t->ndims = m->ndims - 1 + n;
+    for (d = 0; d < t->ndims; d++) {
+        if (d >= dim && d < dim + n) {
+            t->dim[d].entry = NULL;
+            t->dim[d].name = NULL;
+            if (names != NULL)
+                DMESH_TRY(dmesh_universe_intern(m->u, names[d - dim], &t->dim[d].name));
+        } else {
+            t->dim[d] = m->dim[d < dim ? d : d - n + 1];
+        }
+    }
     return check_unique_names(t, "dmesh_unflatten");
+}
+
+/* What the ranks must agree on: dim, the new dims' axes and all names. */
+static uint64_t unflatten_hash(int dim, int n, const dmesh_axis_t parts[], const draft_t *t)
+{
+    uint64_t h = dmesh_hash(DMESH_HASH_INIT, &dim, sizeof(dim));
+    const char *names[DMESH_MAX_DIMS];
+    int d;
+
+    h = dmesh_hash(h, &n, sizeof(n));
+    for (d = 0; d < n; d++)
+        h = hash_axis(h, &parts[d]);
+    for (d = 0; d < t->ndims; d++)
+        names[d] = t->dim[d].name != NULL ? t->dim[d].name : "";
+    return hash_names(h, t->ndims, t->named ? names : NULL);
 }
 
 int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
                     MPI_Info info, dmesh_t *out)
 {
-    struct dmesh_s t;
+    draft_t t = {.ndims = 0};
+    dmesh_axis_t parts[DMESH_MAX_DIMS];
+    dmesh_comm_entry_t *fresh[DMESH_MAX_DIMS];
     dmesh_options_t o;
     dmesh_t m = DMESH_NULL;
-    uint64_t h;
     int d, err, check = dmesh_options_check(info), creating = 0;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
-    memset(&t, 0, sizeof(t));
     err = derived_begin(mesh, out, "dmesh_unflatten");
     if (err == DMESH_SUCCESS)
-        err = unflatten_local(mesh, dim, n, sizes, dim_names, &t);
+        err = unflatten_local(mesh, dim, n, sizes, dim_names, parts, &t);
     if (err == DMESH_SUCCESS)
         err = derived_options(mesh, info, n, dim_names, &o);
     if (err != DMESH_SUCCESS && !check)
         return err;
-    for (d = 0; err == DMESH_SUCCESS && d < t.layout.naxes; d++)
-        if (d < dim || d >= dim + n)
-            t.entry[d] = mesh->entry[d < dim ? d : d - n + 1];
     if (err == DMESH_SUCCESS)
-        err = derived_reserve(mesh, &t, dim, dim + n, &o, &creating, &m);
-    h = dmesh_hash(DMESH_HASH_INIT, &dim, sizeof(dim));
-    h = hash_layout(h, &t.layout);
-    h = hash_names(h, t.layout.naxes, t.named, t.names);
-    err = derived_agree(mesh, "dmesh_unflatten", h, err, n, &o, check, creating);
+        err = derived_reserve(mesh, n, parts, &o, &creating, fresh);
+    for (d = 0; err == DMESH_SUCCESS && d < n; d++)
+        t.dim[dim + d].entry = fresh[d];
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(mesh->u, n, t.entry + dim, NULL, &o);
+        err = mesh_from(mesh->u, &t, &m);
+    err = derived_agree(mesh, "dmesh_unflatten", err == DMESH_SUCCESS ?
+                        unflatten_hash(dim, n, parts, &t) : 0, err, n, &o, check, creating);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(mesh->u, n, fresh, NULL, &o);
     if (err != DMESH_SUCCESS)
         return derived_fail(mesh, &m, err);
     *out = m;
     return DMESH_SUCCESS;
 }
 
+/* Append the dims of meshes[i] to t. */
+static int concat_add(int i, const dmesh_t meshes[], draft_t *t)
+{
+    dmesh_t m = meshes[i];
+
+    DMESH_TRY(dmesh_mesh_check(m, DMESH_ANY_DIM, "dmesh_concatenate"));
+    if (m->u != meshes[0]->u)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] comes from "
+                               "another root mesh than meshes[0]", i);
+    if (m->named != meshes[0]->named)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: named and unnamed meshes");
+    if (t->ndims + m->ndims > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: more than %d dims",
+                               DMESH_MAX_DIMS);
+    memcpy(&t->dim[t->ndims], m->dim, (size_t)m->ndims * sizeof(m->dim[0]));
+    t->ndims += m->ndims;
+    return DMESH_SUCCESS;
+}
+
 int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
 {
-    struct dmesh_s t;
-    int i, d, k;
+    draft_t t = {.ndims = 0};
+    int i, k;
 
     DMESH_CHECK_PTR(meshes);
     DMESH_CHECK_PTR(out);
     if (n < 1)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: n = %d, need at least 1", n);
-    memset(&t, 0, sizeof(t));
-    for (i = 0; i < n; i++) {
-        DMESH_TRY(dmesh_mesh_check(meshes[i], DMESH_ANY_DIM, "dmesh_concatenate"));
-        if (meshes[i]->u != meshes[0]->u)
-            return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] comes from "
-                                   "another root mesh than meshes[0]", i);
-        if (meshes[i]->named != meshes[0]->named)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: named and unnamed meshes");
-        if (t.layout.naxes + meshes[i]->layout.naxes > DMESH_MAX_DIMS)
-            return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: more than %d dims",
-                                   DMESH_MAX_DIMS);
-        for (d = 0; d < meshes[i]->layout.naxes; d++) {
-            k = t.layout.naxes++;
-            t.layout.axes[k] = meshes[i]->layout.axes[d];
-            t.entry[k] = meshes[i]->entry[d];
-            strcpy(t.names[k], meshes[i]->names[d]);
-        }
-    }
+    for (i = 0; i < n; i++)
+        DMESH_TRY(concat_add(i, meshes, &t));
     t.named = meshes[0]->named;
     /* the overlap first (as PyTorch): a mesh given twice overlaps itself,
      * even where its dimensions have size 1 */
@@ -879,7 +947,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
             if (meshes[i] == meshes[k])
                 return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] is "
                                        "meshes[%d]: the dimensions overlap", i, k);
-    DMESH_TRY(check_joined(&t.layout, 0, "dmesh_concatenate"));
+    DMESH_TRY(check_joined(&t, 0, "dmesh_concatenate"));
     DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
     return mesh_from(meshes[0]->u, &t, out);
 }
@@ -888,20 +956,4 @@ int dmesh_abort(dmesh_t mesh)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_abort"));
     return dmesh_universe_abort(mesh->u);
-}
-
-int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
-{
-    dmesh_comm_entry_t *e;
-
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, "dmesh_get_nccl_comm"));
-    DMESH_CHECK_PTR(nccl);
-    e = mesh->entry[dim];
-    if (e->backend != DMESH_BACKEND_NCCL)
-        return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
-    if (mesh->u->my_index < 0)
-        return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
-    DMESH_TRY(dmesh_universe_nccl_entry(mesh->u, e));
-    *nccl = e->nccl;
-    return DMESH_SUCCESS;
 }

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Mesh objects: a layout (one canonical axis per dimension), names, and the
- * cache entries of the axes, in a universe. */
+/* Mesh objects: one small header plus one record per dimension, sized by
+ * the number of dimensions. A record points at the cache entry of its axis
+ * (which owns the canonical axis and the communicators) and at its name,
+ * interned in the universe.
+ *
+ * This is also the one internal header that tools (dmesh-bench) may
+ * include: it brings the universe (universe.h) and the cache (cache.h).
+ * Code outside mesh*.c and serialize.c reads a mesh through the accessors
+ * below, never through the record layout. */
 #ifndef DMESH_MESH_H
 #define DMESH_MESH_H
 
@@ -8,26 +15,53 @@
 #include "dmesh_layout.h"
 #include "universe.h"
 
+/* One dimension of a mesh. */
+typedef struct {
+    dmesh_comm_entry_t *entry; /* its communicators; entry->axis is the axis */
+    const char *name;          /* interned in the universe; NULL when unnamed */
+} dmesh_dim_t;
+
 struct dmesh_s {
     dmesh_universe_t *u;
-    dmesh_layout_t layout;
-    char names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
+    int ndims;
     int named;
     int is_root;
-    dmesh_comm_entry_t *entry[DMESH_MAX_DIMS];
+    dmesh_dim_t dim[]; /* ndims records */
 };
 
-/* The NCCL communicator of dim (as void *), created first when the universe
- * defers NCCL creation (collective over that dim's group then). */
-int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl);
+static inline int dmesh_mesh_ndims(const struct dmesh_s *m)
+{
+    return m->ndims;
+}
+
+static inline const dmesh_axis_t *dmesh_mesh_axis(const struct dmesh_s *m, int d)
+{
+    return &m->dim[d].entry->axis;
+}
+
+static inline dmesh_comm_entry_t *dmesh_mesh_entry(const struct dmesh_s *m, int d)
+{
+    return m->dim[d].entry;
+}
+
+/* The name of dim d, NULL when the mesh is unnamed. */
+static inline const char *dmesh_mesh_name(const struct dmesh_s *m, int d)
+{
+    return m->dim[d].name;
+}
+
+/* The axes of all dims joined, outermost first. */
+int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all);
+
+/* Local: a new mesh handle of ndims dims in u (takes one reference on u);
+ * names in dims must be interned in u (dmesh_universe_intern). */
+int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root,
+                   const dmesh_dim_t dims[], dmesh_t *out);
 
 /* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index
  * of it. dim is wider than int so that no int a user passes (INT_MIN
  * included) is taken for the sentinel. */
 #define DMESH_ANY_DIM (-9223372036854775807LL - 1)
 int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func);
-
-/* A new mesh object sharing u (takes one reference on u). */
-int dmesh_mesh_alloc(dmesh_universe_t *u, dmesh_t *out);
 
 #endif /* DMESH_MESH_H */

@@ -27,16 +27,16 @@ static int cart_key(dmesh_t m, const int periods[], int reorder, dmesh_axis_t *a
     size_t used;
     int d;
 
-    DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
+    DMESH_TRY(dmesh_mesh_concat(m, &all));
     DMESH_TRY(dmesh_axis_canonical(&all, axis));
     used = (size_t)snprintf(key, DMESH_OPTIONS_KEY_LEN, "cart");
-    for (d = 0; d < m->layout.naxes; d++) {
-        DMESH_TRY(dmesh_axis_numel(&m->layout.axes[d], &shape[d]));
+    for (d = 0; d < m->ndims; d++) {
+        DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, d), &shape[d]));
         used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, "%c%d", d ? 'x' : ' ',
                                  shape[d]);
     }
     used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, " p");
-    for (d = 0; d < m->layout.naxes; d++)
+    for (d = 0; d < m->ndims; d++)
         used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, "%d", periods[d] != 0);
     snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, " r%d", reorder != 0);
     return DMESH_SUCCESS;
@@ -50,7 +50,7 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
                        const int periods[], int reorder, uint64_t h, MPI_Comm *cart)
 {
     /* a rank map private to each group: its first rank tells them apart */
-    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+    long long base = dmesh_universe_colour_base(u);
     MPI_Comm copy = MPI_COMM_NULL;
     int p[DMESH_MAX_DIMS], d, rc, err = DMESH_SUCCESS;
 
@@ -91,10 +91,10 @@ static uint64_t cart_hash(dmesh_t m, const char *key)
     uint64_t h = dmesh_hash(DMESH_HASH_INIT, "dmesh_get_cart_comm", 19);
     int d;
 
-    h = dmesh_hash(h, &m->layout.naxes, sizeof(int));
-    for (d = 0; d < m->layout.naxes; d++)
-        h = dmesh_hash(h, &m->layout.axes[d],
-                       sizeof(int) + sizeof(dmesh_atom_t) * (size_t)m->layout.axes[d].natoms);
+    h = dmesh_hash(h, &m->ndims, sizeof(int));
+    for (d = 0; d < m->ndims; d++)
+        h = dmesh_hash(h, dmesh_mesh_axis(m, d),
+                       sizeof(int) + sizeof(dmesh_atom_t) * (size_t)dmesh_mesh_axis(m, d)->natoms);
     return dmesh_hash(h, key, strlen(key));
 }
 
@@ -129,7 +129,7 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
             return err;
         }
         e->position = -1;
-        err = cart_create(mesh->u, &axis, mesh->layout.naxes, shape, periods, reorder, h, &e->comm);
+        err = cart_create(mesh->u, &axis, mesh->ndims, shape, periods, reorder, h, &e->comm);
         if (err != DMESH_SUCCESS) {
             dmesh_cache_drop_last(&mesh->u->cache);
             return err;

@@ -22,7 +22,7 @@ int dmesh_get_ndims(dmesh_t mesh, int *ndims)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(ndims);
-    *ndims = mesh->layout.naxes;
+    *ndims = mesh->ndims;
     return DMESH_SUCCESS;
 }
 
@@ -32,11 +32,11 @@ int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(shape);
-    if (maxdims < mesh->layout.naxes)
+    if (maxdims < mesh->ndims)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                               mesh->layout.naxes);
-    for (d = 0; d < mesh->layout.naxes; d++)
-        DMESH_TRY(dmesh_axis_numel(&mesh->layout.axes[d], &shape[d]));
+                               mesh->ndims);
+    for (d = 0; d < mesh->ndims; d++)
+        DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(mesh, d), &shape[d]));
     return DMESH_SUCCESS;
 }
 
@@ -46,7 +46,7 @@ int dmesh_get_size(dmesh_t mesh, int *size)
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(size);
-    DMESH_TRY(dmesh_layout_concat(&mesh->layout, &all));
+    DMESH_TRY(dmesh_mesh_concat(mesh, &all));
     return dmesh_axis_numel(&all, size);
 }
 
@@ -54,7 +54,7 @@ int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(name);
-    *name = mesh->named ? mesh->names[dim] : NULL;
+    *name = mesh->named ? dmesh_mesh_name(mesh, dim) : NULL;
     return DMESH_SUCCESS;
 }
 
@@ -65,8 +65,8 @@ int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(name);
     DMESH_CHECK_PTR(dim);
-    for (d = 0; mesh->named && d < mesh->layout.naxes; d++) {
-        if (strcmp(mesh->names[d], name) == 0) {
+    for (d = 0; mesh->named && d < mesh->ndims; d++) {
+        if (strcmp(dmesh_mesh_name(mesh, d), name) == 0) {
             *dim = d;
             return DMESH_SUCCESS;
         }
@@ -97,11 +97,11 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
     u = mesh->u;
     if (u->my_index >= 0) {
         DMESH_CHECK_PTR(coords);
-        if (maxdims < mesh->layout.naxes)
+        if (maxdims < mesh->ndims)
             return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                                   mesh->layout.naxes);
-        for (d = 0; d < mesh->layout.naxes; d++)
-            coords[d] = mesh->entry[d]->position;
+                                   mesh->ndims);
+        for (d = 0; d < mesh->ndims; d++)
+            coords[d] = dmesh_mesh_entry(mesh, d)->position;
     }
     *is_member = u->my_index >= 0;
     return DMESH_SUCCESS;
@@ -113,7 +113,7 @@ int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
     DMESH_CHECK_PTR(rank);
     if (mesh->u->my_index < 0)
         return not_member(__func__);
-    *rank = mesh->entry[dim]->position;
+    *rank = dmesh_mesh_entry(mesh, dim)->position;
     return DMESH_SUCCESS;
 }
 
@@ -138,7 +138,7 @@ int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int 
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     if (mesh->u->my_index < 0)
         return not_member(__func__);
-    return copy_of(mesh->u, &mesh->layout.axes[dim], mesh->u->my_index, maxranks, ranks, nranks);
+    return copy_of(mesh->u, dmesh_mesh_axis(mesh, dim), mesh->u->my_index, maxranks, ranks, nranks);
 }
 
 int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
@@ -147,7 +147,7 @@ int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
     int size, index;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
-    DMESH_TRY(dmesh_layout_concat(&mesh->layout, &all));
+    DMESH_TRY(dmesh_mesh_concat(mesh, &all));
     DMESH_TRY(dmesh_axis_numel(&all, &size));
     index = mesh->u->my_index;
     /* a non-member sees the only copy, if there is one */
@@ -160,7 +160,7 @@ int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(comm);
-    *comm = mesh->entry[dim]->comm;
+    *comm = dmesh_mesh_entry(mesh, dim)->comm;
     return DMESH_SUCCESS;
 }
 
@@ -175,15 +175,13 @@ int dmesh_get_device(dmesh_t mesh, int *device)
 int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
 {
     const dmesh_cache_t *c;
-    int i;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(info);
     c = &mesh->u->cache;
     memset(info, 0, sizeof(*info));
     info->comms_mpi = c->count;
-    for (i = 0; i < c->count; i++)
-        info->comms_nccl += c->order[i]->nccl != NULL;
+    info->comms_nccl = dmesh_cache_count_nccl(c);
     info->lookups = c->lookups;
     info->hits = c->hits;
     info->nccl_bootstraps = mesh->u->nccl_stats.bootstraps;
@@ -214,10 +212,10 @@ int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
     DMESH_TRY(dmesh_mesh_check(a, DMESH_ANY_DIM, __func__));
     DMESH_TRY(dmesh_mesh_check(b, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(equal);
-    eq = a->u->cuda == b->u->cuda && a->named == b->named && a->layout.naxes == b->layout.naxes;
-    for (d = 0; eq && d < a->layout.naxes; d++)
-        eq = dmesh_axis_equal(&a->layout.axes[d], &b->layout.axes[d]) &&
-             (!a->named || strcmp(a->names[d], b->names[d]) == 0);
+    eq = a->u->cuda == b->u->cuda && a->named == b->named && a->ndims == b->ndims;
+    for (d = 0; eq && d < a->ndims; d++)
+        eq = dmesh_axis_equal(dmesh_mesh_axis(a, d), dmesh_mesh_axis(b, d)) &&
+             (!a->named || strcmp(dmesh_mesh_name(a, d), dmesh_mesh_name(b, d)) == 0);
     *equal = eq && (a->u == b->u || same_ranks(a->u, b->u));
     return DMESH_SUCCESS;
 }
@@ -236,7 +234,7 @@ static void put_ranks(dmesh_text_t *t, dmesh_t m, const int shape[])
     }
     for (i = 0; i < n; i++) {
         int span = 1, opens = 0, closes = 0;
-        for (d = m->layout.naxes - 1; d >= 0; d--) {
+        for (d = m->ndims - 1; d >= 0; d--) {
             span *= shape[d];
             opens += i % span == 0;
             closes += (i + 1) % span == 0;
@@ -258,12 +256,13 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
     dmesh_text_put(&t, "DeviceMesh(%s, (", mesh->u->cuda ? "cuda" : "cpu");
-    for (d = 0; d < mesh->layout.naxes; d++)
-        dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? mesh->names[d] : "",
-                       mesh->named ? "=" : "", shape[d]);
+    for (d = 0; d < mesh->ndims; d++)
+        dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "",
+                       mesh->named ? dmesh_mesh_name(mesh, d) : "", mesh->named ? "=" : "",
+                       shape[d]);
     dmesh_text_put(&t, "), layout (");
-    for (d = 0; d < mesh->layout.naxes; d++) {
-        dmesh_axis_to_string(&mesh->layout.axes[d], axis, sizeof(axis), NULL);
+    for (d = 0; d < mesh->ndims; d++) {
+        dmesh_axis_to_string(dmesh_mesh_axis(mesh, d), axis, sizeof(axis), NULL);
         dmesh_text_put(&t, "%s%s", d ? ", " : "", axis);
     }
     dmesh_text_put(&t, "), mesh ");

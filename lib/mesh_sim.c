@@ -20,7 +20,7 @@ static int copy_base(dmesh_t m, const char *func, int *base)
     int size, d, at;
 
     if (u->my_index < 0) {
-        DMESH_TRY(dmesh_layout_concat(&m->layout, &all));
+        DMESH_TRY(dmesh_mesh_concat(m, &all));
         DMESH_TRY(dmesh_axis_numel(&all, &size));
         if (size != u->n || u->local_map)
             return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
@@ -31,8 +31,8 @@ static int copy_base(dmesh_t m, const char *func, int *base)
         return DMESH_SUCCESS;
     }
     *base = u->my_index;
-    for (d = 0; d < m->layout.naxes; d++) {
-        DMESH_TRY(dmesh_axis_index(&m->layout.axes[d], m->entry[d]->position, &at));
+    for (d = 0; d < m->ndims; d++) {
+        DMESH_TRY(dmesh_axis_index(dmesh_mesh_axis(m, d), dmesh_mesh_entry(m, d)->position, &at));
         *base -= at;
     }
     return DMESH_SUCCESS;
@@ -45,18 +45,18 @@ int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank)
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(coords);
     DMESH_CHECK_PTR(rank);
-    if (ndims != mesh->layout.naxes)
+    if (ndims != mesh->ndims)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d, the mesh has %d", __func__, ndims,
-                               mesh->layout.naxes);
+                               mesh->ndims);
     for (d = 0; d < ndims; d++) {
-        DMESH_TRY(dmesh_axis_numel(&mesh->layout.axes[d], &size));
+        DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(mesh, d), &size));
         if (coords[d] < 0 || coords[d] >= size)
             return dmesh_error_set(DMESH_ERR_ARG, "%s: coords[%d] = %d is not in [0, %d)", __func__,
                                    d, coords[d], size);
     }
     DMESH_TRY(copy_base(mesh, __func__, &base));
     for (d = 0; d < ndims; d++) {
-        DMESH_TRY(dmesh_axis_index(&mesh->layout.axes[d], coords[d], &at));
+        DMESH_TRY(dmesh_axis_index(dmesh_mesh_axis(mesh, d), coords[d], &at));
         base += at;
     }
     *rank = dmesh_universe_rank_at(mesh->u, base);
@@ -77,12 +77,12 @@ int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], i
     index = dmesh_rank_map_index(u->n, u->rank_map, rank);
     if (index >= 0) {
         DMESH_CHECK_PTR(coords);
-        if (maxdims < mesh->layout.naxes)
+        if (maxdims < mesh->ndims)
             return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                                   mesh->layout.naxes);
-        for (d = 0; d < mesh->layout.naxes; d++)
-            DMESH_TRY(dmesh_axis_decompose(&mesh->layout.axes[d], u->n, index, &group, &c[d]));
-        for (d = 0; d < mesh->layout.naxes; d++)
+                                   mesh->ndims);
+        for (d = 0; d < mesh->ndims; d++)
+            DMESH_TRY(dmesh_axis_decompose(dmesh_mesh_axis(mesh, d), u->n, index, &group, &c[d]));
+        for (d = 0; d < mesh->ndims; d++)
             coords[d] = c[d];
     }
     *is_member = index >= 0;
@@ -110,8 +110,8 @@ int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int 
     if (mesh->u->my_index < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "%s: the calling rank is not in the mesh",
                                __func__);
-    DMESH_TRY(dmesh_axis_numel(&mesh->layout.axes[dim], &size));
-    c = mesh->entry[dim]->position;
+    DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(mesh, dim), &size));
+    c = dmesh_mesh_entry(mesh, dim)->position;
     *source = shifted(c, -(long long)disp, size, periodic);
     *dest = shifted(c, disp, size, periodic);
     return DMESH_SUCCESS;
@@ -129,7 +129,7 @@ int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int
     DMESH_CHECK_PTR(ngroups);
     DMESH_CHECK_PTR(size);
     u = mesh->u;
-    a = &mesh->layout.axes[dim];
+    a = dmesh_mesh_axis(mesh, dim);
     if (u->local_map && u->my_index < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
                                "%s: the mesh's rank map is private to each "

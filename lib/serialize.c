@@ -14,6 +14,7 @@
 #include "error.h"
 #include "mesh.h"
 #include "serialize.h"
+#include "text.h"
 #include "topo.h"
 #include "version.h"
 
@@ -51,21 +52,35 @@ int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     s.n = u->n;
     s.rank_map = u->rank_map;
     s.nroot = u->root_layout.naxes;
-    s.root_named = u->root_named;
+    s.root_named = s.nroot > 0 && u->root_names[0] != NULL;
     for (i = 0; i < s.nroot; i++)
-        saved_dim(&s.root[i], u->root_named ? u->root_names[i] : "", &u->root_layout.axes[i], NULL);
+        saved_dim(&s.root[i], s.root_named ? u->root_names[i] : "", &u->root_layout.axes[i], NULL);
     s.nflat = u->nflat;
     for (i = 0; i < s.nflat; i++)
-        saved_dim(&s.flat[i], u->flat[i].name, &u->flat[i].axis, u->flat[i].entry);
-    s.ndims = mesh->layout.naxes;
+        saved_dim(&s.flat[i], u->flat[i].name, &u->flat[i].entry->axis, u->flat[i].entry);
+    s.ndims = dmesh_mesh_ndims(mesh);
     s.named = mesh->named;
     s.is_root = mesh->is_root;
     for (i = 0; i < s.ndims; i++)
-        saved_dim(&s.dims[i], mesh->named ? mesh->names[i] : "", &mesh->layout.axes[i],
-                  mesh->entry[i]);
+        saved_dim(&s.dims[i], mesh->named ? dmesh_mesh_name(mesh, i) : "",
+                  dmesh_mesh_axis(mesh, i), dmesh_mesh_entry(mesh, i));
     dmesh_saved_print(&s, buf, len, needed);
     free(s.flat);
     return DMESH_SUCCESS;
+}
+
+/* The names check (text.h) of n saved dims, when named. */
+static int check_saved_names(int n, const dmesh_saved_dim_t *d, int named)
+{
+    const char *names[DMESH_MAX_DIMS];
+    int i, k, err = DMESH_SUCCESS;
+
+    for (i = 0; named && i < n && err == DMESH_SUCCESS; i += k) {
+        for (k = 0; k < DMESH_MAX_DIMS && i + k < n; k++)
+            names[k] = d[i + k].name;
+        err = dmesh_names_check(k, names, "dmesh_deserialize");
+    }
+    return err;
 }
 
 /* Local checks of a parsed text against the communicator and the info. */
@@ -73,6 +88,10 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
 {
     const char *names[DMESH_MAX_DIMS];
     int i, top = s->n - 1;
+
+    DMESH_TRY(check_saved_names(s->ndims, s->dims, s->named));
+    DMESH_TRY(check_saved_names(s->nroot, s->root, s->root_named));
+    DMESH_TRY(check_saved_names(s->nflat, s->flat, 1));
 
     for (i = 0; s->rank_map != NULL && i < s->n; i++)
         top = s->rank_map[i] > top ? s->rank_map[i] : top;
@@ -96,32 +115,26 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
 }
 
 /* Local, before the agreement: the mesh of s in u, its cache entries
- * reserved, room for the flattened names. */
-static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_comm_entry_t **flat,
+ * reserved, its names and the flattened ones interned, room for the
+ * flattened names. */
+static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_flat_name_t *flat,
                          dmesh_t *out)
 {
-    dmesh_t m = DMESH_NULL;
+    dmesh_dim_t dim[DMESH_MAX_DIMS];
     int i;
 
-    for (i = 0; i < s->nroot; i++) {
-        u->root_layout.axes[i] = s->root[i].axis;
-        strcpy(u->root_names[i], s->root[i].name);
-    }
-    u->root_layout.naxes = s->nroot;
-    u->root_named = s->root_named;
-    DMESH_TRY(dmesh_mesh_alloc(u, &m));
-    *out = m;
-    m->layout.naxes = s->ndims;
-    m->named = s->named;
-    m->is_root = s->is_root;
     for (i = 0; i < s->ndims; i++) {
-        m->layout.axes[i] = s->dims[i].axis;
-        strcpy(m->names[i], s->dims[i].name);
-        DMESH_TRY(dmesh_universe_reserve(u, &s->dims[i].axis, &s->dims[i].opts, &m->entry[i]));
+        dim[i].name = NULL;
+        if (s->named)
+            DMESH_TRY(dmesh_universe_intern(u, s->dims[i].name, &dim[i].name));
+        DMESH_TRY(dmesh_universe_reserve(u, &s->dims[i].axis, &s->dims[i].opts, &dim[i].entry));
     }
-    for (i = 0; i < s->nflat; i++)
-        DMESH_TRY(dmesh_universe_reserve(u, &s->flat[i].axis, &s->flat[i].opts, &flat[i]));
-    return dmesh_universe_flat_reserve(u, s->nflat);
+    for (i = 0; i < s->nflat; i++) {
+        DMESH_TRY(dmesh_universe_intern(u, s->flat[i].name, &flat[i].name));
+        DMESH_TRY(dmesh_universe_reserve(u, &s->flat[i].axis, &s->flat[i].opts, &flat[i].entry));
+    }
+    DMESH_TRY(dmesh_universe_flat_reserve(u, s->nflat));
+    return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, out);
 }
 
 /* Collective over u->comm: reserve, agree, make the communicators, register
@@ -129,25 +142,51 @@ static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_comm
 static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o, uint64_t h,
                  dmesh_t *out)
 {
-    dmesh_comm_entry_t *stack[16], **flat = stack;
+    dmesh_flat_name_t *flat = NULL;
+    dmesh_comm_entry_t *e[DMESH_MAX_DIMS], **fe = NULL;
     int i, err = DMESH_SUCCESS;
 
-    if (s->nflat > 16 && (flat = malloc((size_t)s->nflat * sizeof(*flat))) == NULL)
+    if (s->nflat > 0 && ((flat = calloc((size_t)s->nflat, sizeof(*flat))) == NULL ||
+                         (fe = malloc((size_t)s->nflat * sizeof(*fe))) == NULL))
         err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     if (err == DMESH_SUCCESS)
         err = build_reserve(u, s, flat, out);
     err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (reservations)");
+    for (i = 0; err == DMESH_SUCCESS && i < s->ndims; i++)
+        e[i] = dmesh_mesh_entry(*out, i);
+    for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++)
+        fe[i] = flat[i].entry;
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(u, s->ndims, (*out)->entry, NULL, o);
+        err = dmesh_universe_make(u, s->ndims, e, NULL, o);
     if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(u, s->nflat, flat, NULL, o);
+        err = dmesh_universe_make(u, s->nflat, fe, NULL, o);
     for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++) /* room reserved: cannot fail */
-        dmesh_universe_register(u, s->flat[i].name, &s->flat[i].axis, flat[i]);
+        dmesh_universe_register(u, flat[i].name, flat[i].entry);
     if (err != DMESH_SUCCESS)
         dmesh_universe_unreserve(u);
-    if (flat != stack)
-        free(flat);
+    free(fe);
+    free(flat);
     return err;
+}
+
+/* The root description of a parsed text (nothing of it when err). */
+static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o,
+                       dmesh_layout_t *l, const char *names[], dmesh_root_desc_t *root)
+{
+    int i;
+
+    memset(root, 0, sizeof(*root));
+    l->naxes = err ? 0 : s->nroot;
+    for (i = 0; i < l->naxes; i++) {
+        l->axes[i] = s->root[i].axis;
+        names[i] = s->root[i].name;
+    }
+    root->n = err ? 0 : s->n;
+    root->rank_map = err ? NULL : s->rank_map;
+    root->cuda = s->cuda;
+    root->debug = o->debug;
+    root->layout = l;
+    root->names = s->root_named && !err ? names : NULL;
 }
 
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
@@ -156,6 +195,9 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     dmesh_t m = DMESH_NULL;
     dmesh_saved_t s;
     dmesh_options_t o;
+    dmesh_root_desc_t root;
+    dmesh_layout_t root_layout;
+    const char *root_names[DMESH_MAX_DIMS];
     uint64_t h;
     int size, rc, err;
 
@@ -177,12 +219,12 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
         dmesh_saved_free(&s);
         return err;
     }
-    rc = dmesh_universe_create(comm, err ? 0 : s.n, err ? NULL : s.rank_map, s.cuda, &u);
+    saved_root(&s, err, &o, &root_layout, root_names, &root);
+    rc = dmesh_universe_create(comm, &root, &u);
     if (rc != DMESH_SUCCESS) {
         dmesh_saved_free(&s);
         return rc;
     }
-    u->debug = o.debug;
     if (o.check) /* the same text on every rank, each parsed and checked */
         err = dmesh_universe_agree(u, h, err, __func__);
     if (err == DMESH_SUCCESS && s.cuda) {

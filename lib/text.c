@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "text.h"
 
@@ -26,4 +27,24 @@ void dmesh_text_finish(dmesh_text_t *t, size_t *needed)
         t->buf[t->len - 1] = '\0';
     if (needed != NULL)
         *needed = t->used;
+}
+
+int dmesh_names_check(int n, const char *const names[], const char *fn)
+{
+    int i, j;
+
+    for (i = 0; i < n; i++) {
+        if (names[i] == NULL || names[i][0] == '\0')
+            return dmesh_error_set(DMESH_ERR_NAME, "%s: dimension name %d is %s", fn, i,
+                                   names[i] ? "empty" : "NULL");
+        if (strlen(names[i]) >= DMESH_MAX_NAME)
+            return dmesh_error_set(DMESH_ERR_NAME,
+                                   "%s: dimension name \"%.16s...\" is longer than %d bytes", fn,
+                                   names[i], DMESH_MAX_NAME - 1);
+        for (j = 0; j < i; j++)
+            if (strcmp(names[i], names[j]) == 0)
+                return dmesh_error_set(DMESH_ERR_NAME, "%s: dimension name \"%s\" is used twice",
+                                       fn, names[i]);
+    }
+    return DMESH_SUCCESS;
 }

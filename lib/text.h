@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Text built piece by piece with snprintf rules: what does not fit in the
  * buffer is still counted, so that the caller learns the length it needs.
- * Pure (no MPI): used by dmesh_to_string and the saved-mesh printer. */
+ * Pure (no MPI): used by dmesh_to_string and the saved-mesh printer. Also
+ * the check of dimension names. */
 #ifndef DMESH_TEXT_H
 #define DMESH_TEXT_H
 
@@ -20,5 +21,11 @@ void dmesh_text_put(dmesh_text_t *t, const char *fmt, ...) DMESH_PRINTF(2, 3);
 
 /* End the text: NUL-terminated within len, full length in *needed (may be NULL). */
 void dmesh_text_finish(dmesh_text_t *t, size_t *needed);
+
+/* The one check of dimension names, on every path that takes them (init,
+ * create, from_comms, flatten, unflatten, deserialize): n names, none NULL
+ * or empty, each shorter than DMESH_MAX_NAME bytes, none given twice. fn
+ * starts the detail message. */
+int dmesh_names_check(int n, const char *const names[], const char *fn);
 
 #endif /* DMESH_TEXT_H */

@@ -18,6 +18,7 @@
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
+#include "hash.h"
 #include "topo.h"
 #include "topo_node.h"
 
@@ -89,19 +90,17 @@ static int cuda_count(int *ndev)
     return DMESH_SUCCESS;
 }
 
-/* 64-bit FNV-1a of a string, continuing h. */
-static unsigned long long hash_string(unsigned long long h, const char *str)
+/* The hash (hash.h) of a string, continuing h. */
+static uint64_t hash_string(uint64_t h, const char *str)
 {
-    for (; *str; str++)
-        h = (h ^ (unsigned char)*str) * 1099511628211ULL;
-    return (h ^ 0xff) * 1099511628211ULL; /* ends a string: "ab","c" differs from "a","bc" */
+    return dmesh_hash(h, str, strlen(str) + 1); /* the NUL: "ab","c" differs from "a","bc" */
 }
 
 /* Bus ids of the visible devices, and their hash: ranks of a node that see
  * the same devices in the same order plan together. */
 static int cuda_busids(bind_state_t *s)
 {
-    unsigned long long h = 14695981039346656037ULL;
+    uint64_t h = DMESH_HASH_INIT;
 
     s->busid = calloc(s->ndev, sizeof(*s->busid));
     if (s->busid == NULL)

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Universes: the private duplicate of the user's communicator, cached on it
- * as an attribute so that later meshes on the same communicator do not pay
- * for another MPI_Comm_dup; the rank map; the communicator cache and its
- * teardown; the agreement check. */
+/* Universes: the rank map, the root's description and names, the
+ * communicator cache, its creation steps and its teardown. The private
+ * communicator is pcomm.c's, the agreement agree.c's. */
 #include "config.h"
 
 #include <limits.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,159 +16,6 @@
 #include "error.h"
 #include "fault.h"
 #include "universe.h"
-
-/* The private duplicate of one user communicator. One reference belongs to
- * the attribute on the user's communicator, one to each universe. */
-struct dmesh_private_comm {
-    MPI_Comm comm;
-    MPI_Comm user; /* the user's handle, to delete the attribute at finalize */
-    int refs;
-    unsigned long universes; /* universes made on it: the next one's identity */
-    struct dmesh_private_comm *prev, *next; /* list of those still attached */
-};
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int comm_keyval = MPI_KEYVAL_INVALID;
-static int finalize_keyval = MPI_KEYVAL_INVALID;
-static dmesh_private_comm_t *attached; /* private comms still cached on a user comm */
-
-void dmesh_private_comm_release(dmesh_private_comm_t *p)
-{
-    int last;
-
-    pthread_mutex_lock(&lock);
-    last = --p->refs == 0;
-    pthread_mutex_unlock(&lock);
-    if (last) {
-        MPI_Comm_free(&p->comm);
-        free(p);
-    }
-}
-
-/* The user's communicator is being freed (or MPI finalised): drop the
- * attribute's reference; universes still alive keep the duplicate. */
-static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
-{
-    dmesh_private_comm_t *p = value;
-
-    (void)comm;
-    (void)keyval;
-    (void)extra;
-    pthread_mutex_lock(&lock);
-    if (p->prev)
-        p->prev->next = p->next;
-    else
-        attached = p->next;
-    if (p->next)
-        p->next->prev = p->prev;
-    pthread_mutex_unlock(&lock);
-    dmesh_private_comm_release(p);
-    return MPI_SUCCESS;
-}
-
-/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: release every
- * private duplicate still cached on a user communicator, then the keyvals. */
-static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
-{
-    (void)comm;
-    (void)keyval;
-    (void)value;
-    (void)extra;
-    while (attached != NULL)
-        MPI_Comm_delete_attr(attached->user, comm_keyval);
-    MPI_Comm_free_keyval(&comm_keyval);
-    MPI_Comm_free_keyval(&finalize_keyval);
-    return MPI_SUCCESS;
-}
-
-static int keyvals_create(void)
-{
-    int rc = MPI_SUCCESS;
-
-    pthread_mutex_lock(&lock);
-    if (comm_keyval == MPI_KEYVAL_INVALID) {
-        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_attr_delete, &comm_keyval, NULL);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_attr_delete,
-                                        &finalize_keyval, NULL);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
-    }
-    pthread_mutex_unlock(&lock);
-    return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
-}
-
-/* Collective over user: a new private duplicate, attached to user. Every
- * rank takes part in the duplication whatever failed before it, and the
- * ranks agree (over user: the duplicate may not exist everywhere) before
- * any of them keeps it. */
-static int private_comm_make(MPI_Comm user, int err, dmesh_private_comm_t **out)
-{
-    dmesh_private_comm_t *p = err ? NULL : DMESH_FAULT_CALLOC(1, sizeof(*p));
-    MPI_Comm c = MPI_COMM_NULL;
-    int rc, attached_here = 0;
-
-    if (err == DMESH_SUCCESS && p == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "private communicator: out of memory");
-    rc = MPI_Comm_dup(user, &c);
-    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_DUP))
-        rc = MPI_ERR_INTERN;
-    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_dup of the user's communicator");
-    if (err == DMESH_SUCCESS && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
-    if (err == DMESH_SUCCESS) {
-        p->comm = c;
-        p->user = user;
-        p->refs = 1;
-        if ((rc = MPI_Comm_set_attr(user, comm_keyval, p)) != MPI_SUCCESS)
-            err = dmesh_error_mpi(rc, "MPI_Comm_set_attr");
-        else
-            attached_here = 1;
-    }
-    if (attached_here) {
-        pthread_mutex_lock(&lock);
-        p->next = attached;
-        if (attached)
-            attached->prev = p;
-        attached = p;
-        pthread_mutex_unlock(&lock);
-    }
-    err = dmesh_agree(user, 0, err, "private duplicate of the communicator");
-    if (err == DMESH_SUCCESS) {
-        *out = p;
-        return DMESH_SUCCESS;
-    }
-    if (attached_here) {
-        MPI_Comm_delete_attr(user, comm_keyval); /* releases p and its duplicate */
-        return err;
-    }
-    if (c != MPI_COMM_NULL)
-        MPI_Comm_free(&c);
-    free(p);
-    return err;
-}
-
-/* Collective over user: the private duplicate of user, with a reference for
- * the caller. Whether it exists is the same on every rank (its creation is
- * agreed), so only its creation communicates. */
-int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
-{
-    dmesh_private_comm_t *p = NULL;
-    int flag = 0, rc, err;
-
-    err = keyvals_create();
-    if (err == DMESH_SUCCESS &&
-        (rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_get_attr");
-    if (!flag)
-        DMESH_TRY(private_comm_make(user, err, &p));
-    pthread_mutex_lock(&lock);
-    p->refs++;
-    pthread_mutex_unlock(&lock);
-    *out = p;
-    return DMESH_SUCCESS;
-}
 
 int dmesh_rank_map_index(int n, const int *rank_map, int rank)
 {
@@ -184,23 +29,53 @@ int dmesh_rank_map_index(int n, const int *rank_map, int rank)
     return -1;
 }
 
-MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p)
+/* The universe's copy of the root description. */
+static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)
 {
-    return p->comm;
+    int d;
+
+    u->local_map = root->local_map;
+    u->debug = root->debug;
+    if (root->layout != NULL)
+        u->root_layout = *root->layout;
+    for (d = 0; root->names != NULL && d < u->root_layout.naxes; d++)
+        DMESH_TRY(dmesh_universe_intern(u, root->names[d], &u->root_names[d]));
+    if (root->rank_map == NULL)
+        return DMESH_SUCCESS;
+    if ((u->rank_map = DMESH_FAULT_MALLOC((size_t)root->n * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "rank map of %d ranks: out of memory", root->n);
+    memcpy(u->rank_map, root->rank_map, (size_t)root->n * sizeof(int));
+    return DMESH_SUCCESS;
 }
 
-unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p)
+/* Where the universe stands in its communicator (none: rank 0 of n). */
+static void attach(dmesh_universe_t *u, dmesh_private_comm_t *p)
 {
-    unsigned long id;
-
-    pthread_mutex_lock(&lock);
-    id = ++p->universes;
-    pthread_mutex_unlock(&lock);
-    return id;
+    u->rank = 0;
+    u->size = u->n;
+    u->comm = MPI_COMM_NULL;
+    if (p != NULL) {
+        dmesh_private_comm_retain(p);
+        u->pcomm = p;
+        u->comm = dmesh_private_comm_handle(p);
+        MPI_Comm_rank(u->comm, &u->rank);
+        MPI_Comm_size(u->comm, &u->size);
+    }
+    u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
 }
 
-int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const int *rank_map,
-                       int cuda, dmesh_universe_t **out)
+static void free_names(dmesh_universe_t *u)
+{
+    dmesh_interned_t *x;
+
+    while ((x = u->names) != NULL) {
+        u->names = x->next;
+        free(x);
+    }
+}
+
+int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_root_desc_t *root,
+                       dmesh_universe_t **out)
 {
     dmesh_universe_t *u = DMESH_FAULT_CALLOC(1, sizeof(*u));
     int err;
@@ -208,37 +83,26 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const i
     if (u == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "universe: out of memory");
     u->refcount = 1;
-    u->n = n;
-    u->cuda = cuda;
+    u->n = root->n;
+    u->cuda = root->cuda;
     u->device = -1;
     u->id = id;
-    if ((err = dmesh_cache_init(&u->cache)) != DMESH_SUCCESS)
-        goto fail;
-    if (rank_map != NULL) {
-        if ((u->rank_map = DMESH_FAULT_MALLOC((size_t)n * sizeof(int))) == NULL) {
-            err = dmesh_error_set(DMESH_ERR_NOMEM, "rank map of %d ranks: out of memory", n);
-            goto fail;
-        }
-        memcpy(u->rank_map, rank_map, (size_t)n * sizeof(int));
+    err = dmesh_cache_init(&u->cache);
+    if (err == DMESH_SUCCESS)
+        err = set_root(u, root);
+    if (err != DMESH_SUCCESS) {
+        dmesh_cache_destroy(&u->cache);
+        free_names(u);
+        free(u->rank_map);
+        free(u);
+        return err;
     }
-    pthread_mutex_lock(&lock);
-    p->refs++;
-    pthread_mutex_unlock(&lock);
-    u->pcomm = p;
-    u->comm = p->comm;
-    MPI_Comm_rank(u->comm, &u->rank);
-    MPI_Comm_size(u->comm, &u->size);
-    u->my_index = dmesh_rank_map_index(u->n, u->rank_map, u->rank);
+    attach(u, p);
     *out = u;
     return DMESH_SUCCESS;
-fail:
-    dmesh_cache_destroy(&u->cache);
-    free(u->rank_map);
-    free(u);
-    return err;
 }
 
-int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
+int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root,
                           dmesh_universe_t **out)
 {
     dmesh_private_comm_t *p;
@@ -248,8 +112,8 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
 
     DMESH_TRY(dmesh_private_comm_get(user_comm, &p));
     id = dmesh_private_comm_next_id(p);
-    err = dmesh_universe_new(p, id, n, rank_map, cuda, &u);
-    err = dmesh_agree(p->comm, 0, err, "universe creation");
+    err = dmesh_universe_new(p, id, root, &u);
+    err = dmesh_agree(dmesh_private_comm_handle(p), 0, err, "universe creation");
     dmesh_private_comm_release(p);
     if (err != DMESH_SUCCESS) {
         if (u != NULL)
@@ -257,6 +121,25 @@ int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cu
         return err;
     }
     *out = u;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_intern(dmesh_universe_t *u, const char *name, const char **out)
+{
+    dmesh_interned_t *x;
+    size_t len = strlen(name) + 1;
+
+    for (x = u->names; x != NULL; x = x->next)
+        if (strcmp(x->text, name) == 0) {
+            *out = x->text;
+            return DMESH_SUCCESS;
+        }
+    if ((x = DMESH_FAULT_MALLOC(sizeof(*x) + len)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dimension name: out of memory");
+    memcpy(x->text, name, len);
+    x->next = u->names;
+    u->names = x;
+    *out = x->text;
     return DMESH_SUCCESS;
 }
 
@@ -285,7 +168,9 @@ void dmesh_universe_release(dmesh_universe_t *u)
         return;
     free_comms(u);
     dmesh_cache_destroy(&u->cache);
-    dmesh_private_comm_release(u->pcomm);
+    if (u->pcomm != NULL)
+        dmesh_private_comm_release(u->pcomm);
+    free_names(u);
     free(u->flat);
     free(u->rank_map);
     free(u);
@@ -374,8 +259,7 @@ void dmesh_universe_unreserve(dmesh_universe_t *u)
 static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
                      int comm_create)
 {
-    /* a rank map private to each group: its first rank tells the groups apart */
-    long long base = u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+    long long base = dmesh_universe_colour_base(u);
     int rc;
 
     if (given == NULL) {
@@ -637,15 +521,13 @@ int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,
-                            dmesh_comm_entry_t *e)
+int dmesh_universe_register(dmesh_universe_t *u, const char *name, dmesh_comm_entry_t *e)
 {
     dmesh_flat_name_t *f;
 
     DMESH_TRY(dmesh_universe_flat_reserve(u, 1));
     f = &u->flat[u->nflat++];
-    snprintf(f->name, sizeof(f->name), "%s", name);
-    f->axis = *axis;
+    f->name = name;
     f->entry = e;
     return DMESH_SUCCESS;
 }
@@ -658,6 +540,22 @@ const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, con
         if (strcmp(u->flat[i].name, name) == 0)
             return &u->flat[i];
     return NULL;
+}
+
+int dmesh_universe_is_root_name(const dmesh_universe_t *u, const char *name)
+{
+    int d;
+
+    for (d = 0; d < u->root_layout.naxes; d++)
+        if (u->root_names[d] != NULL && strcmp(u->root_names[d], name) == 0)
+            return 1;
+    return 0;
+}
+
+long long dmesh_universe_colour_base(const dmesh_universe_t *u)
+{
+    /* a rank map private to each group: its first rank tells the groups apart */
+    return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
 }
 
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)

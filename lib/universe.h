@@ -15,15 +15,34 @@
 #include "dmesh_layout.h"
 #include "error.h"
 #include "options.h"
+#include "pcomm.h"
+#include "rank_map.h"
 
-typedef struct dmesh_private_comm dmesh_private_comm_t;
-
-/* A name registered on the root mesh by dmesh_flatten. */
+/* A name registered on the root mesh by dmesh_flatten: the axis is the
+ * entry's. */
 typedef struct {
-    char name[DMESH_MAX_NAME];
-    dmesh_axis_t axis; /* canonical */
+    const char *name; /* interned */
     dmesh_comm_entry_t *entry;
 } dmesh_flat_name_t;
+
+/* A name interned in a universe: every mesh of the universe points at the
+ * one copy, which lives as long as the universe. */
+typedef struct dmesh_interned {
+    struct dmesh_interned *next;
+    char text[];
+} dmesh_interned_t;
+
+/* What a root creation call (init, create, from_comms, deserialize) tells
+ * the universe it starts. */
+typedef struct {
+    int n;                        /* rank map size */
+    const int *rank_map;          /* n ranks of the communicator (copied); NULL: identity */
+    int local_map;                /* rank map differs between ranks (from_comms of a 1-D group) */
+    int cuda;                     /* device type "cuda" */
+    int debug;                    /* DMESH_DEBUG */
+    const dmesh_layout_t *layout; /* the root mesh's axes (copied) */
+    const char *const *names;     /* its names, NULL when unnamed (interned) */
+} dmesh_root_desc_t;
 
 typedef struct dmesh_universe {
     int refcount; /* atomic: slicing and freeing derived meshes may run on several threads */
@@ -40,47 +59,37 @@ typedef struct dmesh_universe {
     int aborted;
     unsigned long id;            /* identity: sequence number on the private communicator */
     dmesh_cache_t cache;
-    dmesh_layout_t root_layout;
-    char root_names[DMESH_MAX_DIMS][DMESH_MAX_NAME];
-    int root_named;
+    dmesh_layout_t root_layout;          /* of the root mesh: serialized, and its names */
+    const char *root_names[DMESH_MAX_DIMS]; /* are no flatten names; NULL when unnamed */
+    dmesh_interned_t *names;             /* every name of the universe's meshes */
     dmesh_comm_entry_t *nccl_root; /* split: the entry over the whole mesh, parent of the rest */
     dmesh_nccl_stats_t nccl_stats; /* what NCCL creation cost this rank (dmesh_get_cache_info) */
     dmesh_flat_name_t *flat; /* names registered by flatten */
     int nflat, flat_capacity;
 } dmesh_universe_t;
 
-/* Collective over user: the private duplicate of user (made on first use,
- * its creation agreed over user, then taken from user's attribute), with a
- * reference for the caller. Returns the same class on every rank. */
-int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **p);
-void dmesh_private_comm_release(dmesh_private_comm_t *p);
-MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);
-
-/* The identity of the next universe on p: every rank of the communicator
- * takes one per root creation call, whatever else failed, so that the
- * numbers stay the same on every rank. */
-unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p);
-
-/* Local: a universe with identity id on p (takes a reference on p); the rank
- * map (copied; NULL: identity over [0, n)) is not validated here. */
-int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, int n, const int *rank_map,
-                       int cuda, dmesh_universe_t **u);
+/* Local: a universe with identity id on p (takes a reference on p; NULL:
+ * none, for benchmarks without MPI: rank 0 of a communicator of root->n)
+ * for the root mesh root (not validated here). */
+int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_root_desc_t *root,
+                       dmesh_universe_t **u);
 
 /* Collective over user_comm: private_comm_get, next_id and new, agreed. */
-int dmesh_universe_create(MPI_Comm user_comm, int n, const int *rank_map, int cuda,
-                          dmesh_universe_t **u);
+int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **u);
+
+/* Local: the universe's copy of name (made on first use; lives as long as
+ * u). Two names of one universe are equal exactly when their copies are the
+ * same pointer. */
+int dmesh_universe_intern(dmesh_universe_t *u, const char *name, const char **out);
 
 /* Drop one reference; the last one frees the communicators (NCCL first,
  * then MPI, each in reverse creation order) and the universe. */
 void dmesh_universe_release(dmesh_universe_t *u);
 
-/* Index of rank in a rank map of n ranks (NULL: the identity), -1 if absent. */
-int dmesh_rank_map_index(int n, const int *rank_map, int rank);
-
 /* Rank of the root communicator at rank-map index i. */
 static inline int dmesh_universe_rank_at(const dmesh_universe_t *u, int i)
 {
-    return u->rank_map ? u->rank_map[i] : i;
+    return dmesh_rank_map_rank(u->rank_map, i);
 }
 
 /* dmesh_agree (agree.h) over u->comm, with the universe's identity in the
@@ -128,9 +137,15 @@ int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
  * registers them, so that registering cannot fail after it). */
 int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n);
 
-/* Register a flattened name on the root. */
-int dmesh_universe_register(dmesh_universe_t *u, const char *name, const dmesh_axis_t *axis,
-                            dmesh_comm_entry_t *e);
+/* Register a flattened name (interned) on the root. */
+int dmesh_universe_register(dmesh_universe_t *u, const char *name, dmesh_comm_entry_t *e);
+
+/* Whether name is a dimension name of the root mesh. */
+int dmesh_universe_is_root_name(const dmesh_universe_t *u, const char *name);
+
+/* The first rank-map index of the caller's group times n: the colour base
+ * that tells groups apart when the rank map is local (0 otherwise). */
+long long dmesh_universe_colour_base(const dmesh_universe_t *u);
 
 /* The registered name, or NULL. */
 const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, const char *name);

@@ -11,7 +11,8 @@ test_test_mesh_failure_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_failure_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
 
-MESH_FAILURE_RUNS = test/mesh-failure-np2.sh test/mesh-failure-np4.sh test/mesh-failure-np8.sh \
-	test/mesh-env-np2.sh
-TESTS += $(MESH_FAILURE_RUNS)
-EXTRA_DIST += $(MESH_FAILURE_RUNS) test/asan-mpi.supp test/no-dlclose.c
+TESTS += test/test_mesh_failure-np2.mpi test/test_mesh_failure-np4.mpi \
+	test/test_mesh_failure-np8.mpi
+# the "env" case again, in processes started with bad DMESH_* values
+TESTS += test/mesh-env-np2.mpi
+EXTRA_DIST += test/asan-mpi.supp test/no-dlclose.c test/mesh-env.sh

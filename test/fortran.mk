@@ -5,9 +5,6 @@
 # ranks, and on 2 so that MPICH builds (DMESH_TEST_MAX_NP=2) run them too.
 # Both programs include test_fortran_body.inc (the checks, written once)
 # through the C preprocessor.
-EXTRA_DIST += test/fortran-np4.sh test/fortran-np2.sh \
-	test/fortran-f08-np4.sh test/fortran-f08-np2.sh
-
 if DMESH_HAVE_FORTRAN
 check_PROGRAMS += test/test_fortran test/test_fortran_f08
 test_test_fortran_SOURCES = test/fortran/test_fortran.F90 test/fortran/test_fortran_body.inc
@@ -18,8 +15,8 @@ test_test_fortran_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
 $(test_test_fortran_OBJECTS) $(test_test_fortran_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
 	test/fortran/test_fortran_body.inc
 
-TESTS += test/fortran-np4.sh test/fortran-np2.sh \
-	test/fortran-f08-np4.sh test/fortran-f08-np2.sh
+TESTS += test/test_fortran-np4.mpi test/test_fortran-np2.mpi \
+	test/test_fortran_f08-np4.mpi test/test_fortran_f08-np2.mpi
 
 endif
 

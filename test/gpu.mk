@@ -14,10 +14,7 @@
 GPU_TESTUTIL = test/gpu_testutil.c test/gpu_testutil.h
 GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
 	test/data/1s-8gpu.xml test/data/2s-4gpu-socket0.xml
-EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py \
-	test/nccl-np4.sh test/nccl-np2.sh test/gpu/gpu-mesh.sh \
-	test/nccl-create-np4.sh test/nccl-create-np2.sh \
-	test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh
+EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py test/gpu/gpu-mesh.sh
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
@@ -41,7 +38,7 @@ test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWL
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
 test_gpu_test_topo_bind_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_gpu_test_topo_bind_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS)
-TESTS += test/gpu/topo-bind-np4.sh test/gpu/topo-bind-np2.sh
+TESTS += test/gpu/test_topo_bind-np4.mpi test/gpu/test_topo_bind-np2.mpi
 endif
 endif
 
@@ -54,7 +51,7 @@ test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
-TESTS += test/nccl-np4.sh test/nccl-np2.sh
+TESTS += test/test_nccl_pairing-np4.mpi test/test_nccl_pairing-np2.mpi
 
 check_PROGRAMS += test/gpu/test_gpu_mesh
 test_gpu_test_gpu_mesh_SOURCES = test/gpu/test_gpu_mesh.c $(GPU_TESTUTIL)
@@ -73,7 +70,7 @@ test_test_nccl_create_SOURCES = test/test_nccl_create.c test/nccl_double/nccl_do
 test_test_nccl_create_CPPFLAGS = $(test_test_nccl_pairing_CPPFLAGS)
 test_test_nccl_create_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_nccl_create_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
-TESTS += test/nccl-create-np4.sh test/nccl-create-np2.sh
+TESTS += test/test_nccl_create-np4.mpi test/test_nccl_create-np2.mpi
 endif
 
 # make check-gpu: the real-GPU validation of test/gpu/run-device.sh (skips,

@@ -4,8 +4,8 @@
 # examples/heat2d_fortran when built) and the same solver on MPI_Cart_*
 # (test/heat2d_cart) at NP ranks, and the latter on 1 rank; all outputs
 # (residuals as hexadecimal floats, FNV-1a hash of the field's bytes) must be
-# the same text, bit for bit. Sourced by test/heat2d-np*.sh from the build
-# directory. Exit 77 (skip) when NP is above DMESH_TEST_MAX_NP.
+# the same text, bit for bit. make check runs it from the build directory
+# as the tests test/heat2d-compare-npN.mpi (test/mpirun.sh --test). Exit 77 (skip) when NP is above DMESH_TEST_MAX_NP.
 np=$1
 out=test/heat2d-np$np
 run() { # run NAME NP PROGRAM

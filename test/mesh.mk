@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test/mesh.mk: rules of this part of the tree (included by Makefile.am).
 #
-# MPI tests of the mesh API (device type "cpu"). Each MPI run is a small
-# script, test/mesh-*.sh, that runs one program through $(MPIRUN) =
-# test/mpirun.sh NP PROGRAM (skips with 77 above DMESH_TEST_MAX_NP).
+# MPI tests of the mesh API (device type "cpu"). Each MPI run is a test
+# named PROGRAM-npN.mpi, which test/mpirun.sh runs at N ranks (skips with 77
+# above DMESH_TEST_MAX_NP).
 #   test_mesh         facts of SEMANTICS.md section 3 and every operation
 #   test_mesh_errors  error classes, agreement check, options
 #   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
@@ -31,12 +31,11 @@ test_test_mesh_valgrind_CFLAGS = $(AM_CFLAGS)
 test_test_mesh_valgrind_LDFLAGS = -no-install
 test_test_mesh_valgrind_LDADD = lib/libdmesh.la
 
-MESH_MPI_RUNS = \
-	test/mesh-np1.sh test/mesh-np2.sh test/mesh-np4.sh test/mesh-np6.sh test/mesh-np8.sh \
-	test/mesh-errors-np1.sh test/mesh-errors-np2.sh test/mesh-errors-np4.sh \
-	test/mesh-errors-np6.sh test/mesh-errors-np8.sh
-TESTS += $(MESH_MPI_RUNS)
-EXTRA_DIST += $(MESH_MPI_RUNS) test/valgrind-leaks.sh
+TESTS += test/test_mesh-np1.mpi test/test_mesh-np2.mpi test/test_mesh-np4.mpi \
+	test/test_mesh-np6.mpi test/test_mesh-np8.mpi \
+	test/test_mesh_errors-np1.mpi test/test_mesh_errors-np2.mpi test/test_mesh_errors-np4.mpi \
+	test/test_mesh_errors-np6.mpi test/test_mesh_errors-np8.mpi
+EXTRA_DIST += test/valgrind-leaks.sh
 
 # Leak check of dmesh under valgrind at 2 ranks (called by .ci/run; not in
 # TESTS). Fails only on lost blocks that dmesh allocated.

@@ -13,9 +13,8 @@ test_test_mesh_sim_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_sim_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_mesh_sim_LDADD = $(DMESH_TEST_LIBS)
 
-SIM_MPI_RUNS = test/sim-np1.sh test/sim-np2.sh test/sim-np4.sh test/sim-np6.sh test/sim-np8.sh
-TESTS += $(SIM_MPI_RUNS)
-EXTRA_DIST += $(SIM_MPI_RUNS)
+TESTS += test/test_mesh_sim-np1.mpi test/test_mesh_sim-np2.mpi test/test_mesh_sim-np4.mpi \
+	test/test_mesh_sim-np6.mpi test/test_mesh_sim-np8.mpi
 
 check_PROGRAMS += test/test_serialize
 test_test_serialize_SOURCES = test/test_serialize.c $(MESH_TESTUTIL)
@@ -23,10 +22,8 @@ test_test_serialize_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_serialize_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_serialize_LDADD = $(DMESH_TEST_LIBS)
 
-SERIALIZE_MPI_RUNS = test/serialize-np1.sh test/serialize-np2.sh test/serialize-np4.sh \
-	test/serialize-np6.sh test/serialize-np8.sh
-TESTS += $(SERIALIZE_MPI_RUNS)
-EXTRA_DIST += $(SERIALIZE_MPI_RUNS)
+TESTS += test/test_serialize-np1.mpi test/test_serialize-np2.mpi test/test_serialize-np4.mpi \
+	test/test_serialize-np6.mpi test/test_serialize-np8.mpi
 
 # Fuzzing of the saved-mesh parser under ASan and UBSan (the fuzz stage of
 # .ci/run; needs clang). Not in TESTS: it builds its own sanitized program.
@@ -38,7 +35,9 @@ fuzz-check:
 	  $(SHELL) '$(abs_top_srcdir)/test/fuzz-deserialize.sh' $(FUZZ_ITERATIONS)
 
 # The heat2d example (C, and Fortran when built) and the same solver on
-# MPI_Cart_* (test/heat2d_cart), compared bit for bit at 2, 4 and 8 ranks.
+# MPI_Cart_* (test/heat2d_cart), compared bit for bit at 2, 4 and 8 ranks
+# by the script test/heat2d-compare.sh (test/mpirun.sh runs it with the rank
+# count of the test's name).
 HEAT2D_KERNEL = examples/heat2d_kernel.c examples/heat2d_kernel.h
 check_PROGRAMS += examples/heat2d test/heat2d_cart
 examples_heat2d_SOURCES = examples/heat2d.c $(HEAT2D_KERNEL)
@@ -46,18 +45,15 @@ examples_heat2d_LDADD = lib/libdmesh.la
 test_heat2d_cart_SOURCES = test/heat2d_cart.c $(HEAT2D_KERNEL)
 test_heat2d_cart_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples
 dist_example_DATA += examples/heat2d.c $(HEAT2D_KERNEL)
-HEAT2D_RUNS = test/heat2d-np2.sh test/heat2d-np4.sh test/heat2d-np8.sh
-TESTS += $(HEAT2D_RUNS)
-EXTRA_DIST += $(HEAT2D_RUNS) test/heat2d-compare.sh
+TESTS += test/heat2d-compare-np2.mpi test/heat2d-compare-np4.mpi test/heat2d-compare-np8.mpi
+EXTRA_DIST += test/heat2d-compare.sh
 CLEANFILES += test/heat2d-np*.dmesh test/heat2d-np*.cart test/heat2d-np*.serial \
 	test/heat2d-np*.fortran
 
 # Fortran: the routines of both modules (test_sim: use mpi + dmesh;
 # test_sim_f08: use mpi_f08 + dmesh_f08) at 2 and 4 ranks, and heat2d in
 # Fortran, compared with the C solvers by test/heat2d-compare.sh.
-FORTRAN_SIM_RUNS = test/fortran-sim-np2.sh test/fortran-sim-np4.sh \
-	test/fortran-sim-f08-np2.sh test/fortran-sim-f08-np4.sh
-EXTRA_DIST += $(FORTRAN_SIM_RUNS) test/fortran/test_sim_body.inc
+EXTRA_DIST += test/fortran/test_sim_body.inc
 dist_example_DATA += examples/heat2d.f90
 if DMESH_HAVE_FORTRAN
 check_PROGRAMS += test/test_sim test/test_sim_f08 examples/heat2d_fortran
@@ -72,5 +68,6 @@ examples_heat2d_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
 $(test_test_sim_OBJECTS) $(test_test_sim_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
 	test/fortran/test_sim_body.inc
 $(examples_heat2d_fortran_OBJECTS): $(DMESH_FORTRAN_MODS)
-TESTS += $(FORTRAN_SIM_RUNS)
+TESTS += test/test_sim-np2.mpi test/test_sim-np4.mpi \
+	test/test_sim_f08-np2.mpi test/test_sim_f08-np4.mpi
 endif

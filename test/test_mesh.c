@@ -2,7 +2,7 @@
 /* MPI tests of the mesh API (device type "cpu"): the mesh-level facts of
  * SEMANTICS.md section 3 on an 8-rank communicator, and general properties
  * of every operation at any world size, checked on the real communicators.
- * Run under mpirun with CK_FORK=no (test/mesh-np*.sh). */
+ * Run under mpirun with CK_FORK=no (make check: test/test_mesh-np*.mpi). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

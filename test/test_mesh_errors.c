@@ -3,7 +3,7 @@
  * class reachable on a CPU-only machine, the agreement check, the options,
  * the detail message, and that failing calls write no output. Every rank
  * runs every test; collective failures must give the same class on all
- * ranks. Run under mpirun with CK_FORK=no (test/mesh-errors-np*.sh). */
+ * ranks. Run under mpirun with CK_FORK=no (test/test_mesh_errors-np*.mpi). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * independent enumeration of the layout (the model of mesh_testutil), on
  * every shape that fits the world, on meshes smaller than the world and on
  * slices, with real messages on the communicators. Run under mpirun at 1, 2,
- * 4, 6 and 8 ranks (test/sim-np*.sh). */
+ * 4, 6 and 8 ranks (test/test_mesh_sim-np*.mpi). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

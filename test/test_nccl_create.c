@@ -253,6 +253,23 @@ GT_TEST(test_option)
     dmesh_free(&m);
 }
 
+/* dmesh_get_nccl_comm's own checks (lib/mesh_nccl.c), outputs untouched. */
+GT_TEST(test_get_nccl_comm_args)
+{
+    int shape[1] = {world_size};
+    dmesh_t m = init_mesh(NULL, 1, shape, NULL);
+    ncclComm_t c = NULL;
+
+    CHECK_EQ(dmesh_get_nccl_comm(m, 0, NULL), DMESH_ERR_ARG);
+    CHECK_EQ(dmesh_get_nccl_comm(DMESH_NULL, 0, &c), DMESH_ERR_ARG);
+    CHECK_EQ(dmesh_get_nccl_comm(m, 1, &c), DMESH_ERR_ARG);
+    CHECK_EQ(dmesh_get_nccl_comm(m, -1, &c), DMESH_ERR_ARG);
+    CHECK(c == NULL);
+    CHECK_EQ(dmesh_get_nccl_comm(m, 0, &c), DMESH_SUCCESS);
+    CHECK(c != NULL);
+    dmesh_free(&m);
+}
+
 /* The double's ncclCommSplit as NCCL's: NOCOLOR gives NULL, keys order. */
 GT_TEST(test_double_split)
 {
@@ -296,6 +313,7 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_group_end_failure);
     tcase_add_test(t, test_scalable_roots);
     tcase_add_test(t, test_option);
+    tcase_add_test(t, test_get_nccl_comm_args);
     suite_add_tcase(s, t);
     return s;
 }

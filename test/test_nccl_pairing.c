@@ -21,33 +21,7 @@
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "gpu_testutil.h"
-#include "mesh.h"
 #include "nccl_double.h"
-
-/* ---- the mesh accessor, faked: dmesh_get_nccl_comm is tested on it ------ */
-
-static struct dmesh_s fake_mesh;
-static void *fake_nccl;
-static int fake_err;
-
-int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
-{
-    if (mesh == DMESH_NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
-    if (dim < 0 || dim >= 2)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, 2)", func, dim);
-    return DMESH_SUCCESS;
-}
-
-int dmesh_mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
-{
-    (void)mesh;
-    (void)dim;
-    if (fake_err != DMESH_SUCCESS)
-        return dmesh_error_set(fake_err, "fake accessor");
-    *nccl = fake_nccl;
-    return DMESH_SUCCESS;
-}
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -310,24 +284,6 @@ GT_TEST(test_finalize_error)
     MPI_Comm_free(&world);
 }
 
-GT_TEST(test_get_nccl_comm)
-{
-    ncclComm_t c = NULL;
-
-    fake_nccl = &fake_mesh;
-    fake_err = DMESH_SUCCESS;
-    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 1, &c), DMESH_SUCCESS);
-    CHECK(c == (ncclComm_t)fake_nccl);
-    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 0, NULL), DMESH_ERR_ARG);
-    CHECK_EQ(dmesh_get_nccl_comm(DMESH_NULL, 0, &c), DMESH_ERR_ARG);
-    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 2, &c), DMESH_ERR_ARG);
-    fake_err = DMESH_ERR_NOT_MEMBER;
-    c = NULL;
-    CHECK_EQ(dmesh_get_nccl_comm(&fake_mesh, 0, &c), DMESH_ERR_NOT_MEMBER);
-    CHECK(c == NULL);
-    fake_err = DMESH_SUCCESS;
-}
-
 /* ---- the device, two ranks on one GPU, data, the double's own strictness */
 
 /* The universe's device is current for NCCL's calls, the caller's after. */
@@ -506,7 +462,6 @@ static Suite *pairing_suite(void)
     tcase_add_test(t, test_unique_id_error);
     tcase_add_test(t, test_init_error);
     tcase_add_test(t, test_finalize_error);
-    tcase_add_test(t, test_get_nccl_comm);
     tcase_add_test(t, test_device_around_calls);
     tcase_add_test(t, test_duplicate_gpu);
     tcase_add_test(t, test_double_duplicate_gpu);

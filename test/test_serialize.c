@@ -5,7 +5,7 @@
  * names registered again), snprintf rules, malformed texts (DMESH_ERR_ARG
  * with line, column and byte offset, the same class on every rank), a
  * communicator too small, and different texts on different ranks. Run under
- * mpirun at 1, 2, 4, 6 and 8 ranks (test/serialize-np*.sh). */
+ * mpirun at 1, 2, 4, 6 and 8 ranks (test/test_serialize-np*.mpi). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -12,10 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cache.h"
 #include "mesh.h"
-#include "options.h"
-#include "universe.h"
 
 #define TIMED_MAX (1LL << 24)  /* ranks decomposed per pass at most (strided beyond) */
 #define GROUPS_MAX (1LL << 24) /* largest world checked against groups() */
@@ -182,45 +179,40 @@ static size_t heap_used(void)
     return mallinfo2().uordblks;
 }
 
-/* A universe as dmesh_universe_create and dmesh_init leave it, minus MPI:
- * the struct, its cache with one entry per axis, the identity rank map. */
+/* A universe as dmesh_universe_create and dmesh_init leave it, minus MPI
+ * (dmesh_universe_new without a communicator): the struct, its cache with
+ * one entry per axis, the root's names. */
 static dmesh_universe_t *fake_universe(const world_t *w)
 {
+    dmesh_root_desc_t root = {.n = (int)w->n, .layout = &w->l, .names = bench_names(4)};
     dmesh_axis_options_t o;
     dmesh_comm_entry_t *e;
-    dmesh_universe_t *u = calloc(1, sizeof(*u));
-    char key[DMESH_OPTIONS_KEY_LEN];
+    dmesh_universe_t *u;
     int d;
 
     memset(&o, 0, sizeof(o));
     o.backend = DMESH_BACKEND_MPI;
-    dmesh_axis_options_key(&o, key, sizeof(key));
-    if (u == NULL || dmesh_cache_init(&u->cache) != DMESH_SUCCESS)
+    if (dmesh_universe_new(NULL, 0, &root, &u) != DMESH_SUCCESS)
         bench_die("universe", DMESH_ERR_NOMEM);
-    u->refcount = 1;
-    u->n = (int)w->n;
     for (d = 0; d < 4; d++)
-        if (dmesh_cache_entry_new(&w->l.axes[d], key, o.backend, &e) != DMESH_SUCCESS ||
-            dmesh_cache_add(&u->cache, e) != DMESH_SUCCESS)
+        if (dmesh_universe_reserve(u, &w->l.axes[d], &o, &e) != DMESH_SUCCESS)
             bench_die("cache entry", DMESH_ERR_NOMEM);
     return u;
 }
 
-/* The root handle as dmesh_init fills it, made by dmesh_mesh_alloc. */
-static dmesh_t fake_root(dmesh_universe_t *u, const world_t *w)
+/* The root handle as dmesh_init makes it (dmesh_mesh_new). */
+static dmesh_t fake_root(dmesh_universe_t *u)
 {
-    const char *const *names = bench_names(4);
+    dmesh_dim_t dim[4];
     dmesh_t m;
     int d;
 
-    if (dmesh_mesh_alloc(u, &m) != DMESH_SUCCESS)
-        bench_die("dmesh_mesh_alloc", DMESH_ERR_NOMEM);
-    m->layout = w->l;
-    m->named = m->is_root = 1;
     for (d = 0; d < 4; d++) {
-        strcpy(m->names[d], names[d]);
-        m->entry[d] = u->cache.order[d];
+        dim[d].entry = u->cache.order[d];
+        dim[d].name = u->root_names[d];
     }
+    if (dmesh_mesh_new(u, 4, 1, 1, dim, &m) != DMESH_SUCCESS)
+        bench_die("dmesh_mesh_new", DMESH_ERR_NOMEM);
     return m;
 }
 
@@ -249,13 +241,13 @@ static const struct {
     {1LL << 10,
      {"universe_1024", "universe_heap_1024", "handle_1024", "handle_heap_1024", "slice_heap_1024"},
      {"2^10: universe, accounted (sizeof + cache + rank map)", "2^10: universe, heap growth",
-      "2^10: mesh handle, accounted (sizeof, holds no heap)", "2^10: mesh handle, heap growth",
+      "2^10: mesh handle, accounted (header + 4 dim records)", "2^10: mesh handle, heap growth",
       "2^10: dmesh_slice (2 of 4 dims), heap growth"}},
     {1LL << 20,
      {"universe_1048576", "universe_heap_1048576", "handle_1048576", "handle_heap_1048576",
       "slice_heap_1048576"},
      {"2^20: universe, accounted (sizeof + cache + rank map)", "2^20: universe, heap growth",
-      "2^20: mesh handle, accounted (sizeof, holds no heap)", "2^20: mesh handle, heap growth",
+      "2^20: mesh handle, accounted (header + 4 dim records)", "2^20: mesh handle, heap growth",
       "2^20: dmesh_slice (2 of 4 dims), heap growth"}},
 };
 
@@ -269,7 +261,7 @@ static void memory_at(int k, held_t *h, bench_report_t *r)
     h0 = heap_used();
     h->u = fake_universe(&w);
     h1 = heap_used();
-    h->m = fake_root(h->u, &w);
+    h->m = fake_root(h->u);
     h2 = heap_used();
     if (dmesh_slice(h->m, 2, two, &h->s) != DMESH_SUCCESS)
         bench_die("dmesh_slice", DMESH_ERR_INTERNAL);
@@ -277,17 +269,16 @@ static void memory_at(int k, held_t *h, bench_report_t *r)
     bench_item(r, "memory", sizes[k].key[0], sizes[k].label[0], (double)bench_universe_bytes(h->u),
                "B");
     bench_item(r, "memory", sizes[k].key[1], sizes[k].label[1], (double)(h1 - h0), "B");
-    bench_item(r, "memory", sizes[k].key[2], sizes[k].label[2], (double)sizeof(*h->m), "B");
+    bench_item(r, "memory", sizes[k].key[2], sizes[k].label[2], (double)(sizeof(*h->m) + 4 * sizeof(h->m->dim[0])), "B");
     bench_item(r, "memory", sizes[k].key[3], sizes[k].label[3], (double)(h2 - h1), "B");
     bench_item(r, "memory", sizes[k].key[4], sizes[k].label[4], (double)(h3 - h2), "B");
 }
 
 static void held_free(held_t *h)
 {
-    free(h->s); /* not dmesh_free: this universe has no communicator to release */
-    free(h->m);
-    dmesh_cache_destroy(&h->u->cache);
-    free(h->u);
+    dmesh_free(&h->s);
+    dmesh_free(&h->m);
+    dmesh_universe_release(h->u); /* no communicator to free */
 }
 
 static void memory(bench_report_t *r)
@@ -309,7 +300,7 @@ static void memory(bench_report_t *r)
     bench_note(r, "memory: accounted = sizeof + the heap a structure points to (lib/mesh.h, "
                   "lib/universe.h, lib/cache.h); heap growth = mallinfo2 uordblks (with malloc's "
                   "chunk headers) around dmesh_cache_init/_entry_new/_add (universe), "
-                  "dmesh_mesh_alloc (handle) and dmesh_slice, on a universe built without MPI; "
+                  "dmesh_mesh_new (handle) and dmesh_slice, on a universe built without MPI; "
                   "MPI's communicator objects are not included");
 }
 

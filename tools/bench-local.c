@@ -195,9 +195,12 @@ static void memory_live(lctx_t *c, const bench_args_t *a, bench_report_t *r)
     h1 = heap_used();
     check(dmesh_slice(m, 1, bench_names(1), &s), "dmesh_slice");
     h2 = heap_used();
-    bench_item(r, "memory", "live_handle_sizeof", "mesh handle: sizeof(struct dmesh_s)",
+    bench_item(r, "memory", "live_handle_sizeof",
+               "mesh handle: header sizeof(struct dmesh_s), + sizeof(dmesh_dim_t) per dim",
                (double)sizeof(struct dmesh_s), "B");
-    bench_item(r, "memory", "live_slice_heap", "dmesh_slice: heap growth (mallinfo2)",
+    bench_item(r, "memory", "live_dim_sizeof", "mesh handle: one dim record, sizeof(dmesh_dim_t)",
+               (double)sizeof(dmesh_dim_t), "B");
+    bench_item(r, "memory", "live_slice_heap", "dmesh_slice (1 dim): heap growth (mallinfo2)",
                (double)(h2 - h1), "B");
     bench_item(r, "memory", "live_universe", "universe: struct + cache + rank map (sizeof sums)",
                (double)bench_universe_bytes(m->u), "B");

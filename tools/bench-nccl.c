@@ -17,7 +17,6 @@
 
 #include "bench.h"
 #include "mesh.h"
-#include "universe.h"
 
 typedef struct {
     dmesh_nccl_stats_t made, after_flatten;

@@ -250,6 +250,8 @@ static double med_ratio(const bench_report_t *r, const char *a, const char *b)
 static void targets_mpi(bench_report_t *r)
 {
     const bench_item_t *slice = bench_find_item(r, "slice");
+    const bench_item_t *kept = bench_find_item(r, "slice_kept");
+    const bench_item_t *heap = bench_find_item(r, "live_slice_heap");
     int p = r->size;
 
     target(r, "dmesh_init / A, checks off <= 1.0 (16 and 32 ranks)", med_ratio(r, "init", "A"), 0,
@@ -262,8 +264,13 @@ static void targets_mpi(bench_report_t *r)
            3.5, p == 16);
     target(r, "B / dmesh_init (checks on) >= 7 (32 ranks)", med_ratio(r, "B", "init_check"), 1, 7.0,
            p == 32);
+    if (heap != NULL)
+        target(r, "mesh handle heap <= 96 + 32 B/dim (slice, 1 dim)", heap->value, 0, 96.0 + 32.0,
+               1);
+    if (kept != NULL)
+        target(r, "dmesh_slice, 2 names, 100 kept <= 300 ns", kept->value, 0, 300.0, 1);
     if (slice != NULL)
-        target(r, "dmesh_slice <= 1000 ns", slice->value, 0, 1000.0, 1);
+        target(r, "dmesh_slice + dmesh_free, 2 names <= 200 ns", slice->value, 0, 200.0, 1);
 }
 
 static void targets_layout(bench_report_t *r)
@@ -276,6 +283,7 @@ static void targets_layout(bench_report_t *r)
     target(r, "decompose <= 20 ns per rank (4-D, 2^20 ranks)",
            bench_find_item(r, "decompose_per_rank")->value, 0, 20.0, r->n == 1 << 20);
     target(r, "mesh handle heap bytes, |2^20 - 2^10| == 0", fabs(h20 - h10), 0, 0.0, 1);
+    target(r, "mesh handle heap <= 96 + 32 B/dim (4-D root, 2^20)", h20, 0, 96.0 + 4 * 32.0, 1);
     target(r, "universe bytes (identity map), |2^20 - 2^10| == 0", fabs(u20 - u10), 0, 0.0, 1);
 }
 

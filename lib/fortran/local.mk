@@ -23,13 +23,8 @@ lib_fortran_libdmesh_fortran_la_SOURCES = lib/fortran/dmesh.F90 lib/fortran/dmes
 	lib/fortran/dmesh_f.c
 lib_fortran_libdmesh_fortran_la_LIBADD = lib/libdmesh.la
 lib_fortran_libdmesh_fortran_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
-# libtool's Fortran tag, probed through the MPI wrapper, can record broken
-# library dependencies (bare "-l" entries with Open MPI's mpifort), which
-# break the shared link. Link with libtool's C settings instead, the Fortran
-# wrapper still being the driver: it adds the Fortran and MPI libraries.
-lib_fortran_libdmesh_fortran_la_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) \
-	$(LIBTOOLFLAGS) --mode=link $(FCLD) $(AM_FCFLAGS) $(FCFLAGS) \
-	$(lib_fortran_libdmesh_fortran_la_LDFLAGS) $(LDFLAGS) -o $@
+# Linked with libtool's Fortran tag, the MPI Fortran wrapper as the driver
+# (configure scrubs the tag's library list: autotools/dmesh_fortran.m4).
 
 fmoddir = $(libdir)/dmesh/fortran
 nodist_fmod_DATA = $(DMESH_FORTRAN_MODS)

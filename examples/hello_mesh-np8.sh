@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
-# make check: the example hello_mesh on 8 ranks.
-exec "$MPIRUN" 8 ./examples/hello_mesh

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
-# test_sim_f08 (Fortran, use mpi_f08) at 4 ranks.
-exec "$MPIRUN" 4 ./test/test_sim_f08

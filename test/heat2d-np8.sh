@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
-# heat2d on 8 ranks: dmesh and MPI_Cart solvers agree bit for bit.
-. "$top_srcdir/test/heat2d-compare.sh" 8

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
-# test_mesh_failure at 8 ranks (run by make check from the build directory).
-exec "$MPIRUN" 8 ./test/test_mesh_failure

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
-# make check: NCCL creation strategies through the mesh API, on the NCCL test double, 4 ranks.
-exec "$MPIRUN" 4 ./test/test_nccl_create

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: BSD-3-Clause
-# test_serialize at 2 rank(s) (run by make check from the build directory).
-exec "$MPIRUN" 2 ./test/test_serialize
