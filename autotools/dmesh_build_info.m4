@@ -40,7 +40,8 @@ AC_DEFUN([DMESH_BUILD_INFO], [
     echo $dmesh_u; }
   dmesh_pc_hwloc="$HWLOC_LDFLAGS $HWLOC_LIBS"
   DMESH_PC_CFLAGS=`dmesh_uniq $NCCL_CPPFLAGS $CUDA_CPPFLAGS`
-  DMESH_PC_LIBS_PRIVATE=`dmesh_uniq $dmesh_pc_hwloc $NCCL_LDFLAGS $NCCL_LIBS $CUDA_LDFLAGS $CUDA_LIBS`
+  dnl No -lcudart / -lnccl: libdmesh loads them at run time (lib/gpu_lib.c).
+  DMESH_PC_LIBS_PRIVATE=`dmesh_uniq $dmesh_pc_hwloc $DMESH_DL_LIBS`
   AC_SUBST([DMESH_PC_CFLAGS])
   AC_SUBST([DMESH_PC_LIBS_PRIVATE])
   AC_CHECK_SIZEOF([void *])

@@ -106,6 +106,10 @@ AC_DEFUN([DMESH_CHECK_NCCL], [
      CPPFLAGS=$dmesh_nccl_save_CPPFLAGS
      LDFLAGS=$dmesh_nccl_save_LDFLAGS
      LIBS=$dmesh_nccl_save_LIBS])
+  dnl where configure found NCCL: the last place the run-time load looks
+  dmesh_nccl_found_libdir=`echo " $NCCL_LDFLAGS" | sed -n 's/^.* -L\([[^ ]]*\).*$/\1/p'`
+  AC_DEFINE_UNQUOTED([DMESH_NCCL_FOUND_LIBDIR], ["$dmesh_nccl_found_libdir"],
+                     [Directory configure found NCCL in (empty: default paths)])
   AS_IF([test "$with_nccl" = no && test "$dmesh_cuda_ok" != yes],
     [dmesh_nccl_summary="no (needs CUDA)"])
   AC_SUBST([NCCL_CPPFLAGS])

@@ -4,6 +4,7 @@
  * enumerated over the world and nothing is exchanged but the split itself. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "comm_mpi.h"
@@ -37,23 +38,21 @@ static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int
 }
 
 /* Only the members of a group take part in its creation, so a member must
- * not fail alone before it: groups of up to GROUP_STACK ranks (every mesh
- * short of huge ones) need no allocation. */
+ * not fail alone before it: the member list lives on the stack, and larger
+ * groups are split instead (dmesh_comm_mpi_create_prepared). */
 #define GROUP_STACK 1024
 
 static int create_by_group(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
                            int my_index, MPI_Comm *out)
 {
-    int size, count, rc, err, stack[GROUP_STACK];
-    int *members = stack;
+    int size, count, rc, err, members[GROUP_STACK];
     MPI_Group all = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
 
     *out = MPI_COMM_NULL;
     if (my_index < 0)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_axis_numel(axis, &size));
-    if (size > GROUP_STACK && (members = malloc((size_t)size * sizeof(*members))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "group of %d ranks: out of memory", size);
+    assert(size <= GROUP_STACK);
     err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
     if (err != DMESH_SUCCESS)
         goto out;
@@ -70,8 +69,6 @@ out:
         MPI_Group_free(&mine);
     if (all != MPI_GROUP_NULL)
         MPI_Group_free(&all);
-    if (members != stack)
-        free(members);
     return err;
 }
 
@@ -87,9 +84,10 @@ int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_axis_t *axis,
                                    int my_index, int colour_base, int use_group, MPI_Comm *out)
 {
     MPI_Comm c = MPI_COMM_NULL;
-    int rc;
+    int rc, size = 0;
 
-    if (use_group)
+    /* the same choice on every rank: it depends on the axis only */
+    if (use_group && dmesh_axis_numel(axis, &size) == DMESH_SUCCESS && size <= GROUP_STACK)
         DMESH_TRY(create_by_group(comm, axis, prepared->n, rank_map, my_index, &c));
     else
         DMESH_TRY(create_by_split(comm, prepared, my_index, colour_base, &c));

@@ -21,6 +21,7 @@
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "fault.h"
+#include "gpu_lib.h"
 #include "options.h"
 
 /* What each member tells the others before NCCL: where its GPU is. */
@@ -405,6 +406,10 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
         active |= req[i].comm != MPI_COMM_NULL;
     err = w == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "NCCL creation: out of memory")
                     : DMESH_SUCCESS;
+    /* NCCL is loaded by the first NCCL creation, on every rank of all: a
+     * "cuda" mesh whose dims all use MPI runs without it (issue 12) */
+    if (err == DMESH_SUCCESS)
+        err = dmesh_gpu_lib_load(DMESH_GPU_CUDART | DMESH_GPU_NCCL);
 #ifndef DMESH_HAVE_NCCL_SCALABLE
     if (how == DMESH_NCCL_CREATE_SCALABLE)
         err = dmesh_error_set(DMESH_ERR_BACKEND, "dmesh_nccl_create=scalable needs NCCL 2.23 "
@@ -487,9 +492,13 @@ int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device)
 {
     ncclResult_t r, first = ncclSuccess;
     const char *what = NULL;
-    int saved = device, grouped;
+    int saved = device, grouped, live = 0;
 
-    if (n > 0 && device_enter(device, &saved) != DMESH_SUCCESS)
+    for (int i = 0; i < n; i++)
+        live += nccl_comms[i] != NULL;
+    if (live == 0) /* no NCCL call: NCCL may never have been loaded (issue 12) */
+        return DMESH_SUCCESS;
+    if (device_enter(device, &saved) != DMESH_SUCCESS)
         saved = device; /* abort on whatever device is current: freeing matters more */
     grouped = ncclGroupStart() == ncclSuccess;
 

@@ -26,6 +26,7 @@ enum dmesh_fault_site {
     DMESH_FAULT_ALLGATHER,    /* "allgather": the node allgather of device binding */
     DMESH_FAULT_MALLOC,       /* "malloc": allocations on collective paths */
     DMESH_FAULT_CART,         /* "cart": MPI_Cart_create of dmesh_get_cart_comm */
+    DMESH_FAULT_GPU_LIB,      /* "gpu_lib": loading the CUDA runtime or NCCL */
     DMESH_FAULT_NSITES
 };
 

@@ -3,13 +3,15 @@
 # Each optional dependency has its own files; configure's conditionals pick
 # the real one or its stub (STYLE.md 8):
 #   CUDA  : topo.c (binding; cudaSetDevice)     else topo_none.c (no device)
+#           + gpu_lib.c: the CUDA runtime and NCCL loaded at run time, never
+#           linked (issue 12)
 #   hwloc : topo_node.c + topo_hwloc.c + topo_plan.c (locality plan)
 #           else topo_node_none.c (local rank modulo device count)
 #   NCCL  : comm_nccl.c + mesh_nccl.c + include/dmesh_nccl.h  else comm_nccl_none.c
 lib_libdmesh_core_la_SOURCES += lib/topo_node.h
 
 if DMESH_HAVE_CUDA
-lib_libdmesh_core_la_SOURCES += lib/topo.c
+lib_libdmesh_core_la_SOURCES += lib/topo.c lib/gpu_lib.c lib/gpu_lib.h
 else
 lib_libdmesh_core_la_SOURCES += lib/topo_none.c
 endif

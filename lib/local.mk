@@ -21,8 +21,9 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/comm_nccl.h lib/topo.h
 lib_libdmesh_core_la_CFLAGS = $(AM_CFLAGS) $(DMESH_VISIBILITY_CFLAGS)
 lib_libdmesh_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS)
-lib_libdmesh_core_la_LIBADD = $(NCCL_LDFLAGS) $(NCCL_LIBS) $(CUDA_LDFLAGS) $(CUDA_LIBS) \
-	$(HWLOC_LDFLAGS) $(HWLOC_LIBS)
+# The CUDA runtime and NCCL are not linked but loaded by the first "cuda"
+# mesh (lib/gpu_lib.c), so that one build runs on nodes without them.
+lib_libdmesh_core_la_LIBADD = $(DMESH_DL_LIBS) $(HWLOC_LDFLAGS) $(HWLOC_LIBS)
 
 lib_libdmesh_la_SOURCES =
 lib_libdmesh_la_LIBADD = lib/libdmesh_core.la

@@ -55,8 +55,8 @@ int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all);
 
 /* Local: a new mesh handle of ndims dims in u (takes one reference on u);
  * names in dims must be interned in u (dmesh_universe_intern). */
-int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root,
-                   const dmesh_dim_t dims[], dmesh_t *out);
+int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
+                   dmesh_t *out);
 
 /* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index
  * of it. dim is wider than int so that no int a user passes (INT_MIN

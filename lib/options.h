@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of a creation call, parsed from MPI_Info keys and environment
- * variables (DESIGN.md section 4). */
+ * variables (doc/user-guide.md). */
 #ifndef DMESH_OPTIONS_H
 #define DMESH_OPTIONS_H
 

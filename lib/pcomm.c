@@ -20,7 +20,7 @@ struct dmesh_private_comm {
     MPI_Comm comm;
     MPI_Comm user; /* the user's handle, to delete the attribute at finalize */
     int refs;
-    unsigned long universes; /* universes made on it: the next one's identity */
+    unsigned long universes;                /* universes made on it: the next one's identity */
     struct dmesh_private_comm *prev, *next; /* list of those still attached */
 };
 
@@ -92,7 +92,8 @@ static int keyvals_create(void)
             rc = MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
     }
     pthread_mutex_unlock(&lock);
-    return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
+    return rc == MPI_SUCCESS ? DMESH_SUCCESS
+                             : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
 }
 
 /* Collective over user: a new private duplicate, attached to user. Every

@@ -18,6 +18,7 @@
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
+#include "gpu_lib.h"
 #include "hash.h"
 #include "topo.h"
 #include "topo_node.h"
@@ -277,7 +278,11 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int 
     MPI_Comm_rank(comm, &s.rank);
     pthread_mutex_lock(&process_lock);
     s.bound = process_device;
-    err = bind_probe(&s, opts, member);
+    /* every rank of a "cuda" mesh loads the CUDA runtime (issue 12); a rank
+     * without it goes through the exchange and fails in the agreement */
+    err = dmesh_gpu_lib_load(DMESH_GPU_CUDART);
+    if (err == DMESH_SUCCESS)
+        err = bind_probe(&s, opts, member);
     xerr = bind_exchange(comm, &s);
     if (err == DMESH_SUCCESS)
         err = xerr;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Device binding (DESIGN.md section 6). */
+/* Device binding (doc/architecture.md). */
 #ifndef DMESH_TOPO_H
 #define DMESH_TOPO_H
 

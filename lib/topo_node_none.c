@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The node side of device binding without hwloc: no locality is known, so a
  * rank takes its position among the node's planning ranks modulo the number
- * of devices (DESIGN.md section 6, step 4). */
+ * of devices (doc/gpu.md). */
 #include "config.h"
 
 #include <stdio.h>

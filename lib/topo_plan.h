@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The device binding plan of one node (DESIGN.md section 6, step 4): a pure
+/* The device binding plan of one node (doc/architecture.md, doc/gpu.md): a pure
  * function of the devices' CPU localities and the node's ranks' CPU
  * bindings, so that it is unit-tested on hwloc XML topologies without a GPU
  * and shown by dmesh-info --plan. Built with hwloc. */

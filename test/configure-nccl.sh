@@ -5,7 +5,8 @@
 #   1. a pip wheel's layout (include/nccl.h, lib/libnccl.so.2 only, an empty
 #      lib64) given as --with-nccl=DIR: found there, linked with
 #      -l:libnccl.so.2 from DIR/lib, NCCL's -I before CUDA's; libdmesh links;
-#      dmesh.pc carries NCCL and CUDA in Libs.private;
+#      dmesh.pc does not carry them (libdmesh loads them at run time, issue
+#      12), and the run-time load looks in the wheel's lib last;
 #   2. --with-nccl=/nonexistent: configure fails (CUDA's copy must not count);
 #   3. the same layout as NCCL_HOME, without --with-nccl: found there.
 # Usage: configure-nccl.sh SRCDIR [WORKDIR]. Exit 77 when there is no NCCL
@@ -49,9 +50,11 @@ if [ -f "$work/wheel/config.status" ]; then
     [ "$(value wheel NCCL_CPPFLAGS)" = "-I$work/wheel/include" ] ||
         bad "NCCL_CPPFLAGS is '$(value wheel NCCL_CPPFLAGS)'"
     grep -q "split: yes" "$work/wheel/out" || bad "the summary does not report ncclCommSplit"
-    # dmesh.pc: a static link needs the NCCL and CUDA libraries
-    grep "^Libs.private:" "$work/wheel/dmesh.pc" | grep -q -- "-l:libnccl.so.2.*-lcudart" ||
-        bad "dmesh.pc Libs.private lacks NCCL or CUDA: $(grep '^Libs.private' "$work/wheel/dmesh.pc")"
+    # dmesh.pc: libdmesh loads NCCL and CUDA at run time, nothing links them
+    ! grep "^Libs" "$work/wheel/dmesh.pc" | grep -q -e "nccl" -e "cudart" ||
+        bad "dmesh.pc links NCCL or CUDA: $(grep '^Libs' "$work/wheel/dmesh.pc")"
+    grep -q "^#define DMESH_NCCL_FOUND_LIBDIR \"$work/wheel/lib\"" "$work/wheel/config.h" ||
+        bad "the run-time load does not look in the wheel's lib: $(grep FOUND_LIBDIR "$work/wheel/config.h")"
     (cd "$work/wheel" && make V=1 lib/libdmesh.la >make.out 2>&1) ||
         bad "libdmesh does not link against the wheel layout: $(tail -n 5 "$work/wheel/make.out")"
     # NCCL's include directory comes before CUDA's where comm_nccl.c compiles

@@ -12,7 +12,5 @@ test_test_mesh_failure_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
 
 TESTS += test/test_mesh_failure-np2.mpi test/test_mesh_failure-np4.mpi \
-	test/test_mesh_failure-np8.mpi
-# the "env" case again, in processes started with bad DMESH_* values
-TESTS += test/mesh-env-np2.mpi
-EXTRA_DIST += test/asan-mpi.supp test/no-dlclose.c test/mesh-env.sh
+	test/test_mesh_failure-np8.mpi test/mesh-env-np2.mpi
+EXTRA_DIST += test/mesh-env.sh test/asan-mpi.supp test/no-dlclose.c

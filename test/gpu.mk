@@ -10,11 +10,15 @@
 #   test_gpu_mesh      meshes on real GPUs with NCCL, public API only; exits 77
 #                      without a GPU (CUDA and NCCL)
 # The three MPI programs share their soft checks and program frame
-# (test/gpu_testutil.c).
+# (test/gpu_testutil.c). Programs with a double are linked with
+# -export-dynamic: libdmesh loads the CUDA runtime and NCCL at run time
+# (lib/gpu_lib.c), and finds the double's functions in the program first.
+GPU_DOUBLE_LINK = -export-dynamic
 GPU_TESTUTIL = test/gpu_testutil.c test/gpu_testutil.h
 GPU_TEST_TOPOLOGIES = test/data/2s-8gpu.xml test/data/2s-8gpu-interleaved.xml \
 	test/data/1s-8gpu.xml test/data/2s-4gpu-socket0.xml
-EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py test/gpu/gpu-mesh.sh
+EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py test/gpu/gpu-mesh.sh \
+	test/gpu/gpu-libs.sh test/gpu/hide-gpu-libs.sh
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
@@ -28,16 +32,21 @@ TESTS += test/test_topo_plan
 endif
 
 if DMESH_HAVE_CUDA
+# libdmesh neither links nor calls the CUDA runtime and NCCL directly (issue 12)
+TESTS += test/gpu/gpu-libs.sh
+
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind
 test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
 	test/gpu/cuda_double.h $(GPU_TESTUTIL) lib/topo.c lib/topo_node.c lib/topo_hwloc.c \
-	lib/topo_plan.c lib/error.c lib/agree.c lib/fault.c
-test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS) \
+	lib/topo_plan.c lib/error.c lib/agree.c lib/fault.c lib/gpu_lib.c
+test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
+	$(HWLOC_CPPFLAGS) \
 	-I$(top_srcdir)/test/gpu -I$(top_srcdir)/test \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
 test_gpu_test_topo_bind_CFLAGS = $(DMESH_TEST_CFLAGS)
-test_gpu_test_topo_bind_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS)
+test_gpu_test_topo_bind_LDFLAGS = $(GPU_DOUBLE_LINK)
+test_gpu_test_topo_bind_LDADD = $(HWLOC_LDFLAGS) $(HWLOC_LIBS) $(CHECK_LIBS) $(DMESH_DL_LIBS)
 TESTS += test/gpu/test_topo_bind-np4.mpi test/gpu/test_topo_bind-np2.mpi
 endif
 endif
@@ -46,11 +55,12 @@ if DMESH_HAVE_NCCL
 check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h \
-	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c lib/fault.c
+	$(GPU_TESTUTIL) lib/comm_nccl.c lib/error.c lib/agree.c lib/fault.c lib/gpu_lib.c
 test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu
 test_test_nccl_pairing_CFLAGS = $(DMESH_TEST_CFLAGS)
-test_test_nccl_pairing_LDADD = $(CHECK_LIBS)
+test_test_nccl_pairing_LDFLAGS = $(GPU_DOUBLE_LINK)
+test_test_nccl_pairing_LDADD = $(CHECK_LIBS) $(DMESH_DL_LIBS)
 TESTS += test/test_nccl_pairing-np4.mpi test/test_nccl_pairing-np2.mpi
 
 check_PROGRAMS += test/gpu/test_gpu_mesh
@@ -69,6 +79,7 @@ test_test_nccl_create_SOURCES = test/test_nccl_create.c test/nccl_double/nccl_do
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h $(GPU_TESTUTIL)
 test_test_nccl_create_CPPFLAGS = $(test_test_nccl_pairing_CPPFLAGS)
 test_test_nccl_create_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_nccl_create_LDFLAGS = $(GPU_DOUBLE_LINK)
 test_test_nccl_create_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_nccl_create-np4.mpi test/test_nccl_create-np2.mpi
 endif

@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test/local.mk: shared test infrastructure. Suites have their own fragments
 # (layout.mk, mesh.mk, gpu.mk).
+#
+# MPI runs: the test DIR/PROGRAM-npN.mpi (a name, no file) runs ./DIR/PROGRAM
+# at N ranks, or the script DIR/PROGRAM.sh with the argument N when there is
+# one, through test/mpirun.sh --test, the log compiler of the extension .mpi
+# (Makefile.am); above DMESH_TEST_MAX_NP ranks it skips (77). A new run is a
+# TESTS += line in the suite's fragment.
 EXTRA_DIST += test/mpirun.sh.in
 DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

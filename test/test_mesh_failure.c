@@ -202,7 +202,7 @@ MT_TEST(per_key_dim_forms)
 }
 
 /* The DMESH_* variables are read once per process, so this case runs twice:
- * in every run (none set) and from test/mesh-env-np2.sh, which starts the
+ * in every run (none set) and from test/mesh-env.sh (test/mesh-env-np2.mpi), which starts the
  * processes with DMESH_CHECK=bogus and DMESH_TIMEOUT=never (CK_RUN_CASE=env).
  * The info keys override bad variables; changing the environment after the
  * first call changes nothing. */

@@ -23,6 +23,10 @@
 #include "gpu_testutil.h"
 #include "nccl_double.h"
 
+/* lib/gpu_lib.h (not included: its macros would send this file's NCCL
+ * calls through libdmesh's table): look for the libraries again. */
+void dmesh_gpu_lib_forget(void);
+
 #define NGPU CUDA_DOUBLE_NODE_GPUS
 static const char *const strategies[3] = {"init", "split", "scalable"};
 
@@ -221,6 +225,51 @@ GT_TEST(test_group_end_failure)
     failure_on_one_rank("init", "ncclGroupEnd");
 }
 
+/* NCCL cannot be loaded (issue 12) where fail is set: DMESH_NCCL_LIBRARY
+ * names a file that does not exist. A "cuda" mesh with NCCL dims fails with
+ * DMESH_ERR_BACKEND naming NCCL on every rank, nothing left alive; one whose
+ * dims all use MPI never needs NCCL; once the variable is gone, NCCL (the
+ * double, found in the program) loads again. */
+static void nccl_missing(int fail, const char *rank_detail)
+{
+    int shape[1] = {world_size};
+    MPI_Info info = info_for("init");
+    dmesh_t m = DMESH_NULL;
+    int rc;
+
+    dmesh_gpu_lib_forget();
+    if (fail)
+        setenv("DMESH_NCCL_LIBRARY", "/nonexistent/libnccl.so.99", 1);
+    rc = dmesh_init(MPI_COMM_WORLD, "cuda", 1, shape, NULL, info, &m);
+    CHECK_EQ(rc, DMESH_ERR_BACKEND);
+    CHECK_SAME(rc);
+    CHECK_MSG(rank_detail);
+    CHECK_MSG("cannot load NCCL from DMESH_NCCL_LIBRARY=/nonexistent/libnccl.so.99");
+    CHECK(m == DMESH_NULL);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Info_set(info, "dmesh_backend", "mpi");
+    CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 1, shape, NULL, info, &m), DMESH_SUCCESS);
+    dmesh_free(&m);
+    unsetenv("DMESH_NCCL_LIBRARY");
+    MPI_Info_free(&info);
+    m = init_mesh("init", 1, shape, NULL);
+    check_dim(m, 0);
+    dmesh_free(&m);
+}
+
+GT_TEST(test_nccl_missing_everywhere)
+{
+    nccl_missing(1, "rank 0: device type \"cuda\": ");
+}
+
+GT_TEST(test_nccl_missing_on_last_rank)
+{
+    char detail[32];
+
+    snprintf(detail, sizeof(detail), "rank %d: ", world_size - 1);
+    nccl_missing(world_rank == world_size - 1, detail);
+}
+
 /* scalable with several roots: each member got the same nroots ids. */
 GT_TEST(test_scalable_roots)
 {
@@ -314,6 +363,8 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_scalable_roots);
     tcase_add_test(t, test_option);
     tcase_add_test(t, test_get_nccl_comm_args);
+    tcase_add_test(t, test_nccl_missing_everywhere);
+    tcase_add_test(t, test_nccl_missing_on_last_rank);
     suite_add_tcase(s, t);
     return s;
 }

@@ -216,6 +216,16 @@ static dmesh_t fake_root(dmesh_universe_t *u)
     return m;
 }
 
+/* The names interned in u. */
+static size_t names_bytes(const struct dmesh_universe *u)
+{
+    size_t b = 0;
+
+    for (const dmesh_interned_t *x = u->names; x != NULL; x = x->next)
+        b += sizeof(*x) + strlen(x->text) + 1;
+    return b;
+}
+
 size_t bench_universe_bytes(const struct dmesh_universe *u)
 {
     const dmesh_cache_t *k = &u->cache;
@@ -223,7 +233,7 @@ size_t bench_universe_bytes(const struct dmesh_universe *u)
     return sizeof(*u) + (size_t)k->nbuckets * sizeof(*k->buckets) +
            (size_t)k->capacity * sizeof(*k->order) + (size_t)k->count * sizeof(dmesh_comm_entry_t) +
            (u->rank_map ? (size_t)u->n * sizeof(int) : 0) +
-           (size_t)u->flat_capacity * sizeof(*u->flat);
+           (size_t)u->flat_capacity * sizeof(*u->flat) + names_bytes(u);
 }
 
 /* The objects of one world size, alive until both sizes are measured, so
@@ -240,15 +250,15 @@ static const struct {
 } sizes[2] = {
     {1LL << 10,
      {"universe_1024", "universe_heap_1024", "handle_1024", "handle_heap_1024", "slice_heap_1024"},
-     {"2^10: universe, accounted (sizeof + cache + rank map)", "2^10: universe, heap growth",
-      "2^10: mesh handle, accounted (header + 4 dim records)", "2^10: mesh handle, heap growth",
-      "2^10: dmesh_slice (2 of 4 dims), heap growth"}},
+     {"2^10: universe, accounted (sizeof + cache + rank map + names)",
+      "2^10: universe, heap growth", "2^10: mesh handle, accounted (header + 4 dim records)",
+      "2^10: mesh handle, heap growth", "2^10: dmesh_slice (2 of 4 dims), heap growth"}},
     {1LL << 20,
      {"universe_1048576", "universe_heap_1048576", "handle_1048576", "handle_heap_1048576",
       "slice_heap_1048576"},
-     {"2^20: universe, accounted (sizeof + cache + rank map)", "2^20: universe, heap growth",
-      "2^20: mesh handle, accounted (header + 4 dim records)", "2^20: mesh handle, heap growth",
-      "2^20: dmesh_slice (2 of 4 dims), heap growth"}},
+     {"2^20: universe, accounted (sizeof + cache + rank map + names)",
+      "2^20: universe, heap growth", "2^20: mesh handle, accounted (header + 4 dim records)",
+      "2^20: mesh handle, heap growth", "2^20: dmesh_slice (2 of 4 dims), heap growth"}},
 };
 
 static void memory_at(int k, held_t *h, bench_report_t *r)

@@ -21,6 +21,7 @@ tools_dmesh_bench_double_SOURCES = $(tools_dmesh_bench_SOURCES) tools/bench-nccl
 tools_dmesh_bench_double_CPPFLAGS = $(AM_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu \
 	-DDMESH_BENCH_NCCL='"the NCCL test double, no GPU: counts exact, times of the double"'
+tools_dmesh_bench_double_LDFLAGS = -export-dynamic # libdmesh finds the doubles in the program
 tools_dmesh_bench_double_LDADD = lib/libdmesh_core.la -lm
 endif
 

@@ -885,8 +885,13 @@ end module dmesh_base
 #include "dmesh_sim.inc"
 #include "dmesh_version.inc"
 
-! The modules dmesh and dmesh_f08 differ only in their MPI handle types:
-! both include dmesh_handles.inc, after defining with the C preprocessor
+! The modules dmesh and dmesh_f08 differ only in their MPI handle types.
+! Each is written as this table of C preprocessor macros and an include of
+! dmesh_handles.inc, which holds everything else, once: the uses of
+! dmesh_base, dmesh_sim_base and dmesh_version_base (re-exported, the
+! dmesh_f_*_impl routines made private), the generic interfaces and the
+! routines with MPI handles.
+!   DMESH_MPI_F08               defined: the handle types of mpi_f08
 !   DMESH_COMM_T, DMESH_INFO_T  the handle types;
 !   DMESH_FINT(h)               handle h as an integer (MPI_Fint);
 !   DMESH_HANDLES               the kind of handles, for the doc comments;
@@ -897,13 +902,6 @@ end module dmesh_base
 !> \brief dmesh for programs that `use mpi` (or include mpif.h):
 !>        communicators and info objects are INTEGER handles.
 module dmesh
-  use dmesh_base
-  use dmesh_sim_base
-  use dmesh_version_base
-  implicit none
-  private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
-  private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
-
 #define DMESH_COMM_T integer
 #define DMESH_INFO_T integer
 #define DMESH_FINT(h) h
@@ -915,21 +913,12 @@ module dmesh
 #define DMESH_UNFLATTEN_S dmesh_unflatten_int
 #define DMESH_GET_COMM_S dmesh_get_comm_int
 #include "dmesh_handles.inc"
-
 end module dmesh
 
 !> \brief dmesh for programs that `use mpi_f08`: communicators and info
 !>        objects are TYPE(MPI_Comm) and TYPE(MPI_Info).
 module dmesh_f08
-  use dmesh_base
-  use dmesh_sim_base
-  use dmesh_version_base
-  use mpi_f08, only: MPI_Comm, MPI_Info
-  implicit none
-  private :: MPI_Comm, MPI_Info
-  private :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
-  private :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
-
+#define DMESH_MPI_F08
 #define DMESH_COMM_T type(MPI_Comm)
 #define DMESH_INFO_T type(MPI_Info)
 #define DMESH_FINT(h) h%MPI_VAL
@@ -941,5 +930,4 @@ module dmesh_f08
 #define DMESH_UNFLATTEN_S dmesh_unflatten_f08
 #define DMESH_GET_COMM_S dmesh_get_comm_f08
 #include "dmesh_handles.inc"
-
 end module dmesh_f08

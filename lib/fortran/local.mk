@@ -6,8 +6,8 @@
 #
 # Module files: the three modules live in one source file, so that no rule
 # has to order the modules among themselves. dmesh.F90 goes through the C
-# preprocessor: it includes dmesh_handles.inc (the routines with MPI
-# handles, written once) into both dmesh and dmesh_f08. The compiler writes
+# preprocessor: it includes dmesh_handles.inc (the body of both modules,
+# written once) into dmesh and dmesh_f08. The compiler writes
 # the .mod files into the current directory, the top build directory (VPATH
 # builds included); programs that use the modules find them through
 # AM_FCFLAGS and must depend on $(DMESH_FORTRAN_MODS) (see test/fortran.mk

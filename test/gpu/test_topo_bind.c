@@ -16,6 +16,7 @@
 
 #include "cuda_double.h"
 #include "error.h"
+#include "gpu_lib.h"
 #include "gpu_testutil.h"
 #include "options.h"
 #include "topo.h"
@@ -212,6 +213,43 @@ GT_TEST(test_hwloc_fails)
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
 }
 
+/* The CUDA runtime cannot be loaded (issue 12) on the ranks where fail is
+ * set: DMESH_CUDART_LIBRARY names a file that does not exist there. Every
+ * rank returns DMESH_ERR_BACKEND naming the library and the lowest failing
+ * rank, no device set; then the runtime loads again (here the double,
+ * found in the program). */
+static void check_cudart_missing(int fail, const char *rank_detail)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -7, rc, set_calls = cuda_double_set_calls();
+
+    dmesh_gpu_lib_forget();
+    if (fail)
+        setenv("DMESH_CUDART_LIBRARY", "/nonexistent/libcudart.so.99", 1);
+    rc = dmesh_topo_bind(comm, &o, 1, &device);
+    unsetenv("DMESH_CUDART_LIBRARY");
+    CHECK_EQ(rc, DMESH_ERR_BACKEND);
+    CHECK_SAME(rc);
+    CHECK_MSG(rank_detail);
+    CHECK_MSG(
+        "cannot load the CUDA runtime from DMESH_CUDART_LIBRARY=/nonexistent/libcudart.so.99");
+    CHECK_EQ(device, -7);
+    if (fail) /* the runtime never called where it is missing */
+        CHECK_EQ(cuda_double_set_calls(), set_calls);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(device, expected[world_rank]);
+}
+
+GT_TEST(test_cudart_missing_everywhere)
+{
+    check_cudart_missing(1, "rank 0: device type \"cuda\": ");
+}
+
+GT_TEST(test_cudart_missing_on_rank_1)
+{
+    check_cudart_missing(world_rank == 1, world_size > 1 ? "rank 1: " : "rank 0: ");
+}
+
 #ifdef DMESH_FAULT_INJECTION
 /* The test-only fault sites of device binding (configure
  * --enable-fault-injection), each on rank 1: every rank returns the same
@@ -251,6 +289,13 @@ GT_TEST(test_fault_malloc)
 GT_TEST(test_fault_set_device)
 {
     check_fault("set_device:1:1", DMESH_ERR_CUDA, "rank 1: cudaSetDevice");
+}
+
+GT_TEST(test_fault_gpu_lib)
+{
+    check_fault("gpu_lib:1:1", DMESH_ERR_BACKEND,
+                "rank 1: device type \"cuda\": cannot load "
+                "the CUDA runtime (libcudart.so.");
 }
 
 GT_TEST(test_fault_hwloc)
@@ -303,10 +348,13 @@ static Suite *bind_suite(void)
     tcase_add_test(t, test_once_per_process);
     tcase_add_test(t, test_non_members);
     tcase_add_test(t, test_hwloc_fails);
+    tcase_add_test(t, test_cudart_missing_everywhere);
+    tcase_add_test(t, test_cudart_missing_on_rank_1);
 #ifdef DMESH_FAULT_INJECTION
     tcase_add_test(t, test_fault_allgather);
     tcase_add_test(t, test_fault_malloc);
     tcase_add_test(t, test_fault_set_device);
+    tcase_add_test(t, test_fault_gpu_lib);
     tcase_add_test(t, test_fault_hwloc);
 #endif
     suite_add_tcase(s, t);

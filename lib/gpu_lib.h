@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The CUDA runtime and NCCL, loaded at run time (issue 12, "one build for
+ * every node"): libdmesh.so does not link them, so that a program that only
+ * makes "cpu" meshes starts on a node without them. The first "cuda" mesh
+ * loads them (dmesh_gpu_lib_load) and fills a table of the functions dmesh
+ * calls; doc/gpu.md says where they are looked for.
+ *
+ * A file that calls the libraries includes this header after theirs: the
+ * macros at the end send each call through the table, so that call sites
+ * keep the libraries' own names. A call that bypassed the table would leave
+ * an undefined cuda or nccl symbol in libdmesh.so, which
+ * test/gpu/gpu-libs.sh finds. */
+#ifndef DMESH_GPU_LIB_H
+#define DMESH_GPU_LIB_H
+
+#include <cuda_runtime_api.h>
+#ifdef DMESH_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+/* The functions dmesh calls: X(return type, name, parameter list). */
+#define DMESH_CUDART_FUNCTIONS(X)                                                                  \
+    X(cudaError_t, cudaSetDevice, (int))                                                           \
+    X(cudaError_t, cudaGetDevice, (int *))                                                         \
+    X(cudaError_t, cudaGetDeviceCount, (int *))                                                    \
+    X(cudaError_t, cudaDeviceGetPCIBusId, (char *, int, int))                                      \
+    X(const char *, cudaGetErrorString, (cudaError_t))                                             \
+    X(cudaError_t, cudaGetLastError, (void))
+
+#ifdef DMESH_HAVE_NCCL_SCALABLE
+#define DMESH_NCCL_SCALABLE_FUNCTIONS(X)                                                           \
+    X(ncclResult_t, ncclCommInitRankScalable,                                                      \
+      (ncclComm_t *, int, int, int, ncclUniqueId *, ncclConfig_t *))
+#else
+#define DMESH_NCCL_SCALABLE_FUNCTIONS(X)
+#endif
+
+#define DMESH_NCCL_FUNCTIONS(X)                                                                    \
+    X(ncclResult_t, ncclGetUniqueId, (ncclUniqueId *))                                             \
+    X(ncclResult_t, ncclCommInitRankConfig,                                                        \
+      (ncclComm_t *, int, ncclUniqueId, int, ncclConfig_t *))                                      \
+    X(ncclResult_t, ncclCommSplit, (ncclComm_t, int, int, ncclComm_t *, ncclConfig_t *))           \
+    X(ncclResult_t, ncclCommAbort, (ncclComm_t))                                                   \
+    X(ncclResult_t, ncclCommDestroy, (ncclComm_t))                                                 \
+    X(ncclResult_t, ncclCommFinalize, (ncclComm_t))                                                \
+    X(ncclResult_t, ncclCommGetAsyncError, (ncclComm_t, ncclResult_t *))                           \
+    X(ncclResult_t, ncclCommCuDevice, (const ncclComm_t, int *))                                   \
+    X(const char *, ncclGetErrorString, (ncclResult_t))                                            \
+    X(const char *, ncclGetLastError, (ncclComm_t))                                                \
+    X(ncclResult_t, ncclGroupStart, (void))                                                        \
+    X(ncclResult_t, ncclGroupEnd, (void))                                                          \
+    DMESH_NCCL_SCALABLE_FUNCTIONS(X)
+
+#define DMESH_GPU_LIB_FIELD(ret, name, params) ret(*name) params;
+
+typedef struct {
+    DMESH_CUDART_FUNCTIONS(DMESH_GPU_LIB_FIELD)
+} dmesh_cudart_table_t;
+extern dmesh_cudart_table_t dmesh_cudart;
+
+#ifdef DMESH_HAVE_NCCL
+typedef struct {
+    DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_FIELD)
+} dmesh_nccl_table_t;
+extern dmesh_nccl_table_t dmesh_nccl;
+#endif
+
+/* Which libraries dmesh_gpu_lib_load loads (bits). */
+enum { DMESH_GPU_CUDART = 1, DMESH_GPU_NCCL = 2 };
+
+/* Local, thread-safe: the libraries of mask, each loaded once per process
+ * and kept (never unloaded). DMESH_ERR_BACKEND, with a detail that names the
+ * library and the loader's message, when one cannot be loaded or lacks a
+ * function; a failed load is tried again by the next call. Collective
+ * callers agree on the result (STYLE.md 11). Fault site "gpu_lib". */
+int dmesh_gpu_lib_load(int mask);
+
+/* Tests only: the next dmesh_gpu_lib_load looks for the libraries again
+ * (those already loaded stay mapped). */
+void dmesh_gpu_lib_forget(void);
+
+#ifndef DMESH_GPU_LIB_TABLE /* every file but gpu_lib.c, which fills the table */
+#define cudaSetDevice (*dmesh_cudart.cudaSetDevice)
+#define cudaGetDevice (*dmesh_cudart.cudaGetDevice)
+#define cudaGetDeviceCount (*dmesh_cudart.cudaGetDeviceCount)
+#define cudaDeviceGetPCIBusId (*dmesh_cudart.cudaDeviceGetPCIBusId)
+#define cudaGetErrorString (*dmesh_cudart.cudaGetErrorString)
+#define cudaGetLastError (*dmesh_cudart.cudaGetLastError)
+#ifdef DMESH_HAVE_NCCL
+#define ncclGetUniqueId (*dmesh_nccl.ncclGetUniqueId)
+#define ncclCommInitRankConfig (*dmesh_nccl.ncclCommInitRankConfig)
+#define ncclCommInitRankScalable (*dmesh_nccl.ncclCommInitRankScalable)
+#define ncclCommSplit (*dmesh_nccl.ncclCommSplit)
+#define ncclCommAbort (*dmesh_nccl.ncclCommAbort)
+#define ncclCommDestroy (*dmesh_nccl.ncclCommDestroy)
+#define ncclCommFinalize (*dmesh_nccl.ncclCommFinalize)
+#define ncclCommGetAsyncError (*dmesh_nccl.ncclCommGetAsyncError)
+#define ncclCommCuDevice (*dmesh_nccl.ncclCommCuDevice)
+#define ncclGetErrorString (*dmesh_nccl.ncclGetErrorString)
+#define ncclGetLastError (*dmesh_nccl.ncclGetLastError)
+#define ncclGroupStart (*dmesh_nccl.ncclGroupStart)
+#define ncclGroupEnd (*dmesh_nccl.ncclGroupEnd)
+#endif
+#endif
+
+#endif /* DMESH_GPU_LIB_H */
