@@ -81,7 +81,8 @@ int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], i
             return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
                                    mesh->ndims);
         for (d = 0; d < mesh->ndims; d++)
-            DMESH_TRY(dmesh_axis_decompose(dmesh_mesh_axis(mesh, d), u->n, index, &group, &c[d]));
+            DMESH_TRY(dmesh_prepared_axis_decompose(&dmesh_mesh_entry(mesh, d)->prepared, index,
+                                                    &group, &c[d]));
         for (d = 0; d < mesh->ndims; d++)
             coords[d] = c[d];
     }
