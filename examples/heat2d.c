@@ -83,7 +83,8 @@ static void gather(block_t *b)
     px = shape[0];
     py = shape[1];
     ranks = malloc((size_t)size * sizeof(int));
-    CHECK(dmesh_get_group_ranks(b->flat, 0, size, ranks, &n)); /* flat rank k is root rank ranks[k] */
+    CHECK(
+        dmesh_get_group_ranks(b->flat, 0, size, ranks, &n)); /* flat rank k is root rank ranks[k] */
     field = malloc((size_t)b->gnx * b->gny * sizeof(double));
     blk = malloc((size_t)(b->gnx / px + 1) * (b->gny / py + 1) * sizeof(double));
     for (int k = 0; k < n; k++) {

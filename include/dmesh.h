@@ -44,11 +44,13 @@ typedef struct dmesh_s *dmesh_t;
  * the last failure on the calling thread.
  */
 enum dmesh_error {
-    DMESH_SUCCESS = 0,        /**< no error */
-    DMESH_ERR_ARG = 1,        /**< NULL where a value is needed, value out of range, bad device type or info value */
-    DMESH_ERR_SIZE = 2,       /**< shape too large for the communicator, int overflow, size mismatch */
-    DMESH_ERR_NAME = 3,       /**< duplicate, empty, too long or unknown dimension name */
-    DMESH_ERR_LAYOUT = 4,     /**< layout not sorted or not orthogonal, different universes, bad rank map */
+    DMESH_SUCCESS = 0, /**< no error */
+    DMESH_ERR_ARG =
+        1, /**< NULL where a value is needed, value out of range, bad device type or info value */
+    DMESH_ERR_SIZE = 2, /**< shape too large for the communicator, int overflow, size mismatch */
+    DMESH_ERR_NAME = 3, /**< duplicate, empty, too long or unknown dimension name */
+    DMESH_ERR_LAYOUT =
+        4, /**< layout not sorted or not orthogonal, different universes, bad rank map */
     DMESH_ERR_MISMATCH = 5,   /**< ranks called a collective with different arguments */
     DMESH_ERR_NOT_MEMBER = 6, /**< rank-specific query on a mesh the calling rank is not part of */
     DMESH_ERR_NO_DEVICE = 7,  /**< the device type needs a device this rank cannot get */
@@ -337,7 +339,8 @@ DMESH_EXPORT int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *n
 DMESH_EXPORT int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm);
 
 /** \brief CUDA device ordinal bound to the caller, -1 for a "cpu" mesh.
- *  \param[in] mesh the mesh \param[out] device the ordinal \return DMESH_SUCCESS or DMESH_ERR_ARG */
+ *  \param[in] mesh the mesh \param[out] device the ordinal \return DMESH_SUCCESS or DMESH_ERR_ARG
+ */
 DMESH_EXPORT int dmesh_get_device(dmesh_t mesh, int *device);
 
 /**
@@ -462,8 +465,7 @@ DMESH_EXPORT int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, in
  * \return DMESH_SUCCESS, DMESH_ERR_ARG, DMESH_ERR_NOT_MEMBER for a non-member
  * \note Local. The results feed MPI_Sendrecv on dmesh_get_comm(mesh, dim).
  */
-DMESH_EXPORT int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source,
-                             int *dest);
+DMESH_EXPORT int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int *dest);
 
 /**
  * \brief Every group of a dimension (PyTorch's `_get_all_submeshes`), as
@@ -544,8 +546,7 @@ DMESH_EXPORT int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *ne
  * \note Collective over \p comm; starts a new universe. Every rank returns
  *       the same class.
  */
-DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info,
-                                   dmesh_t *mesh);
+DMESH_EXPORT int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh);
 /** @} */
 
 /* ------------------------------------------------------------------------ */

@@ -45,7 +45,7 @@ typedef struct {
 /** \brief A flat layout: atoms outermost first. natoms == 0 is the empty
  *  axis, which has one element (index 0). */
 typedef struct {
-    int natoms;                                  /**< number of atoms */
+    int natoms;                                 /**< number of atoms */
     dmesh_atom_t atoms[DMESH_LAYOUT_MAX_ATOMS]; /**< the atoms, outermost first */
 } dmesh_axis_t;
 
@@ -233,12 +233,12 @@ DMESH_EXPORT int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *ra
  * \param[in] len capacity \param[out] needed length without NUL (may be NULL)
  * \return DMESH_SUCCESS (snprintf rules), DMESH_ERR_ARG
  */
-DMESH_EXPORT int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len,
-                                      size_t *needed);
+DMESH_EXPORT int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed);
 
 /** \brief Parse the text form of an axis (white space allowed between tokens).
  *  \param[in] text NUL-terminated text \param[out] a the axis, as written (not coalesced)
- *  \return DMESH_SUCCESS, DMESH_ERR_ARG for malformed text, DMESH_ERR_SIZE for values over INT_MAX */
+ *  \return DMESH_SUCCESS, DMESH_ERR_ARG for malformed text, DMESH_ERR_SIZE for values over INT_MAX
+ */
 DMESH_EXPORT int dmesh_axis_parse(const char *text, dmesh_axis_t *a);
 
 /** \brief Row-major mesh layout of a shape: axis i is shape[i] : prod(shape[i+1..]).

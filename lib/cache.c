@@ -13,7 +13,6 @@
 #include "error.h"
 #include "fault.h"
 
-
 static uint64_t entry_hash(const dmesh_axis_t *axis, const char *options)
 {
     uint64_t h = dmesh_hash(DMESH_HASH_INIT, &axis->natoms, sizeof(axis->natoms));

@@ -19,13 +19,13 @@ typedef struct dmesh_comm_entry {
     char options[DMESH_OPTIONS_KEY_LEN]; /* dmesh_axis_options_key(): backend and its options */
     int backend;                         /* enum dmesh_backend */
     uint64_t hash;
-    int position;           /* the caller's coordinate along the axis (-1 outside the mesh) */
-    int group;              /* the caller's group index (MPI_Comm_split colour), -1 outside */
+    int position; /* the caller's coordinate along the axis (-1 outside the mesh) */
+    int group;    /* the caller's group index (MPI_Comm_split colour), -1 outside */
     dmesh_prepared_axis_t prepared; /* axis in the universe's rank map: decompose in ns */
-    MPI_Comm comm;          /* this rank's group along the axis; MPI_COMM_NULL if none */
-    void *nccl;             /* ncclComm_t paired with comm, NULL until created */
-    int nccl_pending;       /* lazy NCCL creation still to do */
-    int reserved;           /* added by a call that has not made its communicators yet */
+    MPI_Comm comm;                  /* this rank's group along the axis; MPI_COMM_NULL if none */
+    void *nccl;                     /* ncclComm_t paired with comm, NULL until created */
+    int nccl_pending;               /* lazy NCCL creation still to do */
+    int reserved;                   /* added by a call that has not made its communicators yet */
     dmesh_nccl_options_t nccl_options;
     struct dmesh_comm_entry *next; /* hash chain */
 } dmesh_comm_entry_t;

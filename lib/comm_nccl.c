@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* NCCL communicators paired with MPI communicators (DESIGN.md section 1).
+/* NCCL communicators paired with MPI communicators (doc/architecture.md).
  *
  * The MPI communicator of an axis carries NCCL's unique id, so the pairing
  * needs no other bootstrap, and NCCL ranks are the MPI ranks. Creation ends
@@ -346,16 +346,17 @@ static int nccl_ready(ncclComm_t c, int how, const dmesh_nccl_options_t *opts)
     if (r == ncclSuccess && dmesh_fault(DMESH_FAULT_NCCL_INIT))
         r = ncclSystemError;
     if (r == ncclInProgress)
-        return dmesh_error_set(DMESH_ERR_TIMEOUT, "%s: not complete after %g s (dmesh_timeout): "
-                               "aborted", create_fn[how], timeout);
+        return dmesh_error_set(DMESH_ERR_TIMEOUT,
+                               "%s: not complete after %g s (dmesh_timeout): "
+                               "aborted",
+                               create_fn[how], timeout);
     return r == ncclSuccess ? DMESH_SUCCESS : nccl_error(create_fn[how], r, c);
 }
 
 /* One group of every request's creation, then each waited for and checked;
  * a failed one is aborted here (its error in w->err). */
 static void nccl_launch(int how, ncclComm_t parent, int device, int n,
-                        const dmesh_nccl_request_t req[], nccl_work_t w[],
-                        dmesh_nccl_stats_t *st)
+                        const dmesh_nccl_request_t req[], nccl_work_t w[], dmesh_nccl_stats_t *st)
 {
     ncclResult_t r, g;
     int grouped = ncclGroupStart() == ncclSuccess;
@@ -412,7 +413,8 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
         err = dmesh_gpu_lib_load(DMESH_GPU_CUDART | DMESH_GPU_NCCL);
 #ifndef DMESH_HAVE_NCCL_SCALABLE
     if (how == DMESH_NCCL_CREATE_SCALABLE)
-        err = dmesh_error_set(DMESH_ERR_BACKEND, "dmesh_nccl_create=scalable needs NCCL 2.23 "
+        err = dmesh_error_set(DMESH_ERR_BACKEND,
+                              "dmesh_nccl_create=scalable needs NCCL 2.23 "
                               "(ncclCommInitRankScalable); dmesh was built with an older NCCL");
 #endif
     /* no CUDA call on a rank with nothing to make (issue 10: no context) */

@@ -26,10 +26,10 @@ int dmesh_nccl_comm_create(MPI_Comm comm, const dmesh_nccl_options_t *opts, int 
 
 /* One NCCL communicator to make with dmesh_nccl_comms_create. */
 typedef struct {
-    MPI_Comm comm;                     /* its group's MPI communicator; MPI_COMM_NULL: none here */
-    const dmesh_nccl_options_t *opts;  /* its ncclConfig_t */
-    int color, key;                    /* split: comm's MPI_Comm_split colour and key */
-    void *nccl;                        /* out: the ncclComm_t, NULL where comm is MPI_COMM_NULL */
+    MPI_Comm comm;                    /* its group's MPI communicator; MPI_COMM_NULL: none here */
+    const dmesh_nccl_options_t *opts; /* its ncclConfig_t */
+    int color, key;                   /* split: comm's MPI_Comm_split colour and key */
+    void *nccl;                       /* out: the ncclComm_t, NULL where comm is MPI_COMM_NULL */
 } dmesh_nccl_request_t;
 
 /* What creation cost this rank; dmesh_nccl_comms_create adds to it. */

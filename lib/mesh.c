@@ -22,10 +22,10 @@
 /* The validated arguments of a root creation call. */
 typedef struct {
     int cuda;
-    int n;            /* rank map size: product(shape) */
-    int size;         /* size of the user's communicator */
-    int *rank_map;    /* owned copy, NULL for the identity */
-    int local_map;    /* rank map differs between ranks */
+    int n;         /* rank map size: product(shape) */
+    int size;      /* size of the user's communicator */
+    int *rank_map; /* owned copy, NULL for the identity */
+    int local_map; /* rank map differs between ranks */
     dmesh_layout_t layout;
     const char *const *names; /* the caller's, checked; NULL: unnamed */
     dmesh_options_t opts;
@@ -62,8 +62,8 @@ int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
     return DMESH_SUCCESS;
 }
 
-int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root,
-                   const dmesh_dim_t dims[], dmesh_t *out)
+int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
+                   dmesh_t *out)
 {
     dmesh_t m = DMESH_FAULT_MALLOC(sizeof(*m) + (size_t)ndims * sizeof(m->dim[0]));
 
@@ -124,14 +124,15 @@ static int check_shape(int ndims, const int shape[], int size, int *n)
         return dmesh_error_set(DMESH_ERR_ARG, "shape is NULL");
     for (i = 0; i < ndims; i++) {
         if (shape[i] < 1)
-            return dmesh_error_set(DMESH_ERR_ARG, "shape[%d] = %d: sizes must be >= 1", i, shape[i]);
+            return dmesh_error_set(DMESH_ERR_ARG, "shape[%d] = %d: sizes must be >= 1", i,
+                                   shape[i]);
         p *= shape[i];
         if (p > INT_MAX)
             return dmesh_error_set(DMESH_ERR_SIZE, "mesh shape product exceeds INT_MAX");
     }
     if (p > size)
-        return dmesh_error_set(DMESH_ERR_SIZE, "mesh shape product %lld exceeds communicator size %d",
-                               p, size);
+        return dmesh_error_set(DMESH_ERR_SIZE,
+                               "mesh shape product %lld exceeds communicator size %d", p, size);
     *n = (int)p;
     return DMESH_SUCCESS;
 }
@@ -151,8 +152,10 @@ static int check_ranks(int n, const int ranks[], int size, int **copy)
     }
     for (i = 0; i < n && err == DMESH_SUCCESS; i++) {
         if (ranks[i] < 0 || ranks[i] >= size)
-            err = dmesh_error_set(DMESH_ERR_LAYOUT, "ranks[%d] = %d is not a rank of the communicator "
-                                  "(size %d)", i, ranks[i], size);
+            err = dmesh_error_set(DMESH_ERR_LAYOUT,
+                                  "ranks[%d] = %d is not a rank of the communicator "
+                                  "(size %d)",
+                                  i, ranks[i], size);
         else if (seen[ranks[i]]++)
             err = dmesh_error_set(DMESH_ERR_LAYOUT, "rank %d appears twice in ranks[]", ranks[i]);
         else
@@ -259,7 +262,8 @@ static int translate_members(MPI_Comm sub, MPI_Comm comm, int max, int out[], in
         return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
     for (i = 0; i < size; i++)
         idx[i] = i;
-    if ((rc = MPI_Comm_group(sub, &gs)) != MPI_SUCCESS || (rc = MPI_Comm_group(comm, &gc)) != MPI_SUCCESS ||
+    if ((rc = MPI_Comm_group(sub, &gs)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_group(comm, &gc)) != MPI_SUCCESS ||
         (rc = MPI_Group_translate_ranks(gs, size, idx, gc, out)) != MPI_SUCCESS)
         err = dmesh_error_mpi(rc, "translating a dimension communicator's ranks");
     if (gs != MPI_GROUP_NULL)
@@ -283,8 +287,10 @@ static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[],
     for (d = 0; d < ndims && err == DMESH_SUCCESS; d++) {
         DMESH_TRY(dmesh_axis_numel(&a->layout.axes[d], &expect));
         if (dim_comms[d] == MPI_COMM_NULL)
-            return dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[%d] is MPI_COMM_NULL on rank %d, "
-                                   "a member of the mesh", d, rank);
+            return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                   "dim_comms[%d] is MPI_COMM_NULL on rank %d, "
+                                   "a member of the mesh",
+                                   d, rank);
         want = expect <= 512 ? got : DMESH_FAULT_MALLOC(2 * (size_t)expect * sizeof(int));
         if (want == NULL)
             return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
@@ -294,9 +300,10 @@ static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[],
             err = translate_members(dim_comms[d], comm, expect, have, &count);
         for (i = 0; err == DMESH_SUCCESS && i < expect; i++)
             if (count != expect || have[i] != want[i])
-                err = dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[%d] on rank %d: member %d is "
-                                      "rank %d, the mesh expects rank %d (group of %d)", d, rank, i,
-                                      i < count ? have[i] : -1, want[i], expect);
+                err = dmesh_error_set(DMESH_ERR_LAYOUT,
+                                      "dim_comms[%d] on rank %d: member %d is "
+                                      "rank %d, the mesh expects rank %d (group of %d)",
+                                      d, rank, i, i < count ? have[i] : -1, want[i], expect);
         if (want != got)
             free(want);
     }
@@ -401,8 +408,8 @@ static void entries_of(int n, const dmesh_dim_t dim[], dmesh_comm_entry_t *e[])
 static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_args_t *a,
                         dmesh_t *out)
 {
-    dmesh_root_desc_t desc = {a->n, a->rank_map, a->local_map, a->cuda, a->opts.debug, &a->layout,
-                              a->names};
+    dmesh_root_desc_t desc = {a->n,          a->rank_map, a->local_map, a->cuda,
+                              a->opts.debug, &a->layout,  a->names};
     dmesh_dim_t dim[DMESH_MAX_DIMS];
     dmesh_universe_t *u = NULL;
     int d, err;
@@ -507,8 +514,8 @@ static int root_create(const root_call_t *c, dmesh_t *mesh)
 int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_init", comm, device_type, ndims, shape, NULL, RANKS_IDENTITY,
-                     dim_names, info, NULL, DMESH_SUCCESS};
+    root_call_t c = {"dmesh_init",   comm,      device_type, ndims, shape,        NULL,
+                     RANKS_IDENTITY, dim_names, info,        NULL,  DMESH_SUCCESS};
 
     return root_create(&c, mesh);
 }
@@ -516,8 +523,8 @@ int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shap
 int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                  const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_create", comm, device_type, ndims, shape, ranks, RANKS_GIVEN,
-                     dim_names, info, NULL, DMESH_SUCCESS};
+    root_call_t c = {"dmesh_create", comm,      device_type, ndims, shape,        ranks,
+                     RANKS_GIVEN,    dim_names, info,        NULL,  DMESH_SUCCESS};
 
     return root_create(&c, mesh);
 }
@@ -526,9 +533,17 @@ int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MP
                      const int shape[], const int ranks[], const char *const dim_names[],
                      dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_from_comms", comm, device_type, ndims, shape, ranks,
-                     ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM, dim_names, MPI_INFO_NULL,
-                     dim_comms, DMESH_SUCCESS};
+    root_call_t c = {"dmesh_from_comms",
+                     comm,
+                     device_type,
+                     ndims,
+                     shape,
+                     ranks,
+                     ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM,
+                     dim_names,
+                     MPI_INFO_NULL,
+                     dim_comms,
+                     DMESH_SUCCESS};
 
     /* rejected here, these still take part in the agreement (root_create) */
     if (dim_comms == NULL)
@@ -594,8 +609,10 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
     DMESH_TRY(dmesh_axis_is_sorted(&all, &ok));
     if (need_sorted && !ok)
-        return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: dimensions are not in ascending stride order "
-                               "(outer to inner, as in the root mesh)", fn);
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "%s: dimensions are not in ascending stride order "
+                               "(outer to inner, as in the root mesh)",
+                               fn);
     DMESH_TRY(dmesh_axis_is_orthogonal(&all, &ok));
     if (!ok)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
@@ -614,8 +631,8 @@ static int slice_add(dmesh_t m, const char *name, draft_t *s)
         s->dim[s->ndims].entry = f->entry;
         s->dim[s->ndims++].name = f->name;
     } else {
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: no dimension \"%s\" in the mesh%s", name,
-                               m->is_root ? " (nor registered by dmesh_flatten)" : "");
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: no dimension \"%s\" in the mesh%s",
+                               name, m->is_root ? " (nor registered by dmesh_flatten)" : "");
     }
     return DMESH_SUCCESS;
 }
@@ -714,8 +731,10 @@ static int join_names(dmesh_t m, char out[DMESH_MAX_NAME])
     for (d = 0; d < m->ndims; d++) {
         k = strlen(m->dim[d].name);
         if (len + k + (d > 0) >= DMESH_MAX_NAME)
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: joined name is longer than %d "
-                                   "bytes", DMESH_MAX_NAME - 1);
+            return dmesh_error_set(DMESH_ERR_NAME,
+                                   "dmesh_flatten: joined name is longer than %d "
+                                   "bytes",
+                                   DMESH_MAX_NAME - 1);
         if (d > 0)
             out[len++] = '_';
         memcpy(out + len, m->dim[d].name, k + 1);
@@ -736,12 +755,16 @@ static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
         return DMESH_SUCCESS;
     }
     if (dmesh_universe_is_root_name(m->u, name))
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" is a dimension of the "
-                               "root mesh", name);
+        return dmesh_error_set(DMESH_ERR_NAME,
+                               "dmesh_flatten: \"%s\" is a dimension of the "
+                               "root mesh",
+                               name);
     if ((f = dmesh_universe_find_flat(m->u, name)) != NULL) {
         if (!dmesh_axis_equal(&f->entry->axis, axis))
-            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: \"%s\" was registered before "
-                                   "for another layout", name);
+            return dmesh_error_set(DMESH_ERR_NAME,
+                                   "dmesh_flatten: \"%s\" was registered before "
+                                   "for another layout",
+                                   name);
         *reuse = f->entry;
     }
     return DMESH_SUCCESS;
@@ -823,12 +846,14 @@ static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const c
     DMESH_TRY(check_shape(n, sizes, INT_MAX, &size));
     DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, dim), &d));
     if (size != d)
-        return dmesh_error_set(DMESH_ERR_SIZE, "dmesh_unflatten: sizes multiply to %d, dim %d has "
-                               "size %d", size, dim, d);
+        return dmesh_error_set(DMESH_ERR_SIZE,
+                               "dmesh_unflatten: sizes multiply to %d, dim %d has "
+                               "size %d",
+                               size, dim, d);
     if (m->named != (names != NULL))
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: %s", m->named ?
-                               "a named mesh needs names for the new dims" :
-                               "the mesh is unnamed: pass no names");
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: %s",
+                               m->named ? "a named mesh needs names for the new dims"
+                                        : "the mesh is unnamed: pass no names");
     return names != NULL ? dmesh_names_check(n, names, "dmesh_unflatten") : DMESH_SUCCESS;
 }
 
@@ -899,8 +924,9 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
         t.dim[dim + d].entry = fresh[d];
     if (err == DMESH_SUCCESS)
         err = mesh_from(mesh->u, &t, &m);
-    err = derived_agree(mesh, "dmesh_unflatten", err == DMESH_SUCCESS ?
-                        unflatten_hash(dim, n, parts, &t) : 0, err, n, &o, check, creating);
+    err = derived_agree(mesh, "dmesh_unflatten",
+                        err == DMESH_SUCCESS ? unflatten_hash(dim, n, parts, &t) : 0, err, n, &o,
+                        check, creating);
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_make(mesh->u, n, fresh, NULL, &o);
     if (err != DMESH_SUCCESS)
@@ -916,8 +942,10 @@ static int concat_add(int i, const dmesh_t meshes[], draft_t *t)
 
     DMESH_TRY(dmesh_mesh_check(m, DMESH_ANY_DIM, "dmesh_concatenate"));
     if (m->u != meshes[0]->u)
-        return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] comes from "
-                               "another root mesh than meshes[0]", i);
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "dmesh_concatenate: meshes[%d] comes from "
+                               "another root mesh than meshes[0]",
+                               i);
     if (m->named != meshes[0]->named)
         return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: named and unnamed meshes");
     if (t->ndims + m->ndims > DMESH_MAX_DIMS)
@@ -945,8 +973,10 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
     for (i = 0; i < n; i++)
         for (k = 0; k < i; k++)
             if (meshes[i] == meshes[k])
-                return dmesh_error_set(DMESH_ERR_LAYOUT, "dmesh_concatenate: meshes[%d] is "
-                                       "meshes[%d]: the dimensions overlap", i, k);
+                return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                       "dmesh_concatenate: meshes[%d] is "
+                                       "meshes[%d]: the dimensions overlap",
+                                       i, k);
     DMESH_TRY(check_joined(&t, 0, "dmesh_concatenate"));
     DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
     return mesh_from(meshes[0]->u, &t, out);

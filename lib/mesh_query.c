@@ -225,7 +225,8 @@ static void put_ranks(dmesh_text_t *t, dmesh_t m, const int shape[])
 {
     int size, n, i, d, *ranks;
 
-    if (dmesh_get_size(m, &size) != DMESH_SUCCESS || (ranks = malloc((size_t)size * sizeof(int))) == NULL)
+    if (dmesh_get_size(m, &size) != DMESH_SUCCESS ||
+        (ranks = malloc((size_t)size * sizeof(int))) == NULL)
         return;
     if (dmesh_get_ranks(m, size, ranks, &n) != DMESH_SUCCESS) {
         dmesh_text_put(t, "?");
@@ -239,8 +240,8 @@ static void put_ranks(dmesh_text_t *t, dmesh_t m, const int shape[])
             opens += i % span == 0;
             closes += (i + 1) % span == 0;
         }
-        dmesh_text_put(t, "%s%.*s%d%.*s", i ? ", " : "", opens, "[[[[[[[[[[[[[[[[", ranks[i], closes,
-                       "]]]]]]]]]]]]]]]]");
+        dmesh_text_put(t, "%s%.*s%d%.*s", i ? ", " : "", opens, "[[[[[[[[[[[[[[[[", ranks[i],
+                       closes, "]]]]]]]]]]]]]]]]");
     }
     free(ranks);
 }
@@ -257,9 +258,8 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
     dmesh_text_put(&t, "DeviceMesh(%s, (", mesh->u->cuda ? "cuda" : "cpu");
     for (d = 0; d < mesh->ndims; d++)
-        dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "",
-                       mesh->named ? dmesh_mesh_name(mesh, d) : "", mesh->named ? "=" : "",
-                       shape[d]);
+        dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? dmesh_mesh_name(mesh, d) : "",
+                       mesh->named ? "=" : "", shape[d]);
     dmesh_text_put(&t, "), layout (");
     for (d = 0; d < mesh->ndims; d++) {
         dmesh_axis_to_string(dmesh_mesh_axis(mesh, d), axis, sizeof(axis), NULL);

@@ -49,8 +49,9 @@ static int parse_int(const char *key, const char *val, int lo, int hi, int *out)
     errno = 0;
     v = strtol(val, &end, 10);
     if (errno != 0 || end == val || *end != '\0' || v < lo || v > hi)
-        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not an integer in [%d, %d]",
-                               key, val, lo, hi);
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "option %s: value \"%s\" is not an integer in [%d, %d]", key, val,
+                               lo, hi);
     *out = (int)v;
     return DMESH_SUCCESS;
 }
@@ -62,8 +63,8 @@ static int parse_choice(const char *key, const char *val, const char *a, const c
     else if (strcmp(val, b) == 0)
         *out = 1;
     else
-        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is neither \"%s\" nor \"%s\"",
-                               key, val, a, b);
+        return dmesh_error_set(
+            DMESH_ERR_ARG, "option %s: value \"%s\" is neither \"%s\" nor \"%s\"", key, val, a, b);
     return DMESH_SUCCESS;
 }
 
@@ -89,8 +90,10 @@ static int parse_seconds(const char *key, const char *val, double *out)
     errno = 0;
     v = strtod(val, &end);
     if (errno != 0 || end == val || *end != '\0' || !(v > 0) || v > 366 * 86400.0)
-        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not a number of seconds "
-                               "> 0", key, val);
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "option %s: value \"%s\" is not a number of seconds "
+                               "> 0",
+                               key, val);
     *out = v;
     return DMESH_SUCCESS;
 }
@@ -174,15 +177,16 @@ static int resolve_dim(const char *key, const char *dim, int ndims, const char *
     }
     v = strtol(dim, &end, 10);
     if (end == dim || *end != '\0' || v < 0 || v >= ndims)
-        return dmesh_error_set(DMESH_ERR_ARG, "option %s: \"%s\" is no dimension of the mesh (%d dims)",
-                               key, dim, ndims);
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "option %s: \"%s\" is no dimension of the mesh (%d dims)", key, dim,
+                               ndims);
     d = (int)v;
     forms->by_index[d] = 1;
     *out = d;
 check:
     if (forms->by_name[d] && forms->by_index[d])
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "option %s: dimension %d is named both by name and by index", key, d);
+        return dmesh_error_set(
+            DMESH_ERR_ARG, "option %s: dimension %d is named both by name and by index", key, d);
     return DMESH_SUCCESS;
 }
 
@@ -335,7 +339,8 @@ static void set_defaults(int cuda, dmesh_options_t *o)
     o->comm_create = DMESH_COMM_CREATE_GROUP;
     o->nccl_create = DMESH_NCCL_CREATE_SPLIT; /* one bootstrap per universe: doc/gpu.md */
     for (d = 0; d < DMESH_MAX_DIMS; d++)
-        o->axis[d].backend = cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
+        o->axis[d].backend =
+            cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
 }
 
 /* What NCCL's parseCommConfig refuses, refused here with the dmesh key:
@@ -354,14 +359,19 @@ static int check_nccl(int d, const dmesh_nccl_options_t *n)
                                d, n->split_share);
     if (((m & DMESH_NCCL_OPT_MIN_CTAS) && n->min_ctas < 1) ||
         ((m & DMESH_NCCL_OPT_MAX_CTAS) && n->max_ctas < 1))
-        return dmesh_error_set(DMESH_ERR_ARG, "options nccl_min_ctas/nccl_max_ctas (dim %d) must "
-                               "be at least 1", d);
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "options nccl_min_ctas/nccl_max_ctas (dim %d) must "
+                               "be at least 1",
+                               d);
     if ((m & DMESH_NCCL_OPT_MIN_CTAS) && !(m & DMESH_NCCL_OPT_MAX_CTAS))
-        return dmesh_error_set(DMESH_ERR_ARG, "option nccl_min_ctas (dim %d) needs nccl_max_ctas "
-                               "(NCCL refuses a minimum without a maximum)", d);
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "option nccl_min_ctas (dim %d) needs nccl_max_ctas "
+                               "(NCCL refuses a minimum without a maximum)",
+                               d);
     if ((m & DMESH_NCCL_OPT_MIN_CTAS) && n->min_ctas > n->max_ctas)
-        return dmesh_error_set(DMESH_ERR_ARG, "options nccl_min_ctas=%d > nccl_max_ctas=%d (dim %d)",
-                               n->min_ctas, n->max_ctas, d);
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "options nccl_min_ctas=%d > nccl_max_ctas=%d (dim %d)", n->min_ctas,
+                               n->max_ctas, d);
     return DMESH_SUCCESS;
 }
 

@@ -51,15 +51,15 @@ typedef struct {
 } dmesh_axis_options_t;
 
 typedef struct {
-    int check;       /* agreement check before creating communicators */
-    int comm_create; /* enum dmesh_comm_create */
-    int device;      /* forced CUDA ordinal, or -1 */
-    int bind;        /* enum dmesh_bind */
-    int nccl_lazy;   /* create NCCL communicators at first dmesh_get_nccl_comm */
-    int nccl_create; /* enum dmesh_nccl_create */
+    int check;               /* agreement check before creating communicators */
+    int comm_create;         /* enum dmesh_comm_create */
+    int device;              /* forced CUDA ordinal, or -1 */
+    int bind;                /* enum dmesh_bind */
+    int nccl_lazy;           /* create NCCL communicators at first dmesh_get_nccl_comm */
+    int nccl_create;         /* enum dmesh_nccl_create */
     int nccl_scalable_roots; /* ids per scalable init; 0: one per 128 ranks */
-    int debug;       /* DMESH_DEBUG */
-    double timeout;  /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
+    int debug;               /* DMESH_DEBUG */
+    double timeout;          /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
     dmesh_axis_options_t axis[DMESH_MAX_DIMS];
 } dmesh_options_t;
 

@@ -62,8 +62,8 @@ int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     s.named = mesh->named;
     s.is_root = mesh->is_root;
     for (i = 0; i < s.ndims; i++)
-        saved_dim(&s.dims[i], mesh->named ? dmesh_mesh_name(mesh, i) : "",
-                  dmesh_mesh_axis(mesh, i), dmesh_mesh_entry(mesh, i));
+        saved_dim(&s.dims[i], mesh->named ? dmesh_mesh_name(mesh, i) : "", dmesh_mesh_axis(mesh, i),
+                  dmesh_mesh_entry(mesh, i));
     dmesh_saved_print(&s, buf, len, needed);
     free(s.flat);
     return DMESH_SUCCESS;
@@ -170,8 +170,8 @@ static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_option
 }
 
 /* The root description of a parsed text (nothing of it when err). */
-static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o,
-                       dmesh_layout_t *l, const char *names[], dmesh_root_desc_t *root)
+static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o, dmesh_layout_t *l,
+                       const char *names[], dmesh_root_desc_t *root)
 {
     int i;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Device binding with the CUDA runtime (DESIGN.md section 6).
+/* Device binding with the CUDA runtime (doc/gpu.md, section 2).
  *
  * Every rank goes through the same collective steps whatever its options or
  * errors (node split, one allgather on the node, one allreduce on the
@@ -25,7 +25,7 @@
 
 #define REASON_LEN 320
 
-/* One device per process (DESIGN.md section 8): the first "cuda" universe
+/* One device per process (doc/gpu.md): the first "cuda" universe
  * in which the process is a member chooses it, every later one keeps it.
  * The node's topology is loaded once and kept for later plans. */
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -40,8 +40,8 @@ typedef struct {
     char (*busid)[DMESH_TOPO_BUSID_LEN];
     dmesh_topo_record_t rec;  /* this rank's part of the exchange */
     dmesh_topo_record_t *all; /* every node rank's, in node rank order */
-    dmesh_topo_node_t *topo; /* process_topo, or NULL: local rank modulo */
-    int bound;               /* process_device when this rank planned */
+    dmesh_topo_node_t *topo;  /* process_topo, or NULL: local rank modulo */
+    int bound;                /* process_device when this rank planned */
     char reason[REASON_LEN];
 } bind_state_t;
 
@@ -151,9 +151,9 @@ static int bind_exchange(MPI_Comm comm, bind_state_t *s)
     /* agreed on the node before its allgather: a rank without the memory
      * must not leave the others waiting in it */
     DMESH_TRY(dmesh_agree(s->node, 0,
-                          s->all != NULL ? DMESH_SUCCESS
-                                         : dmesh_error_set(DMESH_ERR_NOMEM,
-                                                           "device binding: out of memory"),
+                          s->all != NULL
+                              ? DMESH_SUCCESS
+                              : dmesh_error_set(DMESH_ERR_NOMEM, "device binding: out of memory"),
                           "device binding (allocation)"));
     e = MPI_Allgather(&s->rec, DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->all,
                       DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->node);
@@ -206,7 +206,8 @@ static int bind_keep(bind_state_t *s, const dmesh_options_t *opts, int *device)
                                opts->device, s->bound);
     if ((s->rec.flags & DMESH_TOPO_REC_PLANNING) && bind_plan(s, &planned) == DMESH_SUCCESS &&
         planned != s->bound && opts->debug)
-        fprintf(stderr, "dmesh: rank %d: this mesh's plan would choose CUDA device %d (%s); "
+        fprintf(stderr,
+                "dmesh: rank %d: this mesh's plan would choose CUDA device %d (%s); "
                 "keeping device %d chosen by the first \"cuda\" mesh\n",
                 s->rank, planned, s->reason, s->bound);
     *device = s->bound;

@@ -11,9 +11,8 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int 
     (void)opts;
     (void)member;
     (void)device;
-    return dmesh_error_set(DMESH_ERR_NO_DEVICE, "device type \"cuda\": dmesh was built without the CUDA runtime");
+    return dmesh_error_set(DMESH_ERR_NO_DEVICE,
+                           "device type \"cuda\": dmesh was built without the CUDA runtime");
 }
 
-void dmesh_topo_forget(void)
-{
-}
+void dmesh_topo_forget(void) {}

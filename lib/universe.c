@@ -102,8 +102,7 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root,
-                          dmesh_universe_t **out)
+int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **out)
 {
     dmesh_private_comm_t *p;
     dmesh_universe_t *u = NULL;
@@ -361,7 +360,8 @@ static int nccl_batch(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int
         pending[i]->nccl_pending = 0;
     }
     stats_add(&u->nccl_stats, &st);
-    dmesh_universe_debug(u, "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
+    dmesh_universe_debug(u,
+                         "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
                          "%ld scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
                          create_names[how], k, st.bootstraps, st.splits, st.scalable, st.id_calls,
                          st.id_bytes, t);
@@ -428,7 +428,7 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
         ;
     err = dmesh_universe_reserve(u, &axis, &ro, &root);
     DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the root NCCL communicator"));
-    order = u->cache.order; /* reserving may have moved it */
+    order = u->cache.order;                                    /* reserving may have moved it */
     if (root->reserved && order[u->cache.count - 1] == root) { /* new: move it to the front */
         memmove(&order[first + 1], &order[first],
                 (size_t)(u->cache.count - 1 - first) * sizeof(*order));
@@ -472,7 +472,7 @@ int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[
 
     if (err != DMESH_SUCCESS) {
         if (u->nccl_root != NULL && u->nccl_root->reserved)
-            u->nccl_root = NULL; /* made by this call: unreserved with the rest */
+            u->nccl_root = NULL;     /* made by this call: unreserved with the rest */
         dmesh_universe_unreserve(u); /* the same entries on every rank */
     }
     return err;
@@ -496,8 +496,7 @@ static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh
             o.nccl_lazy = nccl_lazy;
             o.nccl_create = DMESH_NCCL_CREATE_INIT;
             err = dmesh_universe_make(u, 1, &e, given, &o);
-        }
-        else
+        } else
             dmesh_universe_unreserve(u);
     }
     if (err == DMESH_SUCCESS)

@@ -57,14 +57,14 @@ typedef struct dmesh_universe {
     int device;                  /* CUDA ordinal, -1 for cpu */
     int debug;                   /* DMESH_DEBUG on this universe (printing rank only) */
     int aborted;
-    unsigned long id;            /* identity: sequence number on the private communicator */
+    unsigned long id; /* identity: sequence number on the private communicator */
     dmesh_cache_t cache;
-    dmesh_layout_t root_layout;          /* of the root mesh: serialized, and its names */
+    dmesh_layout_t root_layout;             /* of the root mesh: serialized, and its names */
     const char *root_names[DMESH_MAX_DIMS]; /* are no flatten names; NULL when unnamed */
-    dmesh_interned_t *names;             /* every name of the universe's meshes */
+    dmesh_interned_t *names;                /* every name of the universe's meshes */
     dmesh_comm_entry_t *nccl_root; /* split: the entry over the whole mesh, parent of the rest */
     dmesh_nccl_stats_t nccl_stats; /* what NCCL creation cost this rank (dmesh_get_cache_info) */
-    dmesh_flat_name_t *flat; /* names registered by flatten */
+    dmesh_flat_name_t *flat;       /* names registered by flatten */
     int nflat, flat_capacity;
 } dmesh_universe_t;
 

@@ -51,14 +51,15 @@ int dmesh_get_version(int *major, int *minor, int *patch)
 /* One literal, made at compile time: no initialisation, safe from any thread. */
 static const char build_info[] =
     "dmesh " DMESH_VERSION_STRING "\n"
-    "MPI: " BUILT_TEXT " (MPI-" DMESH_STR(MPI_VERSION) "." DMESH_STR(MPI_SUBVERSION) ")\n"
-    "MPI C compiler: " DMESH_BUILD_MPICC "\n"
-    "mpiexec: " DMESH_BUILD_MPIEXEC "\n"
-    "CUDA runtime: " DMESH_BUILD_CUDA "\n"
-    "NCCL: " DMESH_BUILD_NCCL "\n"
-    "hwloc: " DMESH_BUILD_HWLOC "\n"
-    "Fortran modules: " DMESH_BUILD_FORTRAN "\n"
-    "configure arguments: " DMESH_BUILD_CONFIGURE_ARGS "\n";
+    "MPI: " BUILT_TEXT " (MPI-" DMESH_STR(MPI_VERSION) "." DMESH_STR(
+        MPI_SUBVERSION) ")\n"
+                        "MPI C compiler: " DMESH_BUILD_MPICC "\n"
+                        "mpiexec: " DMESH_BUILD_MPIEXEC "\n"
+                        "CUDA runtime: " DMESH_BUILD_CUDA "\n"
+                        "NCCL: " DMESH_BUILD_NCCL "\n"
+                        "hwloc: " DMESH_BUILD_HWLOC "\n"
+                        "Fortran modules: " DMESH_BUILD_FORTRAN "\n"
+                        "configure arguments: " DMESH_BUILD_CONFIGURE_ARGS "\n";
 
 int dmesh_get_build_info(const char **text)
 {

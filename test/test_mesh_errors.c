@@ -609,11 +609,10 @@ MT_TEST(agreement_universe_identity)
         return;
     a = make(2, shape, D3);
     b = make(2, shape, D3);
-    WORLD_FAILS(dmesh_flatten(mt_rank == 0 ? a : b, "f", MPI_INFO_NULL, &h), DMESH_ERR_MISMATCH,
-                h);
-    WORLD_FAILS(dmesh_unflatten(mt_rank == 0 ? a : b, 1, 2, (int[]){1, mt_size}, D3 + 1,
-                                MPI_INFO_NULL, &h),
-                DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(dmesh_flatten(mt_rank == 0 ? a : b, "f", MPI_INFO_NULL, &h), DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(
+        dmesh_unflatten(mt_rank == 0 ? a : b, 1, 2, (int[]){1, mt_size}, D3 + 1, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
     /* both universes still work, with the same caches on every rank */
     MT_OK(dmesh_flatten(a, "f", MPI_INFO_NULL, &h));
     MT_OK(dmesh_free(&h));

@@ -331,9 +331,9 @@ GT_TEST(test_double_split)
         ncclGetUniqueId(&id);
     MPI_Bcast(&id, (int)sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD);
     CHECK_EQ(ncclCommInitRank(&world, world_size, id, world_rank), ncclSuccess);
-    CHECK_EQ(ncclCommSplit(world, world_rank == 0 ? NCCL_SPLIT_NOCOLOR : 7, -world_rank, &child,
-                           NULL),
-             ncclSuccess);
+    CHECK_EQ(
+        ncclCommSplit(world, world_rank == 0 ? NCCL_SPLIT_NOCOLOR : 7, -world_rank, &child, NULL),
+        ncclSuccess);
     if (world_rank == 0) {
         CHECK(child == NULL);
     } else {

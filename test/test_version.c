@@ -64,8 +64,8 @@ START_TEST(test_identity_compare)
 {
     ck_assert_int_eq(dmesh_mpi_identity_compare("f", "Open MPI", 4, 1, ompi41), DMESH_SUCCESS);
     ck_assert_int_eq(dmesh_mpi_identity_compare("f", "Open MPI", 4, 1, mpich), DMESH_ERR_MPI);
-    ck_assert_ptr_nonnull(
-        strstr(dmesh_last_error(), "f: built with Open MPI 4.1, running under MPICH Version: 4.0.2"));
+    ck_assert_ptr_nonnull(strstr(dmesh_last_error(),
+                                 "f: built with Open MPI 4.1, running under MPICH Version: 4.0.2"));
     ck_assert_ptr_null(strchr(dmesh_last_error(), '\n'));
     ck_assert_int_eq(dmesh_mpi_identity_compare("f", "Open MPI", 4, 1, ompi50), DMESH_ERR_MPI);
     ck_assert_ptr_nonnull(strstr(dmesh_last_error(), "running under Open MPI v5.0.3"));

@@ -279,7 +279,8 @@ static void memory_at(int k, held_t *h, bench_report_t *r)
     bench_item(r, "memory", sizes[k].key[0], sizes[k].label[0], (double)bench_universe_bytes(h->u),
                "B");
     bench_item(r, "memory", sizes[k].key[1], sizes[k].label[1], (double)(h1 - h0), "B");
-    bench_item(r, "memory", sizes[k].key[2], sizes[k].label[2], (double)(sizeof(*h->m) + 4 * sizeof(h->m->dim[0])), "B");
+    bench_item(r, "memory", sizes[k].key[2], sizes[k].label[2],
+               (double)(sizeof(*h->m) + 4 * sizeof(h->m->dim[0])), "B");
     bench_item(r, "memory", sizes[k].key[3], sizes[k].label[3], (double)(h2 - h1), "B");
     bench_item(r, "memory", sizes[k].key[4], sizes[k].label[4], (double)(h3 - h2), "B");
 }

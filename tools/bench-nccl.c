@@ -71,9 +71,8 @@ static void print_row(const char *name, const nccl_row_t *r)
 
     snprintf(after, sizeof(after), "%ld/%ld/%ld", r->after_flatten.bootstraps,
              r->after_flatten.splits, r->after_flatten.scalable);
-    printf("%-9s %10ld %7ld %9ld %9ld %9ld %12.3f %16s\n", name, r->made.bootstraps,
-           r->made.splits, r->made.scalable, r->made.id_calls, r->made.id_bytes, 1e3 * r->med,
-           after);
+    printf("%-9s %10ld %7ld %9ld %9ld %9ld %12.3f %16s\n", name, r->made.bootstraps, r->made.splits,
+           r->made.scalable, r->made.id_calls, r->made.id_bytes, 1e3 * r->med, after);
 }
 
 /* init with only dim d on NCCL (the others on MPI): one dimension's cost. */

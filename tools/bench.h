@@ -37,7 +37,7 @@ typedef struct {
     int ndims, shape[DMESH_MAX_DIMS];
     int reps, warmup;
     int json, csv, layout_only, create_only, profile;
-    int nccl; /* --nccl: the NCCL creation strategies side by side (bench-nccl.c) */
+    int nccl;        /* --nccl: the NCCL creation strategies side by side (bench-nccl.c) */
     long long world; /* layout-only world size */
 } bench_args_t;
 

@@ -161,14 +161,14 @@ static void usage(FILE *f)
            "report gives min and median over reps. The default shape factors N into up to 3 dims.\n"
            "--create-only skips local operations; --profile attributes the creation time to\n"
            "MPI calls (PMPI wrappers); --nccl compares the NCCL creation strategies\n"
-           "(init, split, scalable) of a cuda mesh; --layout-only decomposes every rank of a 4-D mesh of\n"
+           "(init, split, scalable) of a cuda mesh; --layout-only decomposes every rank of a 4-D "
+           "mesh of\n"
            "--world ranks without MPI and reports the memory of a mesh at 2^10 and 2^20.\n");
 }
 
 static int parse_shape(const char *s, bench_args_t *a)
 {
-    return tool_parse_sizes("dmesh-bench", "--shape", s, ",x", DMESH_MAX_DIMS, a->shape,
-                            &a->ndims);
+    return tool_parse_sizes("dmesh-bench", "--shape", s, ",x", DMESH_MAX_DIMS, a->shape, &a->ndims);
 }
 
 /* 1: an option without value matched. */

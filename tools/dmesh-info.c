@@ -101,8 +101,8 @@ static int parse_unflatten(args_t *a)
     a->unflatten_dim = (int)v;
     n = split(names, a->unflatten_names, DMESH_MAX_DIMS);
     if (n != a->unflatten_n) {
-        fprintf(stderr, "dmesh-info: %s: %d sizes but %d names in '%s'\n", opt, a->unflatten_n,
-                n, a->unflatten);
+        fprintf(stderr, "dmesh-info: %s: %d sizes but %d names in '%s'\n", opt, a->unflatten_n, n,
+                a->unflatten);
         return -1;
     }
     return 0;
@@ -229,7 +229,8 @@ static int run(const args_t *a)
     int err, n;
 
     err = check(dmesh_init(MPI_COMM_WORLD, "cpu", a->ndims, a->shape, (const char *const *)a->names,
-                           MPI_INFO_NULL, &mesh), "dmesh_init");
+                           MPI_INFO_NULL, &mesh),
+                "dmesh_init");
     if (err == DMESH_SUCCESS)
         print_table(mesh, "mesh");
     if (err == DMESH_SUCCESS && a->flatten != NULL) {

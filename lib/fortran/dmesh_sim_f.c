@@ -18,9 +18,8 @@ int dmesh_f_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Fi
     return err;
 }
 
-int dmesh_f_deserialize(MPI_Fint comm, const char *text, int has_info, MPI_Fint info,
-                        dmesh_t *mesh)
+int dmesh_f_deserialize(MPI_Fint comm, const char *text, int has_info, MPI_Fint info, dmesh_t *mesh)
 {
-    return dmesh_deserialize(MPI_Comm_f2c(comm), text, has_info ? MPI_Info_f2c(info) : MPI_INFO_NULL,
-                             mesh);
+    return dmesh_deserialize(MPI_Comm_f2c(comm), text,
+                             has_info ? MPI_Info_f2c(info) : MPI_INFO_NULL, mesh);
 }

@@ -33,8 +33,8 @@ int main(int argc, char **argv)
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, tp);
     /* tp groups are consecutive ranks: rank - coords[1] .. + shape[1] - 1. */
     bad |= sum != shape[1] * (rank - coords[1]) + shape[1] * (shape[1] - 1) / 2;
-    printf("rank %d: (dp, tp) = (%d, %d), tp sum %d, dmesh %s%s\n", rank, coords[0], coords[1],
-           sum, version, bad ? " WRONG" : "");
+    printf("rank %d: (dp, tp) = (%d, %d), tp sum %d, dmesh %s%s\n", rank, coords[0], coords[1], sum,
+           version, bad ? " WRONG" : "");
     dmesh_free(&mesh);
     MPI_Finalize();
     return bad;

@@ -260,8 +260,10 @@ static ncclResult_t rendezvous_check(struct ncclComm *c)
             return refuse(ncclInvalidUsage, "rank %d: inconsistent nranks or rank %d", i,
                           c->members[i].rank);
         if (c->members[i].ids_hash != c->members[0].ids_hash)
-            return refuse(ncclInvalidUsage, "ncclCommInitRankScalable: ranks %d and %d were given "
-                          "different ids", i, 0);
+            return refuse(ncclInvalidUsage,
+                          "ncclCommInitRankScalable: ranks %d and %d were given "
+                          "different ids",
+                          i, 0);
         for (int j = 0; j < i; j++)
             if (strcmp(c->members[i].host, c->members[j].host) == 0 &&
                 strcmp(c->members[i].busid, c->members[j].busid) == 0) {
@@ -331,8 +333,7 @@ static ncclResult_t init_common(ncclComm_t *comm, int nranks, const double_id_t 
     struct ncclComm *c;
     ncclResult_t r = ncclSuccess;
 
-    if (comm == NULL || config == NULL || !valid_id(id) || nranks < 1 || rank < 0 ||
-        rank >= nranks)
+    if (comm == NULL || config == NULL || !valid_id(id) || nranks < 1 || rank < 0 || rank >= nranks)
         r = refuse(ncclInvalidArgument, "bad arguments to ncclCommInitRank%.0d%.0d", 0, 0);
     if (r == ncclSuccess)
         r = config_check(config);
@@ -487,8 +488,9 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
     if (newcomm != NULL)
         *newcomm = NULL;
     if (r != ncclSuccess || newcomm == NULL || (color < 0 && color != NCCL_SPLIT_NOCOLOR))
-        return r != ncclSuccess ? r : refuse(ncclInvalidArgument, "ncclCommSplit: colour %d%.0d",
-                                             color, 0);
+        return r != ncclSuccess
+                   ? r
+                   : refuse(ncclInvalidArgument, "ncclCommSplit: colour %d%.0d", color, 0);
     if (config == NULL)
         config = &p->info.config; /* NCCL: the parent's */
     if ((r = config_check(config)) != ncclSuccess)
@@ -505,8 +507,9 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
     MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, p->mpi);
     MPI_Comm_split(p->mpi, color == NCCL_SPLIT_NOCOLOR ? MPI_UNDEFINED : color, key, &mpi);
     p->splits++;
-    r = color == NCCL_SPLIT_NOCOLOR ? ncclSuccess
-                                    : split_child(p, all, p->info.nranks, color, config, mpi, newcomm);
+    r = color == NCCL_SPLIT_NOCOLOR
+            ? ncclSuccess
+            : split_child(p, all, p->info.nranks, color, config, mpi, newcomm);
     free(all);
     return r;
 }
@@ -572,26 +575,52 @@ static ncclResult_t ready(struct ncclComm *c)
 static int mpi_type(ncclDataType_t t, MPI_Datatype *m)
 {
     switch (t) {
-    case ncclInt8: *m = MPI_SIGNED_CHAR; return 1;
-    case ncclUint8: *m = MPI_UNSIGNED_CHAR; return 1;
-    case ncclInt32: *m = MPI_INT; return 1;
-    case ncclUint32: *m = MPI_UNSIGNED; return 1;
-    case ncclInt64: *m = MPI_INT64_T; return 1;
-    case ncclUint64: *m = MPI_UINT64_T; return 1;
-    case ncclFloat32: *m = MPI_FLOAT; return 1;
-    case ncclFloat64: *m = MPI_DOUBLE; return 1;
-    default: return 0;
+    case ncclInt8:
+        *m = MPI_SIGNED_CHAR;
+        return 1;
+    case ncclUint8:
+        *m = MPI_UNSIGNED_CHAR;
+        return 1;
+    case ncclInt32:
+        *m = MPI_INT;
+        return 1;
+    case ncclUint32:
+        *m = MPI_UNSIGNED;
+        return 1;
+    case ncclInt64:
+        *m = MPI_INT64_T;
+        return 1;
+    case ncclUint64:
+        *m = MPI_UINT64_T;
+        return 1;
+    case ncclFloat32:
+        *m = MPI_FLOAT;
+        return 1;
+    case ncclFloat64:
+        *m = MPI_DOUBLE;
+        return 1;
+    default:
+        return 0;
     }
 }
 
 static int mpi_op(ncclRedOp_t op, MPI_Op *m)
 {
     switch (op) {
-    case ncclSum: *m = MPI_SUM; return 1;
-    case ncclProd: *m = MPI_PROD; return 1;
-    case ncclMax: *m = MPI_MAX; return 1;
-    case ncclMin: *m = MPI_MIN; return 1;
-    default: return 0;
+    case ncclSum:
+        *m = MPI_SUM;
+        return 1;
+    case ncclProd:
+        *m = MPI_PROD;
+        return 1;
+    case ncclMax:
+        *m = MPI_MAX;
+        return 1;
+    case ncclMin:
+        *m = MPI_MIN;
+        return 1;
+    default:
+        return 0;
     }
 }
 

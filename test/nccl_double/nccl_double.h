@@ -26,9 +26,9 @@ typedef struct {
     int destroy_device; /* ... at ncclCommDestroy or ncclCommAbort */
     int allreduces;     /* ncclAllReduce calls accepted */
     int finalized, destroyed, aborted;
-    int abort_group_depth; /* ncclGroupStart depth when it was aborted */
-    int grouped;           /* made inside ncclGroupStart/End (met the others at ncclGroupEnd) */
-    int nids;              /* ncclCommInitRankScalable: how many ids; 0 otherwise */
+    int abort_group_depth;  /* ncclGroupStart depth when it was aborted */
+    int grouped;            /* made inside ncclGroupStart/End (met the others at ncclGroupEnd) */
+    int nids;               /* ncclCommInitRankScalable: how many ids; 0 otherwise */
     int split, split_color; /* made by ncclCommSplit, with that colour */
 } nccl_double_comm_info_t;
 
