@@ -453,44 +453,48 @@ static void debug_mesh(const char *what, dmesh_t m)
 }
 
 /* The collective part of a root creation call: every rank takes part
- * whatever its arguments (err), then agrees, binds, makes communicators. */
-static int root_build(MPI_Comm comm, const char *fn, root_args_t *a, int err,
-                      const MPI_Comm dim_comms[], dmesh_t *mesh)
+ * whatever its arguments (err), completes the private duplicate begun in s,
+ * then agrees (over the user's communicator when the duplicate is new: one
+ * agreement decides both), binds, makes communicators. */
+static int root_build(const root_call_t *c, root_args_t *a, int err,
+                      dmesh_private_comm_pending_t *s, dmesh_t *mesh)
 {
     dmesh_private_comm_t *p;
     dmesh_t m = DMESH_NULL;
     MPI_Comm given[DMESH_MAX_DIMS];
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
-    unsigned long id;
+    unsigned long id = s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0;
+    uint64_t hash = root_hash(c->fn, a, id); /* while the duplication runs */
     int d;
 
-    DMESH_TRY(dmesh_private_comm_get(comm, &p)); /* agreed: the same class everywhere */
-    id = dmesh_private_comm_next_id(p);
+    err = dmesh_private_comm_complete(s, err);
     if (err == DMESH_SUCCESS)
-        err = root_reserve(p, id, a, &m);
-    err = dmesh_agree(dmesh_private_comm_handle(p), root_hash(fn, a, id), err, fn);
-    dmesh_private_comm_release(p);
+        err = root_reserve(s->p, id, a, &m);
+    err = dmesh_agree(dmesh_private_comm_agreed_over(s), hash, err, c->fn);
+    if ((p = dmesh_private_comm_settle(s, err)) != NULL)
+        dmesh_private_comm_release(p); /* the universe holds its own */
     if (err == DMESH_SUCCESS && a->local_map)
         err = check_has_member(m->u);
     if (err == DMESH_SUCCESS && a->cuda)
         err = dmesh_topo_bind(m->u->comm, &a->opts, m->u->my_index >= 0, &m->u->device);
-    for (d = 0; dim_comms != NULL && d < a->layout.naxes; d++)
-        given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? dim_comms[d] : MPI_COMM_NULL;
+    for (d = 0; c->dim_comms != NULL && d < a->layout.naxes; d++)
+        given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? c->dim_comms[d] : MPI_COMM_NULL;
     if (err == DMESH_SUCCESS) {
         entries_of(m->ndims, m->dim, e);
-        err = dmesh_universe_make(m->u, m->ndims, e, dim_comms ? given : NULL, &a->opts);
+        err = dmesh_universe_make(m->u, m->ndims, e, c->dim_comms ? given : NULL, &a->opts);
     }
     if (err != DMESH_SUCCESS) {
         dmesh_free(&m); /* the universe and everything in it */
         return err;
     }
-    debug_mesh(fn, m);
+    debug_mesh(c->fn, m);
     *mesh = m;
     return DMESH_SUCCESS;
 }
 
 static int root_create(const root_call_t *c, dmesh_t *mesh)
 {
+    dmesh_private_comm_pending_t s;
     root_args_t a;
     int err, check;
 
@@ -502,11 +506,17 @@ static int root_create(const root_call_t *c, dmesh_t *mesh)
     memset(&a, 0, sizeof(a));
     DMESH_TRY(check_comm(c->comm, c->fn, &a.size));
     a.opts.check = check;
+    /* The first mesh on comm duplicates it while the arguments are checked. */
+    dmesh_private_comm_begin(c->comm, &s);
     err = c->err != DMESH_SUCCESS ? c->err : root_validate(c, mesh, &a);
     if (err != DMESH_SUCCESS)
         a.opts.check = check;          /* what a partial parse left there is not the call's */
     if (err == DMESH_SUCCESS || check) /* with the check off, a rejecting rank returns */
-        err = root_build(c->comm, c->fn, &a, err, c->dim_comms, mesh);
+        err = root_build(c, &a, err, &s, mesh);
+    else {
+        err = dmesh_private_comm_complete(&s, err);
+        dmesh_private_comm_settle(&s, err); /* drops a new duplicate */
+    }
     free(a.rank_map);
     return err;
 }

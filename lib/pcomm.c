@@ -96,55 +96,114 @@ static int keyvals_create(void)
                              : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
 }
 
-/* Collective over user: a new private duplicate, attached to user. Every
- * rank takes part in the duplication whatever failed before it, and the
- * ranks agree (over user: the duplicate may not exist everywhere) before
- * any of them keeps it. */
-static int private_comm_make(MPI_Comm user, int err, dmesh_private_comm_t **out)
+/* Whether user carries a private duplicate already (local). A failure here
+ * counts as "none": the rank then takes part in a new duplication, as every
+ * rank does on a communicator without one. */
+static dmesh_private_comm_t *attached_to(MPI_Comm user, int *err)
 {
-    dmesh_private_comm_t *p = err ? NULL : DMESH_FAULT_CALLOC(1, sizeof(*p));
-    MPI_Comm c = MPI_COMM_NULL;
-    int rc, attached_here = 0;
+    dmesh_private_comm_t *p = NULL;
+    int flag = 0, rc;
 
-    if (err == DMESH_SUCCESS && p == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "private communicator: out of memory");
-    rc = MPI_Comm_dup(user, &c);
-    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_DUP))
-        rc = MPI_ERR_INTERN;
-    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_dup of the user's communicator");
-    if (err == DMESH_SUCCESS && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
-    if (err == DMESH_SUCCESS) {
-        p->comm = c;
-        p->user = user;
-        p->refs = 1;
-        if ((rc = MPI_Comm_set_attr(user, comm_keyval, p)) != MPI_SUCCESS)
-            err = dmesh_error_mpi(rc, "MPI_Comm_set_attr");
-        else
-            attached_here = 1;
+    if (*err == DMESH_SUCCESS)
+        *err = keyvals_create();
+    if (*err == DMESH_SUCCESS &&
+        (rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
+        *err = dmesh_error_mpi(rc, "MPI_Comm_get_attr");
+    return flag ? p : NULL;
+}
+
+void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
+{
+    int rc;
+
+    s->user = user;
+    s->comm = MPI_COMM_NULL;
+    s->req = MPI_REQUEST_NULL;
+    s->err = DMESH_SUCCESS;
+    s->attached = 0;
+    if ((s->p = attached_to(user, &s->err)) != NULL) {
+        s->fresh = 0;
+        dmesh_private_comm_retain(s->p);
+        return;
     }
-    if (attached_here) {
-        pthread_mutex_lock(&lock);
-        p->next = attached;
-        if (attached)
-            attached->prev = p;
-        attached = p;
-        pthread_mutex_unlock(&lock);
+    /* Every rank joins the duplication, whatever failed before it. */
+    s->fresh = 1;
+    if ((rc = MPI_Comm_idup(user, &s->comm, &s->req)) != MPI_SUCCESS) {
+        s->req = MPI_REQUEST_NULL;
+        s->comm = MPI_COMM_NULL;
+        if (s->err == DMESH_SUCCESS)
+            s->err = dmesh_error_mpi(rc, "MPI_Comm_idup of the user's communicator");
     }
-    err = dmesh_agree(user, 0, err, "private duplicate of the communicator");
-    if (err == DMESH_SUCCESS) {
-        *out = p;
-        return DMESH_SUCCESS;
-    }
-    if (attached_here) {
-        MPI_Comm_delete_attr(user, comm_keyval); /* releases p and its duplicate */
+    if (s->err == DMESH_SUCCESS && (s->p = DMESH_FAULT_CALLOC(1, sizeof(*s->p))) == NULL)
+        s->err = dmesh_error_set(DMESH_ERR_NOMEM, "private communicator: out of memory");
+}
+
+/* A completed duplicate, attached to the user's communicator: the
+ * attribute's reference and the caller's. */
+static int attach_new(dmesh_private_comm_pending_t *s)
+{
+    dmesh_private_comm_t *p = s->p;
+    int rc;
+
+    if ((rc = dmesh_set_errhandler(s->comm)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
+    p->comm = s->comm;
+    p->user = s->user;
+    p->refs = 2;
+    if ((rc = MPI_Comm_set_attr(s->user, comm_keyval, p)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_set_attr");
+    s->comm = MPI_COMM_NULL; /* p owns it now */
+    s->attached = 1;
+    pthread_mutex_lock(&lock);
+    p->next = attached;
+    if (attached)
+        attached->prev = p;
+    attached = p;
+    pthread_mutex_unlock(&lock);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_private_comm_complete(dmesh_private_comm_pending_t *s, int err)
+{
+    int rc;
+
+    if (!s->fresh)
         return err;
+    /* Completed on every path: the other ranks' duplication needs this one. */
+    if (s->req != MPI_REQUEST_NULL && (rc = MPI_Wait(&s->req, MPI_STATUS_IGNORE)) != MPI_SUCCESS &&
+        s->err == DMESH_SUCCESS)
+        s->err = dmesh_error_mpi(rc, "MPI_Comm_idup of the user's communicator (MPI_Wait)");
+    if (s->err == DMESH_SUCCESS && dmesh_fault(DMESH_FAULT_DUP))
+        s->err = dmesh_error_mpi(MPI_ERR_INTERN, "MPI_Comm_idup of the user's communicator");
+    if (s->err == DMESH_SUCCESS)
+        s->err = attach_new(s);
+    return err != DMESH_SUCCESS ? err : s->err;
+}
+
+MPI_Comm dmesh_private_comm_agreed_over(const dmesh_private_comm_pending_t *s)
+{
+    return s->fresh ? s->user : s->p->comm;
+}
+
+dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed)
+{
+    dmesh_private_comm_t *p = s->p;
+
+    s->p = NULL;
+    if (agreed == DMESH_SUCCESS)
+        return p;
+    if (s->fresh) {
+        if (!s->attached) { /* nobody else holds it */
+            free(p);
+            p = NULL;
+        } else /* the attribute goes, with its reference; a universe may hold one */
+            MPI_Comm_delete_attr(s->user, comm_keyval);
+        if (s->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&s->comm);
     }
-    if (c != MPI_COMM_NULL)
-        MPI_Comm_free(&c);
-    free(p);
-    return err;
+    if (p != NULL)
+        dmesh_private_comm_release(p);
+    return NULL;
 }
 
 /* Collective over user: the private duplicate of user, with a reference for
@@ -152,19 +211,15 @@ static int private_comm_make(MPI_Comm user, int err, dmesh_private_comm_t **out)
  * agreed), so only its creation communicates. */
 int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
 {
-    dmesh_private_comm_t *p = NULL;
-    int flag = 0, rc, err;
+    dmesh_private_comm_pending_t s;
+    int err;
 
-    err = keyvals_create();
-    if (err == DMESH_SUCCESS &&
-        (rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_get_attr");
-    if (!flag)
-        DMESH_TRY(private_comm_make(user, err, &p));
-    pthread_mutex_lock(&lock);
-    p->refs++;
-    pthread_mutex_unlock(&lock);
-    *out = p;
+    dmesh_private_comm_begin(user, &s);
+    err = dmesh_private_comm_complete(&s, DMESH_SUCCESS);
+    if (s.fresh)
+        err = dmesh_agree(user, 0, err, "private duplicate of the communicator");
+    if ((*out = dmesh_private_comm_settle(&s, err)) == NULL)
+        return err;
     return DMESH_SUCCESS;
 }
 

@@ -9,6 +9,43 @@
 
 typedef struct dmesh_private_comm dmesh_private_comm_t;
 
+/* The private duplicate of a user communicator while a creation call
+ * obtains it: found on the communicator, or new, its MPI_Comm_idup in
+ * flight so that the call's local work overlaps the duplication. Fields are
+ * pcomm.c's. */
+typedef struct {
+    dmesh_private_comm_t *p; /* with a reference for the caller once complete */
+    MPI_Comm user;
+    MPI_Comm comm;   /* a new duplicate not yet owned by p */
+    MPI_Request req; /* its MPI_Comm_idup */
+    int fresh;       /* user had none: this call duplicates it */
+    int attached;    /* the new one is user's attribute */
+    int err;         /* the duplication's local class */
+} dmesh_private_comm_pending_t;
+
+/* Collective over user when it has no private duplicate yet (every rank
+ * then posts MPI_Comm_idup, whatever failed before); local otherwise. A
+ * failure is kept in s until dmesh_private_comm_complete. Whether a
+ * duplicate exists is the same on every rank: its creation is agreed. */
+void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s);
+
+/* Local: completes the duplication (on every path), attaches a new
+ * duplicate to user and returns err, or else the duplication's local
+ * class. The duplicate is usable afterwards where it returns
+ * DMESH_SUCCESS, but kept only after the agreement below. */
+int dmesh_private_comm_complete(dmesh_private_comm_pending_t *s, int err);
+
+/* What the call's agreement runs over: user for a new duplicate (which may
+ * be missing on some ranks, so the agreement decides its outcome too),
+ * else the duplicate. */
+MPI_Comm dmesh_private_comm_agreed_over(const dmesh_private_comm_pending_t *s);
+
+/* Local, after that agreement, with its class: on success the duplicate
+ * with the caller's reference; on failure NULL, and a new duplicate is
+ * dropped on every rank (references still held elsewhere, such as a
+ * universe made before the agreement, keep it until they go). */
+dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed);
+
 /* Collective over user: the private duplicate of user (made on first use,
  * its creation agreed over user, then taken from user's attribute), with a
  * reference for the caller. Returns the same class on every rank. */
