@@ -59,6 +59,7 @@ int dmesh_cache_entry_new(const dmesh_axis_t *axis, const char *options, int bac
     e->backend = backend;
     e->hash = entry_hash(axis, e->options);
     e->comm = MPI_COMM_NULL;
+    e->members = MPI_GROUP_NULL;
     *out = e;
     return DMESH_SUCCESS;
 }

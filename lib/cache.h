@@ -26,6 +26,8 @@ typedef struct dmesh_comm_entry {
     void *nccl;                     /* ncclComm_t paired with comm, NULL until created */
     int nccl_pending;               /* lazy NCCL creation still to do */
     int reserved;                   /* added by a call that has not made its communicators yet */
+    int by_group;                   /* made by MPI_Comm_create_group (chosen when reserved) */
+    MPI_Group members; /* the caller's group for that, until made; MPI_GROUP_NULL otherwise */
     dmesh_nccl_options_t nccl_options;
     struct dmesh_comm_entry *next; /* hash chain */
 } dmesh_comm_entry_t;

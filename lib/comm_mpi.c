@@ -10,6 +10,7 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
+#include "options.h"
 
 /* Tag of MPI_Comm_create_group; groups of one axis are disjoint. */
 #define DMESH_CREATE_GROUP_TAG 0x6d65
@@ -37,39 +38,66 @@ static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int
     return err;
 }
 
-/* Only the members of a group take part in its creation, so a member must
- * not fail alone before it: the member list lives on the stack, and larger
- * groups are split instead (dmesh_comm_mpi_create_prepared). */
+/* Only the members of a group take part in its creation, so none of them
+ * may fail alone on the way to it: the group is made before the agreement
+ * that precedes the creation (dmesh_comm_mpi_group_prepare), from a member
+ * list on the stack; larger groups are split instead. */
 #define GROUP_STACK 1024
 
-static int create_by_group(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
-                           int my_index, MPI_Comm *out)
+int dmesh_comm_mpi_uses_group(const dmesh_axis_t *axis, int comm_create)
 {
-    int size, count, rc, err, members[GROUP_STACK];
-    MPI_Group all = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
+    int size;
 
-    *out = MPI_COMM_NULL;
+    /* the same on every rank: it depends on the axis and the option only */
+    return comm_create == DMESH_COMM_CREATE_GROUP &&
+           dmesh_axis_numel(axis, &size) == DMESH_SUCCESS && size <= GROUP_STACK;
+}
+
+int dmesh_comm_mpi_group_prepare(MPI_Comm comm, const dmesh_axis_t *axis, int n,
+                                 const int *rank_map, int my_index, MPI_Group *out)
+{
+    int size, count, rc, members[GROUP_STACK];
+    MPI_Group all = MPI_GROUP_NULL;
+
+    *out = MPI_GROUP_NULL;
     if (my_index < 0)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_axis_numel(axis, &size));
     assert(size <= GROUP_STACK);
-    err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
-    if (err != DMESH_SUCCESS)
-        goto out;
-    if ((rc = MPI_Comm_group(comm, &all)) != MPI_SUCCESS ||
-        (rc = MPI_Group_incl(all, count, members, &mine)) != MPI_SUCCESS ||
-        (rc = MPI_Comm_create_group(comm, mine, DMESH_CREATE_GROUP_TAG, out)) != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Comm_create_group");
-    else if (dmesh_fault(DMESH_FAULT_CREATE_GROUP)) {
-        MPI_Comm_free(out);
-        err = dmesh_error_mpi(MPI_ERR_INTERN, "MPI_Comm_create_group");
+    DMESH_TRY(dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count));
+    rc = MPI_Comm_group(comm, &all);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Group_incl(all, count, members, out);
+    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_GROUP)) {
+        MPI_Group_free(out);
+        rc = MPI_ERR_INTERN;
     }
-out:
-    if (mine != MPI_GROUP_NULL)
-        MPI_Group_free(&mine);
     if (all != MPI_GROUP_NULL)
         MPI_Group_free(&all);
-    return err;
+    if (rc != MPI_SUCCESS) {
+        *out = MPI_GROUP_NULL;
+        return dmesh_error_mpi(rc, "the group of an axis (MPI_Comm_group, MPI_Group_incl)");
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Collective over the members of group (none outside the mesh). */
+static int create_by_group(MPI_Comm comm, MPI_Group group, MPI_Comm *out)
+{
+    int rc;
+
+    *out = MPI_COMM_NULL;
+    if (group == MPI_GROUP_NULL)
+        return DMESH_SUCCESS;
+    if ((rc = MPI_Comm_create_group(comm, group, DMESH_CREATE_GROUP_TAG, out)) != MPI_SUCCESS) {
+        *out = MPI_COMM_NULL;
+        return dmesh_error_mpi(rc, "MPI_Comm_create_group");
+    }
+    if (dmesh_fault(DMESH_FAULT_CREATE_GROUP)) {
+        MPI_Comm_free(out);
+        return dmesh_error_mpi(MPI_ERR_INTERN, "MPI_Comm_create_group");
+    }
+    return DMESH_SUCCESS;
 }
 
 int dmesh_set_errhandler(MPI_Comm comm)
@@ -79,16 +107,15 @@ int dmesh_set_errhandler(MPI_Comm comm)
     return rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ERRHANDLER) ? MPI_ERR_INTERN : rc;
 }
 
-int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_axis_t *axis,
-                                   const dmesh_prepared_axis_t *prepared, const int *rank_map,
-                                   int my_index, int colour_base, int use_group, MPI_Comm *out)
+int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_prepared_axis_t *prepared,
+                                   int my_index, int colour_base, int by_group, MPI_Group group,
+                                   MPI_Comm *out)
 {
     MPI_Comm c = MPI_COMM_NULL;
-    int rc, size = 0;
+    int rc;
 
-    /* the same choice on every rank: it depends on the axis only */
-    if (use_group && dmesh_axis_numel(axis, &size) == DMESH_SUCCESS && size <= GROUP_STACK)
-        DMESH_TRY(create_by_group(comm, axis, prepared->n, rank_map, my_index, &c));
+    if (by_group)
+        DMESH_TRY(create_by_group(comm, group, &c));
     else
         DMESH_TRY(create_by_split(comm, prepared, my_index, colour_base, &c));
     if (c != MPI_COMM_NULL && (rc = dmesh_set_errhandler(c)) != MPI_SUCCESS) {
@@ -99,18 +126,17 @@ int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_axis_t *axis,
     return DMESH_SUCCESS;
 }
 
-int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
-                          int my_index, int colour_base, int use_group, MPI_Comm *out)
+int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my_index,
+                          int colour_base, MPI_Comm *out)
 {
     dmesh_prepared_axis_t prepared;
     MPI_Comm none = MPI_COMM_NULL;
     int err = dmesh_axis_prepare(axis, n, &prepared);
 
     if (err == DMESH_SUCCESS)
-        return dmesh_comm_mpi_create_prepared(comm, axis, &prepared, rank_map, my_index,
-                                              colour_base, use_group, out);
+        return dmesh_comm_mpi_create_prepared(comm, &prepared, my_index, colour_base, 0,
+                                              MPI_GROUP_NULL, out);
     /* the others may split: take part, in no group (my_index -1 reads no axis) */
-    if (!use_group)
-        DMESH_TRY(create_by_split(comm, NULL, -1, 0, &none));
+    DMESH_TRY(create_by_split(comm, NULL, -1, 0, &none));
     return err;
 }

@@ -8,21 +8,35 @@
 #include "dmesh_layout.h"
 
 /* Collective over comm (every rank of it, members of the mesh or not):
- * *out = the communicator of the caller's group along axis, ranks ordered
- * by position, MPI_COMM_NULL outside the mesh (my_index < 0). Colour and key
- * come from the prepared axis (dmesh_prepared_axis_decompose); colour_base is added to the
- * colour (it separates rank maps that differ between ranks). With use_group, members call
- * MPI_Comm_create_group on their group instead of MPI_Comm_split (only the
- * group's members then take part). MPI_ERRORS_RETURN is set on the result. */
-int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, const int *rank_map,
-                          int my_index, int colour_base, int use_group, MPI_Comm *out);
+ * *out = the communicator of the caller's group along axis (MPI_Comm_split),
+ * ranks ordered by position, MPI_COMM_NULL outside the mesh (my_index < 0).
+ * Colour and key come from the axis prepared for the rank map of n ranks
+ * (dmesh_prepared_axis_decompose); colour_base is added to the colour (it
+ * separates rank maps that differ between ranks). MPI_ERRORS_RETURN is set
+ * on the result. */
+int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my_index,
+                          int colour_base, MPI_Comm *out);
 
-/* The same with the axis already prepared for the rank map (prepared->n is
- * its size): the cache entries keep one, so that the split's colour and key
- * cost a few nanoseconds. */
-int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_axis_t *axis,
-                                   const dmesh_prepared_axis_t *prepared, const int *rank_map,
-                                   int my_index, int colour_base, int use_group, MPI_Comm *out);
+/* The same with the axis already prepared (the cache entries keep one, so
+ * that the split's colour and key cost a few nanoseconds). With by_group,
+ * the members call MPI_Comm_create_group on group instead (their group along
+ * the axis, from dmesh_comm_mpi_group_prepare; MPI_GROUP_NULL outside the
+ * mesh, where nothing is made): only the group's members take part. */
+int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_prepared_axis_t *prepared,
+                                   int my_index, int colour_base, int by_group, MPI_Group group,
+                                   MPI_Comm *out);
+
+/* Whether an axis is made by group creation under the dmesh_comm_create
+ * option comm_create: groups of more than 1024 ranks are split. The same on
+ * every rank. */
+int dmesh_comm_mpi_uses_group(const dmesh_axis_t *axis, int comm_create);
+
+/* Local: the caller's group along axis in comm (MPI_GROUP_NULL outside the
+ * mesh, my_index < 0), for a group creation. Made before the agreement that
+ * precedes the creation, so that a member that fails here fails with the
+ * others instead of stranding them in MPI_Comm_create_group. */
+int dmesh_comm_mpi_group_prepare(MPI_Comm comm, const dmesh_axis_t *axis, int n,
+                                 const int *rank_map, int my_index, MPI_Group *out);
 
 /* MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) on a communicator the
  * library owns; an MPI error code. */

@@ -418,7 +418,8 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
     err = DMESH_SUCCESS;
     for (d = 0; d < a->layout.naxes && err == DMESH_SUCCESS; d++) {
         dim[d].name = u->root_names[d];
-        err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], &dim[d].entry);
+        err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], a->opts.comm_create,
+                                     &dim[d].entry);
     }
     if (err == DMESH_SUCCESS)
         err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, out);
@@ -715,7 +716,7 @@ static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dm
     int d, err = DMESH_SUCCESS, before = m->u->cache.count;
 
     for (d = 0; d < n && err == DMESH_SUCCESS; d++)
-        err = dmesh_universe_reserve(m->u, &axes[d], &o->axis[d], &e[d]);
+        err = dmesh_universe_reserve(m->u, &axes[d], &o->axis[d], o->comm_create, &e[d]);
     /* a failed reservation was a miss: communicators were to be made */
     *creating = err != DMESH_SUCCESS || m->u->cache.count != before;
     return err;

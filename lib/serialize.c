@@ -117,8 +117,8 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
 /* Local, before the agreement: the mesh of s in u, its cache entries
  * reserved, its names and the flattened ones interned, room for the
  * flattened names. */
-static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_flat_name_t *flat,
-                         dmesh_t *out)
+static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, int comm_create,
+                         dmesh_flat_name_t *flat, dmesh_t *out)
 {
     dmesh_dim_t dim[DMESH_MAX_DIMS];
     int i;
@@ -127,11 +127,13 @@ static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, dmesh_flat
         dim[i].name = NULL;
         if (s->named)
             DMESH_TRY(dmesh_universe_intern(u, s->dims[i].name, &dim[i].name));
-        DMESH_TRY(dmesh_universe_reserve(u, &s->dims[i].axis, &s->dims[i].opts, &dim[i].entry));
+        DMESH_TRY(dmesh_universe_reserve(u, &s->dims[i].axis, &s->dims[i].opts, comm_create,
+                                         &dim[i].entry));
     }
     for (i = 0; i < s->nflat; i++) {
         DMESH_TRY(dmesh_universe_intern(u, s->flat[i].name, &flat[i].name));
-        DMESH_TRY(dmesh_universe_reserve(u, &s->flat[i].axis, &s->flat[i].opts, &flat[i].entry));
+        DMESH_TRY(dmesh_universe_reserve(u, &s->flat[i].axis, &s->flat[i].opts, comm_create,
+                                         &flat[i].entry));
     }
     DMESH_TRY(dmesh_universe_flat_reserve(u, s->nflat));
     return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, out);
@@ -150,7 +152,7 @@ static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_option
                          (fe = malloc((size_t)s->nflat * sizeof(*fe))) == NULL))
         err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     if (err == DMESH_SUCCESS)
-        err = build_reserve(u, s, flat, out);
+        err = build_reserve(u, s, o->comm_create, flat, out);
     err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (reservations)");
     for (i = 0; err == DMESH_SUCCESS && i < s->ndims; i++)
         e[i] = dmesh_mesh_entry(*out, i);

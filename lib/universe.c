@@ -142,6 +142,13 @@ int dmesh_universe_intern(dmesh_universe_t *u, const char *name, const char **ou
     return DMESH_SUCCESS;
 }
 
+/* The MPI group made for an entry's group creation, once used or not. */
+static void members_free(dmesh_comm_entry_t *e)
+{
+    if (e->members != MPI_GROUP_NULL)
+        MPI_Group_free(&e->members);
+}
+
 /* Free the communicators of the cache: NCCL first, then MPI, each in
  * reverse creation order (an NCCL communicator may use its MPI one). */
 static void free_comms(dmesh_universe_t *u)
@@ -158,6 +165,7 @@ static void free_comms(dmesh_universe_t *u)
         dmesh_comm_entry_t *e = u->cache.order[i];
         if (e->comm != MPI_COMM_NULL)
             MPI_Comm_free(&e->comm);
+        members_free(e);
     }
 }
 
@@ -202,7 +210,7 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
 }
 
 int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                           const dmesh_axis_options_t *o, dmesh_comm_entry_t **out)
+                           const dmesh_axis_options_t *o, int comm_create, dmesh_comm_entry_t **out)
 {
     char key[DMESH_OPTIONS_KEY_LEN], text[256];
     dmesh_comm_entry_t *e;
@@ -225,13 +233,17 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
     /* prepared once per entry (on every rank, so that all fail alike); the
      * caller's coordinate, once: queries then read it instead of decomposing */
+    e->by_group = dmesh_comm_mpi_uses_group(axis, comm_create);
     if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
         (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
-                                                                  &e->group, &e->position)) != 0)) {
+                                                                  &e->group, &e->position)) != 0) ||
+        (e->by_group && (err = dmesh_comm_mpi_group_prepare(u->comm, axis, u->n, u->rank_map,
+                                                            u->my_index, &e->members)) != 0)) {
         free(e);
         return err;
     }
     if ((err = dmesh_cache_add(&u->cache, e)) != DMESH_SUCCESS) {
+        members_free(e);
         free(e);
         return err;
     }
@@ -275,6 +287,7 @@ void dmesh_universe_unreserve(dmesh_universe_t *u)
             dmesh_nccl_comm_destroy(e->nccl, u->device);
         if (e->comm != MPI_COMM_NULL)
             MPI_Comm_free(&e->comm);
+        members_free(e);
         dmesh_cache_drop_last(&u->cache);
     }
 }
@@ -282,19 +295,20 @@ void dmesh_universe_unreserve(dmesh_universe_t *u)
 /* The MPI communicator of a reserved entry: a split (or group creation), or
  * a duplicate of the user's (given; MPI_COMM_NULL outside the mesh, where
  * nothing is made). */
-static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
-                     int comm_create)
+static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given)
 {
     long long base = dmesh_universe_colour_base(u);
-    int rc;
+    int rc, err;
 
     if (given == NULL) {
         if (base > INT_MAX - u->n)
             return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
-        return dmesh_comm_mpi_create_prepared(u->comm, &e->axis, &e->prepared, u->rank_map,
-                                              u->my_index, (int)base,
-                                              comm_create == DMESH_COMM_CREATE_GROUP, &e->comm);
+        err = dmesh_comm_mpi_create_prepared(u->comm, &e->prepared, u->my_index, (int)base,
+                                             e->by_group, e->members, &e->comm);
+        members_free(e);
+        return err;
     }
+    members_free(e); /* a root made from given communicators reserved its groups too */
     if (*given == MPI_COMM_NULL)
         return DMESH_SUCCESS;
     rc = MPI_Comm_dup(*given, &e->comm);
@@ -381,10 +395,9 @@ static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, i
 /* Make one reserved entry's MPI communicator, followed by the agreement
  * over the universe (a member of a group whose split failed must not go on
  * while the others return). */
-static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given,
-                      int comm_create)
+static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given)
 {
-    int err = make_comm(u, e, given, comm_create);
+    int err = make_comm(u, e, given);
 
     return dmesh_universe_agree(u, 0, err, "communicator creation");
 }
@@ -426,7 +439,7 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
     }
     for (first = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
         ;
-    err = dmesh_universe_reserve(u, &axis, &ro, &root);
+    err = dmesh_universe_reserve(u, &axis, &ro, DMESH_COMM_CREATE_SPLIT, &root);
     DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the root NCCL communicator"));
     order = u->cache.order;                                    /* reserving may have moved it */
     if (root->reserved && order[u->cache.count - 1] == root) { /* new: move it to the front */
@@ -435,7 +448,7 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
         order[first] = root;
     }
     if (root->reserved)
-        DMESH_TRY(make_entry(u, root, NULL, DMESH_COMM_CREATE_SPLIT));
+        DMESH_TRY(make_entry(u, root, NULL));
     if (root->nccl_pending) {
         err = dmesh_universe_nccl_entry(u, root);
         DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
@@ -444,18 +457,34 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
     return DMESH_SUCCESS;
 }
 
+/* Whether e[i] is also among e[0..i) (dims of size 1 share one entry): it
+ * is made once. */
+static int listed_before(dmesh_comm_entry_t *const e[], int i)
+{
+    for (int j = 0; j < i; j++)
+        if (e[j] == e[i])
+            return 1;
+    return 0;
+}
+
 static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
                     const MPI_Comm given[], const dmesh_options_t *o)
 {
-    int i, how = o->nccl_create;
+    int i, err, how = o->nccl_create;
 
     if (needs_root(u, n, e, o))
         DMESH_TRY(make_root(u, n, e));
     if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root == NULL)
         how = DMESH_NCCL_CREATE_INIT; /* nothing to split from (nothing pending) */
-    for (i = 0; i < n; i++)
-        if (e[i]->reserved && e[i] != u->nccl_root)
-            DMESH_TRY(make_entry(u, e[i], given ? &given[i] : NULL, o->comm_create));
+    /* every rank takes part in every creation, whatever failed before it:
+     * one agreement after all of them (the groups were made before the
+     * agreement on the reservations, so no member skips its group's) */
+    for (i = 0, err = DMESH_SUCCESS; i < n; i++)
+        if (e[i]->reserved && e[i] != u->nccl_root && !listed_before(e, i)) {
+            int made = make_comm(u, e[i], given ? &given[i] : NULL);
+            err = err != DMESH_SUCCESS ? err : made;
+        }
+    DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
     if (!o->nccl_lazy)
         DMESH_TRY(nccl_entries(u, u->comm, how, o->nccl_scalable_roots, n, e));
     for (i = 0; i < n; i++)
@@ -485,7 +514,7 @@ static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh
                       dmesh_comm_entry_t **out)
 {
     dmesh_comm_entry_t *e = NULL;
-    int err = dmesh_universe_reserve(u, axis, o, &e);
+    int err = dmesh_universe_reserve(u, axis, o, comm_create, &e);
 
     if (err != DMESH_SUCCESS || e->reserved) { /* not found: the same on every rank */
         err = dmesh_universe_agree(u, 0, err, "communicator cache");

@@ -98,10 +98,12 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
 
 /* Local: the cache entry of a canonical axis with the given options, or a
  * new one reserved at the end of the cache (e->reserved: no communicator
- * yet). Collective calls reserve every entry they need before their
- * agreement, so that an allocation failure on one rank is agreed too. */
+ * yet), to be made by split or, as comm_create says, by group creation
+ * (e->by_group; the caller's group is made here). Collective calls reserve
+ * every entry they need before their agreement, so that a failure on one
+ * rank (an allocation, the group) is agreed too. */
 int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                           const dmesh_axis_options_t *o, dmesh_comm_entry_t **e);
+                           const dmesh_axis_options_t *o, int comm_create, dmesh_comm_entry_t **e);
 
 /* Local: the entry of (axis, options key), or NULL. For a communicator that
  * the caller makes itself (mesh_cart.c), with the next two. */
@@ -122,8 +124,9 @@ void dmesh_universe_unreserve(dmesh_universe_t *u);
 
 /* Collective over u->comm, after the agreement on the reservations: make
  * the reserved entries among e[0..n) in order (split, or group creation as
- * o->comm_create says; or a duplicate of given[i], MPI_COMM_NULL outside the
- * mesh, when given is not NULL), agreeing after each; then, unless
+ * chosen when reserved; or a duplicate of given[i], MPI_COMM_NULL outside
+ * the mesh, when given is not NULL), every rank taking part in each whatever
+ * failed before, then one agreement; then, unless
  * o->nccl_lazy, all their NCCL communicators together as o->nccl_create
  * says (split first makes the universe's root NCCL communicator when it has
  * none), with one agreement. On failure every rank unreserves and returns

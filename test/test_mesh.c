@@ -1301,6 +1301,53 @@ MT_TEST(non_member)
     free_all(6, m);
 }
 
+/* Communicator creations by the library, counted through the MPI profiling
+ * interface (the program's definitions take the library's calls first). */
+static long creations;
+
+int MPI_Comm_split(MPI_Comm comm, int colour, int key, MPI_Comm *out)
+{
+    creations++;
+    return PMPI_Comm_split(comm, colour, key, out);
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *out)
+{
+    creations++;
+    return PMPI_Comm_create_group(comm, group, tag, out);
+}
+
+/* Dims of size 1 share one cache entry (the empty axis): it is made once,
+ * whichever creation strategy, and every dim works. */
+MT_TEST(size1_dims_made_once)
+{
+    int shape[4] = {1, mt_size, 1, 1}, one = 1, total;
+    const char *strategy[2] = {"group", "split"}, *names[4] = {"d0", "d1", "d2", "d3"};
+    dmesh_t m = DMESH_NULL;
+
+    for (int k = 0; k < 2; k++) {
+        MPI_Info info;
+        long before;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "dmesh_comm_create", strategy[k]);
+        before = creations;
+        MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 4, shape, names, info, &m));
+        MPI_Info_free(&info);
+        /* the world along "d1" (when it has more than one rank), and the empty axis */
+        MT_EQ(creations - before, mt_size > 1 ? 2 : 1);
+        for (int d = 0; m != DMESH_NULL && d < 4; d++) {
+            MPI_Comm c = MPI_COMM_NULL;
+            MT_OK(dmesh_get_comm(m, d, &c));
+            MT_CHECK(c != MPI_COMM_NULL);
+            total = 0;
+            if (c != MPI_COMM_NULL)
+                MPI_Allreduce(&one, &total, 1, MPI_INT, MPI_SUM, c);
+            MT_EQ(total, shape[d]);
+        }
+        dmesh_free(&m);
+    }
+}
+
 MT_TEST(cache_counts)
 {
     int shape[2] = {2, mt_size / 2}, sizes[2];
@@ -1470,6 +1517,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(general, from_comms_general);
     tcase_add_test(general, non_member);
     tcase_add_test(general, cache_counts);
+    tcase_add_test(general, size1_dims_made_once);
     tcase_add_test(general, option_comm_create_group);
     tcase_add_test(general, option_values_accepted);
     tcase_add_test(general, abort_then_free);

@@ -295,7 +295,8 @@ enum { C_INIT, C_CREATE, C_FROM_COMMS, C_FLATTEN, C_UNFLATTEN, C_CART, C_DESERIA
 static const char *const call_names[NCALLS] = {
     "dmesh_init",      "dmesh_create",        "dmesh_from_comms", "dmesh_flatten",
     "dmesh_unflatten", "dmesh_get_cart_comm", "dmesh_deserialize"};
-static const char *const sites[] = {"dup", "split", "create_group", "errhandler", "malloc", "cart"};
+static const char *const sites[] = {"dup",        "split",  "create_group", "group",
+                                    "errhandler", "malloc", "cart"};
 enum { P_ONE, P_SEVERAL, P_ALL, NPATTERNS };
 static const char *const pattern_names[NPATTERNS] = {"one rank", "several ranks", "all ranks"};
 #define NSITES ((int)(sizeof(sites) / sizeof(sites[0])))

@@ -195,7 +195,8 @@ static dmesh_universe_t *fake_universe(const world_t *w)
     if (dmesh_universe_new(NULL, 0, &root, &u) != DMESH_SUCCESS)
         bench_die("universe", DMESH_ERR_NOMEM);
     for (d = 0; d < 4; d++)
-        if (dmesh_universe_reserve(u, &w->l.axes[d], &o, &e) != DMESH_SUCCESS)
+        if (dmesh_universe_reserve(u, &w->l.axes[d], &o, DMESH_COMM_CREATE_SPLIT, &e) !=
+            DMESH_SUCCESS)
             bench_die("cache entry", DMESH_ERR_NOMEM);
     return u;
 }
