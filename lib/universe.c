@@ -470,7 +470,7 @@ static int listed_before(dmesh_comm_entry_t *const e[], int i)
 static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
                     const MPI_Comm given[], const dmesh_options_t *o)
 {
-    int i, err, how = o->nccl_create;
+    int i, err, made, how = o->nccl_create;
 
     if (needs_root(u, n, e, o))
         DMESH_TRY(make_root(u, n, e));
@@ -479,12 +479,14 @@ static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
     /* every rank takes part in every creation, whatever failed before it:
      * one agreement after all of them (the groups were made before the
      * agreement on the reservations, so no member skips its group's) */
-    for (i = 0, err = DMESH_SUCCESS; i < n; i++)
+    for (i = 0, err = DMESH_SUCCESS, made = 0; i < n; i++)
         if (e[i]->reserved && e[i] != u->nccl_root && !listed_before(e, i)) {
-            int made = make_comm(u, e[i], given ? &given[i] : NULL);
-            err = err != DMESH_SUCCESS ? err : made;
+            int one = make_comm(u, e[i], given ? &given[i] : NULL);
+            err = err != DMESH_SUCCESS ? err : one;
+            made++;
         }
-    DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
+    if (made > 0) /* the same on every rank: the reservations were agreed */
+        DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
     if (!o->nccl_lazy)
         DMESH_TRY(nccl_entries(u, u->comm, how, o->nccl_scalable_roots, n, e));
     for (i = 0; i < n; i++)

@@ -1317,6 +1317,46 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *out
     return PMPI_Comm_create_group(comm, group, tag, out);
 }
 
+/* Allreduces by anyone (the agreement is one), counted the same way. */
+static long allreduces;
+
+int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    allreduces++;
+    return PMPI_Allreduce(in, out, count, type, op, comm);
+}
+
+/* With the check off, a flatten whose communicator is cached communicates
+ * nothing; a new one makes one communicator, agreeing on the reservation
+ * and on the creation. */
+MT_TEST(cached_flatten_is_local_without_check)
+{
+    int shape[2] = {2, mt_size / 2};
+    dmesh_t m = DMESH_NULL, f1 = DMESH_NULL, f2 = DMESH_NULL;
+    MPI_Info info;
+    long a0, c0;
+
+    if (mt_size < 4 || mt_size % 2 != 0) /* a 2 x 1 flattened is its dim 0: cached */
+        return;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "dmesh_check", "false");
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, info, &m));
+    a0 = allreduces;
+    c0 = creations;
+    MT_OK(dmesh_flatten(m, "all", info, &f1));
+    MT_EQ(creations - c0, 1);
+    MT_EQ(allreduces - a0, 2);
+    a0 = allreduces;
+    c0 = creations;
+    MT_OK(dmesh_flatten(m, "all", info, &f2));
+    MT_EQ(creations - c0, 0);
+    MT_EQ(allreduces - a0, 0);
+    MPI_Info_free(&info);
+    dmesh_free(&f2);
+    dmesh_free(&f1);
+    dmesh_free(&m);
+}
+
 /* Dims of size 1 share one cache entry (the empty axis): it is made once,
  * whichever creation strategy, and every dim works. */
 MT_TEST(size1_dims_made_once)
@@ -1518,6 +1558,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(general, non_member);
     tcase_add_test(general, cache_counts);
     tcase_add_test(general, size1_dims_made_once);
+    tcase_add_test(general, cached_flatten_is_local_without_check);
     tcase_add_test(general, option_comm_create_group);
     tcase_add_test(general, option_values_accepted);
     tcase_add_test(general, abort_then_free);
