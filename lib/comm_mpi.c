@@ -4,7 +4,6 @@
  * enumerated over the world and nothing is exchanged but the split itself. */
 #include "config.h"
 
-#include <assert.h>
 #include <stdlib.h>
 
 #include "comm_mpi.h"
@@ -40,45 +39,50 @@ static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int
 
 /* Only the members of a group take part in its creation, so none of them
  * may fail alone on the way to it: the group is made before the agreement
- * that precedes the creation (dmesh_comm_mpi_group_prepare), from a member
- * list on the stack; larger groups are split instead. */
-#define GROUP_STACK 1024
+ * that precedes the creation (dmesh_comm_mpi_group_prepare), and its member
+ * list is on the stack up to this size, on the heap above (from 3 ranks in
+ * a fault-injection build, so that its tests reach the heap path). */
+#ifdef DMESH_FAULT_INJECTION
+#define GROUP_STACK 2
+#else
+#define GROUP_STACK 512
+#endif
 
-int dmesh_comm_mpi_uses_group(const dmesh_axis_t *axis, int comm_create)
+int dmesh_comm_mpi_uses_group(int comm_create)
 {
-    int size;
-
-    /* the same on every rank: it depends on the axis and the option only */
-    return comm_create == DMESH_COMM_CREATE_GROUP &&
-           dmesh_axis_numel(axis, &size) == DMESH_SUCCESS && size <= GROUP_STACK;
+    return comm_create == DMESH_COMM_CREATE_GROUP;
 }
 
 int dmesh_comm_mpi_group_prepare(MPI_Comm comm, const dmesh_axis_t *axis, int n,
                                  const int *rank_map, int my_index, MPI_Group *out)
 {
-    int size, count, rc, members[GROUP_STACK];
+    int size, count, rc, stack[GROUP_STACK], *members = stack, err;
     MPI_Group all = MPI_GROUP_NULL;
 
     *out = MPI_GROUP_NULL;
     if (my_index < 0)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_axis_numel(axis, &size));
-    assert(size <= GROUP_STACK);
-    DMESH_TRY(dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count));
-    rc = MPI_Comm_group(comm, &all);
-    if (rc == MPI_SUCCESS)
+    if (size > GROUP_STACK && (members = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "the group of an axis (%d ranks): out of memory",
+                               size);
+    err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
+    rc = err == DMESH_SUCCESS ? MPI_Comm_group(comm, &all) : MPI_SUCCESS;
+    if (err == DMESH_SUCCESS && rc == MPI_SUCCESS)
         rc = MPI_Group_incl(all, count, members, out);
-    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_GROUP)) {
+    if (err == DMESH_SUCCESS && rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_GROUP)) {
         MPI_Group_free(out);
         rc = MPI_ERR_INTERN;
     }
     if (all != MPI_GROUP_NULL)
         MPI_Group_free(&all);
-    if (rc != MPI_SUCCESS) {
+    if (members != stack)
+        free(members);
+    if (err == DMESH_SUCCESS && rc != MPI_SUCCESS) {
         *out = MPI_GROUP_NULL;
-        return dmesh_error_mpi(rc, "the group of an axis (MPI_Comm_group, MPI_Group_incl)");
+        err = dmesh_error_mpi(rc, "the group of an axis (MPI_Comm_group, MPI_Group_incl)");
     }
-    return DMESH_SUCCESS;
+    return err;
 }
 
 /* Collective over the members of group (none outside the mesh). */
