@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "agree.h"
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
@@ -204,23 +203,6 @@ dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s,
     if (p != NULL)
         dmesh_private_comm_release(p);
     return NULL;
-}
-
-/* Collective over user: the private duplicate of user, with a reference for
- * the caller. Whether it exists is the same on every rank (its creation is
- * agreed), so only its creation communicates. */
-int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **out)
-{
-    dmesh_private_comm_pending_t s;
-    int err;
-
-    dmesh_private_comm_begin(user, &s);
-    err = dmesh_private_comm_complete(&s, DMESH_SUCCESS);
-    if (s.fresh)
-        err = dmesh_agree(user, 0, err, "private duplicate of the communicator");
-    if ((*out = dmesh_private_comm_settle(&s, err)) == NULL)
-        return err;
-    return DMESH_SUCCESS;
 }
 
 void dmesh_private_comm_retain(dmesh_private_comm_t *p)

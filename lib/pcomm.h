@@ -46,10 +46,6 @@ MPI_Comm dmesh_private_comm_agreed_over(const dmesh_private_comm_pending_t *s);
  * universe made before the agreement, keep it until they go). */
 dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed);
 
-/* Collective over user: the private duplicate of user (made on first use,
- * its creation agreed over user, then taken from user's attribute), with a
- * reference for the caller. Returns the same class on every rank. */
-int dmesh_private_comm_get(MPI_Comm user, dmesh_private_comm_t **p);
 void dmesh_private_comm_release(dmesh_private_comm_t *p);
 MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);
 

@@ -74,7 +74,8 @@ typedef struct dmesh_universe {
 int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_root_desc_t *root,
                        dmesh_universe_t **u);
 
-/* Collective over user_comm: private_comm_get, next_id and new, agreed. */
+/* Collective over user_comm: the private duplicate (begun, completed), a
+ * new universe on it, and one agreement that decides both. */
 int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **u);
 
 /* Local: the universe's copy of name (made on first use; lives as long as
