@@ -339,6 +339,16 @@ static const char *const create_names[] = {"init", "split", "scalable"};
 
 #define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
 
+/* Whether e[i] is also among e[0..i) (dims of size 1 share one entry): it
+ * is made once. */
+static int listed_before(dmesh_comm_entry_t *const e[], int i)
+{
+    for (int j = 0; j < i; j++)
+        if (e[j] == e[i])
+            return 1;
+    return 0;
+}
+
 /* Collective over all: the pending NCCL communicators among e[0..n), n <=
  * NCCL_BATCH, made together (dmesh_nccl_comms_create), counted, and timed
  * under DMESH_DEBUG. */
@@ -352,8 +362,10 @@ static int nccl_batch(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int
     double t;
     int k = 0, err;
 
+    /* each entry once: within the batch by listed_before, across batches
+     * by nccl_pending (cleared below) */
     for (int i = 0; i < n; i++) {
-        if (!e[i]->nccl_pending)
+        if (!e[i]->nccl_pending || listed_before(e, i))
             continue;
         memset(&req[k], 0, sizeof(req[k]));
         req[k].comm = e[i]->comm;
@@ -458,16 +470,6 @@ static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
     }
     u->nccl_root = root;
     return DMESH_SUCCESS;
-}
-
-/* Whether e[i] is also among e[0..i) (dims of size 1 share one entry): it
- * is made once. */
-static int listed_before(dmesh_comm_entry_t *const e[], int i)
-{
-    for (int j = 0; j < i; j++)
-        if (e[j] == e[i])
-            return 1;
-    return 0;
 }
 
 static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],

@@ -124,6 +124,27 @@ GT_TEST(test_strategies_2d)
     CHECK_EQ(nccl_double_live_comms(), 0);
 }
 
+/* Dims of size 1 share one cache entry: by every strategy its NCCL
+ * communicator is made once (and freed), and every dim pairs right. */
+GT_TEST(test_size1_dims_made_once)
+{
+    int shape[3] = {world_size, 1, 1};
+    const char *names[3] = {"world", "a", "b"};
+
+    for (int s = 0; s < 3; s++) {
+        dmesh_t m = init_mesh(strategies[s], 3, shape, names);
+        dmesh_cache_info_t c = counts(m);
+
+        for (int d = 0; d < 3; d++)
+            check_dim(m, d);
+        /* the world and the empty axis (one entry when the world has 1 rank) */
+        CHECK_EQ(c.comms_nccl, world_size > 1 ? 2 : 1);
+        CHECK_EQ(c.nccl_bootstraps + c.nccl_splits + c.nccl_scalable_inits, world_size > 1 ? 2 : 1);
+        CHECK_EQ(dmesh_free(&m), DMESH_SUCCESS);
+    }
+    CHECK_EQ(nccl_double_live_comms(), 0);
+}
+
 /* split: flatten and unflatten split from the universe's root, which is
  * bootstrapped once; nothing is made twice. */
 GT_TEST(test_split_flatten_unflatten)
@@ -362,6 +383,7 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_group_end_failure);
     tcase_add_test(t, test_scalable_roots);
     tcase_add_test(t, test_option);
+    tcase_add_test(t, test_size1_dims_made_once);
     tcase_add_test(t, test_get_nccl_comm_args);
     tcase_add_test(t, test_nccl_missing_everywhere);
     tcase_add_test(t, test_nccl_missing_on_last_rank);
