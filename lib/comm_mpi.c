@@ -9,7 +9,6 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
-#include "options.h"
 
 /* Tag of MPI_Comm_create_group; groups of one axis are disjoint. */
 #define DMESH_CREATE_GROUP_TAG 0x6d65
@@ -47,11 +46,6 @@ static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int
 #else
 #define GROUP_STACK 512
 #endif
-
-int dmesh_comm_mpi_uses_group(int comm_create)
-{
-    return comm_create == DMESH_COMM_CREATE_GROUP;
-}
 
 int dmesh_comm_mpi_group_prepare(MPI_Comm comm, const dmesh_axis_t *axis, int n,
                                  const int *rank_map, int my_index, MPI_Group *out)

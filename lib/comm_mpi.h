@@ -26,10 +26,6 @@ int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_prepared_axis_t *p
                                    int my_index, int colour_base, int by_group, MPI_Group group,
                                    MPI_Comm *out);
 
-/* Whether axes are made by group creation under the dmesh_comm_create
- * option comm_create (the same on every rank: the option is agreed). */
-int dmesh_comm_mpi_uses_group(int comm_create);
-
 /* Local: the caller's group along axis in comm (MPI_GROUP_NULL outside the
  * mesh, my_index < 0), for a group creation. Made before the agreement that
  * precedes the creation, so that a member that fails here fails with the

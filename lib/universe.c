@@ -236,7 +236,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
     /* prepared once per entry (on every rank, so that all fail alike); the
      * caller's coordinate, once: queries then read it instead of decomposing */
-    e->by_group = dmesh_comm_mpi_uses_group(comm_create);
+    e->by_group = comm_create == DMESH_COMM_CREATE_GROUP;
     if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
         (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
                                                                   &e->group, &e->position)) != 0) ||
