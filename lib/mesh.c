@@ -460,7 +460,6 @@ static void debug_mesh(const char *what, dmesh_t m)
 static int root_build(const root_call_t *c, root_args_t *a, int err,
                       dmesh_private_comm_pending_t *s, dmesh_t *mesh)
 {
-    dmesh_private_comm_t *p;
     dmesh_t m = DMESH_NULL;
     MPI_Comm given[DMESH_MAX_DIMS];
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
@@ -472,8 +471,7 @@ static int root_build(const root_call_t *c, root_args_t *a, int err,
     if (err == DMESH_SUCCESS)
         err = root_reserve(s->p, id, a, &m);
     err = dmesh_agree(dmesh_private_comm_agreed_over(s), hash, err, c->fn);
-    if ((p = dmesh_private_comm_settle(s, err)) != NULL)
-        dmesh_private_comm_release(p); /* the universe holds its own */
+    dmesh_private_comm_settle(s, err); /* the universe holds its own reference */
     if (err == DMESH_SUCCESS && a->local_map)
         err = check_has_member(m->u);
     if (err == DMESH_SUCCESS && a->cuda)

@@ -184,14 +184,12 @@ MPI_Comm dmesh_private_comm_agreed_over(const dmesh_private_comm_pending_t *s)
     return s->fresh ? s->user : s->p->comm;
 }
 
-dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed)
+void dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed)
 {
     dmesh_private_comm_t *p = s->p;
 
     s->p = NULL;
-    if (agreed == DMESH_SUCCESS)
-        return p;
-    if (s->fresh) {
+    if (agreed != DMESH_SUCCESS && s->fresh) {
         if (!s->attached) { /* nobody else holds it */
             free(p);
             p = NULL;
@@ -202,7 +200,6 @@ dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s,
     }
     if (p != NULL)
         dmesh_private_comm_release(p);
-    return NULL;
 }
 
 void dmesh_private_comm_retain(dmesh_private_comm_t *p)

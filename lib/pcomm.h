@@ -14,7 +14,7 @@ typedef struct dmesh_private_comm dmesh_private_comm_t;
  * flight so that the call's local work overlaps the duplication. Fields are
  * pcomm.c's. */
 typedef struct {
-    dmesh_private_comm_t *p; /* with a reference for the caller once complete */
+    dmesh_private_comm_t *p; /* with a reference for the caller until settled */
     MPI_Comm user;
     MPI_Comm comm;   /* a new duplicate not yet owned by p */
     MPI_Request req; /* its MPI_Comm_idup */
@@ -40,11 +40,12 @@ int dmesh_private_comm_complete(dmesh_private_comm_pending_t *s, int err);
  * else the duplicate. */
 MPI_Comm dmesh_private_comm_agreed_over(const dmesh_private_comm_pending_t *s);
 
-/* Local, after that agreement, with its class: on success the duplicate
- * with the caller's reference; on failure NULL, and a new duplicate is
- * dropped on every rank (references still held elsewhere, such as a
- * universe made before the agreement, keep it until they go). */
-dmesh_private_comm_t *dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed);
+/* Local, after that agreement, with its class: ends the caller's use of
+ * the duplicate (its reference goes; a universe made on it holds its own).
+ * On failure a new duplicate is dropped on every rank (references held
+ * elsewhere, such as a universe made before the agreement, keep it until
+ * they go). */
+void dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed);
 
 void dmesh_private_comm_release(dmesh_private_comm_t *p);
 MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);

@@ -105,7 +105,6 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
 int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **out)
 {
     dmesh_private_comm_pending_t s;
-    dmesh_private_comm_t *p;
     dmesh_universe_t *u = NULL;
     int err;
 
@@ -115,8 +114,7 @@ int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dme
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_new(s.p, dmesh_private_comm_next_id(s.p), root, &u);
     err = dmesh_agree(dmesh_private_comm_agreed_over(&s), 0, err, "universe creation");
-    if ((p = dmesh_private_comm_settle(&s, err)) != NULL)
-        dmesh_private_comm_release(p); /* the universe holds its own */
+    dmesh_private_comm_settle(&s, err); /* the universe holds its own reference */
     if (err != DMESH_SUCCESS) {
         if (u != NULL)
             dmesh_universe_release(u);
