@@ -4,6 +4,7 @@
  * enumerated over the world and nothing is exchanged but the split itself. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include "comm_mpi.h"
@@ -14,15 +15,24 @@
 #define DMESH_CREATE_GROUP_TAG 0x6d65
 
 static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int my_index,
-                           int colour_base, MPI_Comm *out)
+                           long long colour_base, MPI_Comm *out)
 {
     int colour = MPI_UNDEFINED, key = 0, rc, err = DMESH_SUCCESS;
 
-    /* even a rank whose decomposition failed takes part, so that none hangs */
+    /* even a rank whose decomposition failed, or whose colour does not fit
+     * an int, takes part, so that none hangs */
     if (my_index >= 0 && (err = dmesh_prepared_axis_decompose(axis, my_index, &colour, &key)) != 0)
         colour = MPI_UNDEFINED;
-    else if (my_index >= 0)
-        colour += colour_base;
+    else if (my_index >= 0 && colour_base > INT_MAX - (long long)colour) {
+        err = dmesh_error_set(DMESH_ERR_SIZE,
+                              "MPI_Comm_split colour %lld exceeds INT_MAX (the groups of a "
+                              "dmesh_from_comms mesh without ranks are told apart by their "
+                              "first rank times the mesh size; dmesh_comm_create=group has "
+                              "no colours)",
+                              colour_base + colour);
+        colour = MPI_UNDEFINED;
+    } else if (my_index >= 0)
+        colour += (int)colour_base;
     rc = MPI_Comm_split(comm, colour, key, out);
     if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_SPLIT)) {
         if (*out != MPI_COMM_NULL)
@@ -106,8 +116,8 @@ int dmesh_set_errhandler(MPI_Comm comm)
 }
 
 int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_prepared_axis_t *prepared,
-                                   int my_index, int colour_base, int by_group, MPI_Group group,
-                                   MPI_Comm *out)
+                                   int my_index, long long colour_base, int by_group,
+                                   MPI_Group group, MPI_Comm *out)
 {
     MPI_Comm c = MPI_COMM_NULL;
     int rc;
@@ -125,7 +135,7 @@ int dmesh_comm_mpi_create_prepared(MPI_Comm comm, const dmesh_prepared_axis_t *p
 }
 
 int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my_index,
-                          int colour_base, MPI_Comm *out)
+                          long long colour_base, MPI_Comm *out)
 {
     dmesh_prepared_axis_t prepared;
     MPI_Comm none = MPI_COMM_NULL;

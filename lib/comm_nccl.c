@@ -179,7 +179,7 @@ static int nccl_gpu_clash(const nccl_gpu_msg_t *all, int size, int device)
  * failing on some ranks inside NCCL. err: this rank's failure so far. */
 static int nccl_check_gpus(MPI_Comm comm, int size, int device, int err)
 {
-    nccl_gpu_msg_t me, *all = malloc((size_t)size * sizeof(*all));
+    nccl_gpu_msg_t me, *all = DMESH_FAULT_MALLOC((size_t)size * sizeof(*all));
     int e;
 
     if (all == NULL && err == DMESH_SUCCESS)
@@ -236,8 +236,8 @@ static int scalable_roots(int roots, int size)
  * roots made) into w->ids. */
 static int nccl_gather_ids(MPI_Comm comm, nccl_work_t *w, dmesh_nccl_stats_t *st)
 {
-    int *counts = calloc((size_t)w->size, 2 * sizeof(int)), *displs, mine = 0, e, err;
-    nccl_id_msg_t me, *all = calloc((size_t)w->nids, sizeof(*all));
+    int *counts = DMESH_FAULT_CALLOC((size_t)w->size, 2 * sizeof(int)), *displs, mine = 0, e, err;
+    nccl_id_msg_t me, *all = DMESH_FAULT_CALLOC((size_t)w->nids, sizeof(*all));
 
     if (counts == NULL || all == NULL) {
         free(counts);
@@ -286,7 +286,7 @@ static int nccl_prepare(MPI_Comm comm, int how, int roots, int device, int err, 
         return err; /* the parent checked the GPUs of the whole mesh */
     DMESH_TRY(nccl_check_gpus(comm, w->size, device, err));
     w->nids = how == DMESH_NCCL_CREATE_SCALABLE ? scalable_roots(roots, w->size) : 1;
-    if ((w->ids = calloc((size_t)w->nids, sizeof(*w->ids))) == NULL)
+    if ((w->ids = DMESH_FAULT_CALLOC((size_t)w->nids, sizeof(*w->ids))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "NCCL ids: out of memory");
     DMESH_TRY(dmesh_agree(comm, 0, err, "allocating NCCL ids"));
     if (how == DMESH_NCCL_CREATE_SCALABLE)
@@ -398,7 +398,7 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
                             dmesh_nccl_request_t req[], dmesh_nccl_stats_t *stats)
 {
     dmesh_nccl_stats_t ignored;
-    nccl_work_t *w = calloc((size_t)(n > 0 ? n : 1), sizeof(*w));
+    nccl_work_t *w = DMESH_FAULT_CALLOC((size_t)(n > 0 ? n : 1), sizeof(*w));
     int saved = device, active = how == DMESH_NCCL_CREATE_SPLIT && parent != NULL, err;
 
     if (stats == NULL)

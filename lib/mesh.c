@@ -15,6 +15,7 @@
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
+#include "request.h"
 #include "text.h"
 #include "topo.h"
 #include "version.h"
@@ -187,66 +188,6 @@ static int check_backends(int ndims, int cuda, const dmesh_options_t *o)
     return DMESH_SUCCESS;
 }
 
-/* Hash of the options every rank must share (not the device: a wrapper may
- * legitimately force a different one per rank). */
-static uint64_t hash_options(uint64_t h, int ndims, const dmesh_options_t *o)
-{
-    char key[DMESH_OPTIONS_KEY_LEN];
-    int d;
-
-    h = dmesh_hash(h, &o->comm_create, sizeof(o->comm_create));
-    h = dmesh_hash(h, &o->nccl_lazy, sizeof(o->nccl_lazy));
-    h = dmesh_hash(h, &o->nccl_create, sizeof(o->nccl_create));
-    h = dmesh_hash(h, &o->nccl_scalable_roots, sizeof(o->nccl_scalable_roots));
-    for (d = 0; d < ndims; d++) {
-        dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
-        h = dmesh_hash(h, key, strlen(key) + 1);
-    }
-    return h;
-}
-
-/* names: NULL when unnamed. */
-static uint64_t hash_names(uint64_t h, int n, const char *const names[])
-{
-    int i, named = names != NULL;
-
-    h = dmesh_hash(h, &named, sizeof(named));
-    for (i = 0; named && i < n; i++)
-        h = dmesh_hash(h, names[i], strlen(names[i]) + 1);
-    return h;
-}
-
-static uint64_t hash_axis(uint64_t h, const dmesh_axis_t *a)
-{
-    h = dmesh_hash(h, &a->natoms, sizeof(int));
-    return dmesh_hash(h, a->atoms, sizeof(dmesh_atom_t) * (size_t)a->natoms);
-}
-
-/* The axes and names of n dims. */
-static uint64_t hash_dims(uint64_t h, int n, int named, const dmesh_dim_t dim[])
-{
-    int d;
-
-    h = dmesh_hash(h, &n, sizeof(n));
-    h = dmesh_hash(h, &named, sizeof(named));
-    for (d = 0; d < n; d++) {
-        h = hash_axis(h, &dim[d].entry->axis);
-        if (named)
-            h = dmesh_hash(h, dim[d].name, strlen(dim[d].name) + 1);
-    }
-    return h;
-}
-
-static uint64_t hash_layout(uint64_t h, const dmesh_layout_t *l)
-{
-    int d;
-
-    h = dmesh_hash(h, &l->naxes, sizeof(l->naxes));
-    for (d = 0; d < l->naxes; d++)
-        h = hash_axis(h, &l->axes[d]);
-    return h;
-}
-
 /* Ranks of comm that the members of sub are, in sub's rank order. */
 static int translate_members(MPI_Comm sub, MPI_Comm comm, int max, int out[], int *count)
 {
@@ -380,20 +321,19 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
 
 static uint64_t root_hash(const char *fn, const root_args_t *a, unsigned long id)
 {
-    uint64_t h = dmesh_hash(DMESH_HASH_INIT, fn, strlen(fn));
+    dmesh_request_t r;
 
-    if (!a->opts.check) /* only the outcome is agreed */
-        return 0;
-    h = dmesh_hash(h, &id, sizeof(id));
-    h = dmesh_hash(h, &a->cuda, sizeof(a->cuda));
-    h = dmesh_hash(h, &a->n, sizeof(a->n));
-    h = dmesh_hash(h, &a->local_map, sizeof(a->local_map));
-    h = hash_layout(h, &a->layout);
-    h = hash_names(h, a->layout.naxes, a->names);
-    h = hash_options(h, a->layout.naxes, &a->opts);
+    dmesh_request_begin(&r, fn, a->opts.check);
+    dmesh_request_bytes(&r, &id, sizeof(id));
+    dmesh_request_bytes(&r, &a->cuda, sizeof(a->cuda));
+    dmesh_request_bytes(&r, &a->n, sizeof(a->n));
+    dmesh_request_bytes(&r, &a->local_map, sizeof(a->local_map));
+    dmesh_request_layout(&r, &a->layout);
+    dmesh_request_names(&r, a->layout.naxes, a->names);
+    dmesh_request_options(&r, a->layout.naxes, &a->opts);
     if (a->rank_map != NULL && !a->local_map)
-        h = dmesh_hash(h, a->rank_map, (size_t)a->n * sizeof(int));
-    return h;
+        dmesh_request_bytes(&r, a->rank_map, (size_t)a->n * sizeof(int));
+    return dmesh_request_hash(&r);
 }
 
 /* The entries of n dims, for dmesh_universe_make. */
@@ -683,16 +623,15 @@ static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const na
  * non-members of the mesh take part too (the splits need every rank). With
  * the check off only the outcome is agreed, and only when communicators are
  * to be made (creating: the same on every rank, the caches being equal). */
-static int derived_agree(dmesh_t m, const char *fn, uint64_t h, int err, int nnew,
-                         const dmesh_options_t *o, int check, int creating)
+static int derived_agree(dmesh_t m, const char *fn, dmesh_request_t *r, int err, int nnew,
+                         const dmesh_options_t *o, int creating)
 {
-    if (!check)
-        return creating ? dmesh_universe_agree(m->u, 0, err, fn) : err;
-    h = dmesh_hash(h, fn, strlen(fn));
+    if (!r->check)
+        return creating ? dmesh_universe_agree(m->u, dmesh_request_hash(r), err, fn) : err;
     if (err == DMESH_SUCCESS) /* options of the new axes, parsed only when all went well */
-        h = hash_options(h, nnew, o);
-    h = hash_dims(h, m->ndims, m->named, m->dim);
-    return dmesh_universe_agree(m->u, h, err, fn);
+        dmesh_request_options(r, nnew, o);
+    dmesh_request_dims(r, m->ndims, m->named, m->dim);
+    return dmesh_universe_agree(m->u, dmesh_request_hash(r), err, fn);
 }
 
 /* Checks of a derived collective call before its own: a NULL output or an
@@ -820,6 +759,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     dmesh_comm_entry_t *e = NULL;
     dmesh_t out = DMESH_NULL;
     char text[DMESH_MAX_NAME] = "";
+    dmesh_request_t r;
     int err, check = dmesh_options_check(info), creating = 0;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
@@ -830,8 +770,9 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
         return err;
     if (err == DMESH_SUCCESS)
         err = flatten_reserve(mesh, text, &axis, &o, e, &creating, &t, &out);
-    err = derived_agree(mesh, "dmesh_flatten", dmesh_hash(DMESH_HASH_INIT, text, strlen(text)), err,
-                        1, &o, check, creating);
+    dmesh_request_begin(&r, "dmesh_flatten", check);
+    dmesh_request_string(&r, text);
+    err = derived_agree(mesh, "dmesh_flatten", &r, err, 1, &o, creating);
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_make(mesh->u, 1, &t.dim[0].entry, NULL, &o);
     if (err != DMESH_SUCCESS)
@@ -895,18 +836,19 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
 }
 
 /* What the ranks must agree on: dim, the new dims' axes and all names. */
-static uint64_t unflatten_hash(int dim, int n, const dmesh_axis_t parts[], const draft_t *t)
+static void unflatten_request(int dim, int n, const dmesh_axis_t parts[], const draft_t *t,
+                              dmesh_request_t *r)
 {
-    uint64_t h = dmesh_hash(DMESH_HASH_INIT, &dim, sizeof(dim));
     const char *names[DMESH_MAX_DIMS];
     int d;
 
-    h = dmesh_hash(h, &n, sizeof(n));
+    dmesh_request_bytes(r, &dim, sizeof(dim));
+    dmesh_request_bytes(r, &n, sizeof(n));
     for (d = 0; d < n; d++)
-        h = hash_axis(h, &parts[d]);
+        dmesh_request_axis(r, &parts[d]);
     for (d = 0; d < t->ndims; d++)
         names[d] = t->dim[d].name != NULL ? t->dim[d].name : "";
-    return hash_names(h, t->ndims, t->named ? names : NULL);
+    dmesh_request_names(r, t->ndims, t->named ? names : NULL);
 }
 
 int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
@@ -917,6 +859,7 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
     dmesh_comm_entry_t *fresh[DMESH_MAX_DIMS];
     dmesh_options_t o;
     dmesh_t m = DMESH_NULL;
+    dmesh_request_t r;
     int d, err, check = dmesh_options_check(info), creating = 0;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
@@ -933,9 +876,10 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
         t.dim[dim + d].entry = fresh[d];
     if (err == DMESH_SUCCESS)
         err = mesh_from(mesh->u, &t, &m);
-    err = derived_agree(mesh, "dmesh_unflatten",
-                        err == DMESH_SUCCESS ? unflatten_hash(dim, n, parts, &t) : 0, err, n, &o,
-                        check, creating);
+    dmesh_request_begin(&r, "dmesh_unflatten", check);
+    if (err == DMESH_SUCCESS)
+        unflatten_request(dim, n, parts, &t, &r);
+    err = derived_agree(mesh, "dmesh_unflatten", &r, err, n, &o, creating);
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_make(mesh->u, n, fresh, NULL, &o);
     if (err != DMESH_SUCCESS)

@@ -52,12 +52,9 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
     /* a rank map private to each group: its first rank tells them apart */
     long long base = dmesh_universe_colour_base(u);
     MPI_Comm copy = MPI_COMM_NULL;
-    int p[DMESH_MAX_DIMS], d, rc, err = DMESH_SUCCESS;
+    int p[DMESH_MAX_DIMS], d, rc, err;
 
-    if (base > INT_MAX - u->n)
-        err = dmesh_error_set(DMESH_ERR_SIZE, "dmesh_get_cart_comm: colours exceed INT_MAX");
-    else
-        err = dmesh_comm_mpi_create(u->comm, axis, u->n, u->my_index, (int)base, &copy);
+    err = dmesh_comm_mpi_create(u->comm, axis, u->n, u->my_index, base, &copy);
     err = dmesh_universe_agree(u, h, err, "dmesh_get_cart_comm (split)");
     if (err != DMESH_SUCCESS) {
         if (copy != MPI_COMM_NULL) /* made here, failed elsewhere */

@@ -5,19 +5,30 @@
 #include "config.h"
 
 #include "dmesh_nccl.h"
+#include "agree.h"
 #include "error.h"
 #include "mesh.h"
 
 /* The NCCL communicator of dim, created first when the universe defers
- * NCCL creation (collective over that dim's group then). */
-static int mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
+ * NCCL creation (collective over that dim's group then). err is this
+ * rank's own error so far (a NULL output): on the lazy path it still takes
+ * part, so that the agreement, not a missing rank, decides the outcome. */
+static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
 {
     dmesh_comm_entry_t *e = dmesh_mesh_entry(mesh, dim);
 
+    /* the backend and the membership are the same on every rank of the
+     * group (agreed when the mesh was made): returning here strands none */
     if (e->backend != DMESH_BACKEND_NCCL)
         return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
     if (mesh->u->my_index < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
+    if (err == DMESH_SUCCESS && mesh->u->aborted && e->nccl_pending)
+        err = dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no new NCCL "
+                                             "communicator");
+    if (e->nccl_pending && e->comm != MPI_COMM_NULL)
+        DMESH_TRY(dmesh_agree(e->comm, 0, err, "dmesh_get_nccl_comm (lazy creation)"));
+    DMESH_TRY(err);
     DMESH_TRY(dmesh_universe_nccl_entry(mesh->u, e));
     *nccl = e->nccl;
     return DMESH_SUCCESS;
@@ -26,10 +37,13 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, void **nccl)
 int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
 {
     void *nccl = NULL;
+    int err = DMESH_SUCCESS;
 
-    DMESH_CHECK_PTR(comm);
+    /* a bad handle or dim names no group to take part in: local */
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
-    DMESH_TRY(mesh_get_nccl(mesh, dim, &nccl));
+    if (comm == NULL)
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'comm' is NULL", __func__);
+    DMESH_TRY(mesh_get_nccl(mesh, dim, err, &nccl));
     *comm = (ncclComm_t)nccl;
     return DMESH_SUCCESS;
 }

@@ -12,7 +12,9 @@
 
 #include "comm_nccl.h"
 #include "error.h"
+#include "fault.h"
 #include "mesh.h"
+#include "request.h"
 #include "serialize.h"
 #include "text.h"
 #include "topo.h"
@@ -46,7 +48,7 @@ int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
                                "ranks: its rank map differs between groups",
                                __func__);
     memset(&s, 0, sizeof(s));
-    if (u->nflat > 0 && (s.flat = malloc((size_t)u->nflat * sizeof(*s.flat))) == NULL)
+    if (u->nflat > 0 && (s.flat = DMESH_FAULT_MALLOC((size_t)u->nflat * sizeof(*s.flat))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
     s.cuda = u->cuda;
     s.n = u->n;
@@ -148,8 +150,8 @@ static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_option
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS], **fe = NULL;
     int i, err = DMESH_SUCCESS;
 
-    if (s->nflat > 0 && ((flat = calloc((size_t)s->nflat, sizeof(*flat))) == NULL ||
-                         (fe = malloc((size_t)s->nflat * sizeof(*fe))) == NULL))
+    if (s->nflat > 0 && ((flat = DMESH_FAULT_CALLOC((size_t)s->nflat, sizeof(*flat))) == NULL ||
+                         (fe = DMESH_FAULT_MALLOC((size_t)s->nflat * sizeof(*fe))) == NULL))
         err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     if (err == DMESH_SUCCESS)
         err = build_reserve(u, s, o->comm_create, flat, out);
@@ -191,6 +193,23 @@ static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o
     root->names = s->root_named && !err ? names : NULL;
 }
 
+/* The hash the ranks agree on: the text, the options and the check flag
+ * (request.h), so that ranks given different options (a different
+ * dmesh_comm_create would send them into different creation calls) or a
+ * different dmesh_check fail with DMESH_ERR_MISMATCH. */
+static uint64_t saved_hash(const char *text, const dmesh_saved_t *s, const dmesh_options_t *o,
+                           int err)
+{
+    dmesh_request_t r;
+
+    dmesh_request_begin(&r, "dmesh_deserialize", o->check);
+    if (text != NULL)
+        dmesh_request_string(&r, text);
+    if (err == DMESH_SUCCESS) /* the options, parsed only when all went well */
+        dmesh_request_options(&r, s->ndims, o);
+    return dmesh_request_hash(&r);
+}
+
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
 {
     dmesh_universe_t *u = NULL;
@@ -201,7 +220,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     dmesh_layout_t root_layout;
     const char *root_names[DMESH_MAX_DIMS];
     uint64_t h;
-    int size, rc, err;
+    int size, rc, err, check;
 
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
@@ -209,26 +228,28 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     DMESH_TRY(dmesh_mpi_identity_check(__func__));
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
+    check = dmesh_options_check(info);
     memset(&s, 0, sizeof(s));
     memset(&o, 0, sizeof(o));
-    o.check = 1;
     err = mesh == NULL ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'mesh' is NULL", __func__)
                        : dmesh_saved_parse(text, &s);
     if (err == DMESH_SUCCESS)
         err = check_saved(&s, size, info, &o);
-    h = text != NULL ? dmesh_hash(DMESH_HASH_INIT, text, strlen(text)) : 0;
-    if (err != DMESH_SUCCESS && !o.check) {
+    o.check = check;                      /* what a partial parse left there is not the call's */
+    if (err != DMESH_SUCCESS && !check) { /* with the check off, a rejecting rank returns */
         dmesh_saved_free(&s);
         return err;
     }
+    h = saved_hash(text, &s, &o, err);
     saved_root(&s, err, &o, &root_layout, root_names, &root);
     rc = dmesh_universe_create(comm, &root, &u);
     if (rc != DMESH_SUCCESS) {
         dmesh_saved_free(&s);
         return rc;
     }
-    if (o.check) /* the same text on every rank, each parsed and checked */
-        err = dmesh_universe_agree(u, h, err, __func__);
+    /* always, the check on or off: the same text and options on every rank,
+     * each parsed and checked (only the outcome with the check off) */
+    err = dmesh_universe_agree(u, h, err, __func__);
     if (err == DMESH_SUCCESS && s.cuda) {
         err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
         err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (device binding)");

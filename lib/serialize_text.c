@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fault.h"
 #include "serialize.h"
 #include "text.h"
 
@@ -307,7 +308,7 @@ static int ranks(cursor_t *c, dmesh_saved_t *s)
         if (i == s->n)
             return fail_at(c, q, "more than %d ranks", s->n);
         if ((i & (i - 1)) == 0) { /* grow as the list is read: N alone allocates nothing */
-            int *m = realloc(s->rank_map, (size_t)(i ? 2 * i : 1) * sizeof(int));
+            int *m = DMESH_FAULT_REALLOC(s->rank_map, (size_t)(i ? 2 * i : 1) * sizeof(int));
             if (m == NULL)
                 return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
             s->rank_map = m;
@@ -316,7 +317,7 @@ static int ranks(cursor_t *c, dmesh_saved_t *s)
     }
     if (i != s->n)
         return fail_at(c, c->p, "%d ranks, expected %d", i, s->n);
-    if ((sorted = malloc((size_t)s->n * sizeof(int))) == NULL)
+    if ((sorted = DMESH_FAULT_MALLOC((size_t)s->n * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     memcpy(sorted, s->rank_map, (size_t)s->n * sizeof(int));
     qsort(sorted, (size_t)s->n, sizeof(int), cmp_int);
@@ -378,7 +379,7 @@ static int dim_line(cursor_t *c, dmesh_saved_t *s, int sec, const char *at)
 
     if (sec == SEC_FLAT) {
         if ((s->nflat & (s->nflat - 1)) == 0) {
-            d = realloc(s->flat, (size_t)(s->nflat ? 2 * s->nflat : 1) * sizeof(*d));
+            d = DMESH_FAULT_REALLOC(s->flat, (size_t)(s->nflat ? 2 * s->nflat : 1) * sizeof(*d));
             if (d == NULL)
                 return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
             s->flat = d;

@@ -103,7 +103,7 @@ static int cuda_busids(bind_state_t *s)
 {
     uint64_t h = DMESH_HASH_INIT;
 
-    s->busid = calloc(s->ndev, sizeof(*s->busid));
+    s->busid = DMESH_FAULT_CALLOC(s->ndev, sizeof(*s->busid));
     if (s->busid == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "device binding: out of memory");
     for (int d = 0; d < s->ndev; d++) {
@@ -167,7 +167,7 @@ static int bind_exchange(MPI_Comm comm, bind_state_t *s)
 /* The plan among the node's ranks that plan over the same devices. */
 static int bind_plan(bind_state_t *s, int *device)
 {
-    dmesh_topo_record_t *peers = malloc(s->node_size * sizeof(*peers));
+    dmesh_topo_record_t *peers = DMESH_FAULT_MALLOC(s->node_size * sizeof(*peers));
     int n = 0, me = 0, err;
 
     if (peers == NULL)
@@ -269,34 +269,67 @@ static void bind_free(bind_state_t *s)
         MPI_Comm_free(&s->node);
 }
 
+/* Under process_lock, before the agreement: the first binding of the
+ * process claims its device. Another thread's "cuda" universe may have
+ * bound the process meanwhile (both planned while neither had published):
+ * the same device is fine, another one breaks the one-device rule. */
+static int bind_claim(bind_state_t *s, int dev, int *claimed)
+{
+    *claimed = 0;
+    if (s->bound >= 0)
+        return DMESH_SUCCESS;
+    if (process_device >= 0 && process_device != dev)
+        return dmesh_error_set(DMESH_ERR_NO_DEVICE,
+                               "device binding: another thread bound this process to CUDA "
+                               "device %d while this mesh chose %d (one device per process)",
+                               process_device, dev);
+    *claimed = process_device < 0;
+    process_device = dev;
+    return DMESH_SUCCESS;
+}
+
+/* process_lock guards the process's state (process_device, process_topo)
+ * during the local steps only, never across a collective: two threads that
+ * create "cuda" meshes on different communicators (MPI_THREAD_MULTIPLE) may
+ * enter the exchanges in different orders on different ranks, and a lock
+ * held across them would deadlock the ranks. */
 int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int *device)
 {
     bind_state_t s;
-    int dev = -1, err, xerr;
+    int dev = -1, err, xerr, claimed = 0;
 
     memset(&s, 0, sizeof(s));
     s.node = MPI_COMM_NULL;
     MPI_Comm_rank(comm, &s.rank);
     pthread_mutex_lock(&process_lock);
     s.bound = process_device;
-    /* every rank of a "cuda" mesh loads the CUDA runtime (issue 12); a rank
-     * without it goes through the exchange and fails in the agreement */
+    /* every rank of a "cuda" mesh loads the CUDA runtime; a rank without it
+     * goes through the exchange and fails in the agreement */
     err = dmesh_gpu_lib_load(DMESH_GPU_CUDART);
     if (err == DMESH_SUCCESS)
         err = bind_probe(&s, opts, member);
+    pthread_mutex_unlock(&process_lock);
     xerr = bind_exchange(comm, &s);
     if (err == DMESH_SUCCESS)
         err = xerr;
+    pthread_mutex_lock(&process_lock);
+    if (s.topo != NULL && (process_topo_devices != s.rec.devices || s.topo != process_topo))
+        s.topo = NULL; /* replaced by another thread meanwhile: plan without it */
     if (err == DMESH_SUCCESS && member)
         err = bind_decide(&s, opts, &dev);
     else if (err == DMESH_SUCCESS)
         dev = s.bound; /* outside the mesh: no device of its own here */
     if (err == DMESH_SUCCESS && member)
+        err = bind_claim(&s, dev, &claimed);
+    pthread_mutex_unlock(&process_lock);
+    if (err == DMESH_SUCCESS && member)
         err = bind_set(opts, dev);
     err = dmesh_agree(comm, 0, err, "device binding");
-    if (err == DMESH_SUCCESS && member && s.bound < 0)
-        process_device = dev;
-    pthread_mutex_unlock(&process_lock);
+    if (err != DMESH_SUCCESS && claimed) {
+        pthread_mutex_lock(&process_lock);
+        process_device = -1; /* the binding failed somewhere: not this process's device */
+        pthread_mutex_unlock(&process_lock);
+    }
     if (err == DMESH_SUCCESS && opts->debug && member)
         bind_debug(&s, dev);
     bind_free(&s);

@@ -302,10 +302,8 @@ static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm 
     int rc, err;
 
     if (given == NULL) {
-        if (base > INT_MAX - u->n)
-            return dmesh_error_set(DMESH_ERR_SIZE, "communicator colours exceed INT_MAX");
-        err = dmesh_comm_mpi_create_prepared(u->comm, &e->prepared, u->my_index, (int)base,
-                                             e->by_group, e->members, &e->comm);
+        err = dmesh_comm_mpi_create_prepared(u->comm, &e->prepared, u->my_index, base, e->by_group,
+                                             e->members, &e->comm);
         members_free(e);
         return err;
     }

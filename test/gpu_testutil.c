@@ -39,11 +39,19 @@ void gt_check_same(const char *file, int line, int value)
         gt_fail(file, line, "ranks disagree: classes from %d to %d", lo, hi);
 }
 
-void gt_init(int *argc, char ***argv)
+int gt_init_thread(int *argc, char ***argv, int required)
 {
-    MPI_Init(argc, argv);
+    int provided = MPI_THREAD_SINGLE;
+
+    MPI_Init_thread(argc, argv, required, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    return provided;
+}
+
+void gt_init(int *argc, char ***argv)
+{
+    (void)gt_init_thread(argc, argv, MPI_THREAD_SINGLE);
 }
 
 int gt_run_suite(Suite *s)

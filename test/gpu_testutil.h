@@ -56,6 +56,8 @@ void gt_check_same(const char *file, int line, int value);
 
 /* MPI_Init, then world_rank and world_size. */
 void gt_init(int *argc, char ***argv);
+/* The same with MPI_Init_thread(required); returns the level provided. */
+int gt_init_thread(int *argc, char ***argv, int required);
 
 /* Run suite s with CK_NOFORK on every rank; rank 0 prints Check's summary.
  * Returns the number of failed tests summed over all ranks (collective over

@@ -340,6 +340,39 @@ GT_TEST(test_get_nccl_comm_args)
     dmesh_free(&m);
 }
 
+/* Lazy creation (dmesh_nccl_init=lazy): the first dmesh_get_nccl_comm of a
+ * dim is collective over its group. A NULL output on one rank is that
+ * rank's error, agreed: every member returns DMESH_ERR_ARG (none is left
+ * in the creation), nothing is made, and the next call makes it. */
+GT_TEST(test_lazy_null_output)
+{
+    int shape[2] = {2, world_size / 2};
+    MPI_Info info = info_for(NULL);
+    dmesh_t m = DMESH_NULL;
+    ncclComm_t c = NULL;
+    int rc, live;
+
+    if (world_size < 2)
+        return;
+    MPI_Info_set(info, "dmesh_nccl_init", "lazy");
+    CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, NULL, info, &m), DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    live = nccl_double_live_comms();
+    /* dim 0 groups ranks r and r + size/2: world rank 0 leaves out its own */
+    rc = dmesh_get_nccl_comm(m, 0, world_rank == 0 ? NULL : &c);
+    if (world_rank % (world_size / 2) == 0) {
+        CHECK_EQ(rc, DMESH_ERR_ARG);
+        CHECK(c == NULL);
+    } else {
+        CHECK_EQ(rc, DMESH_SUCCESS); /* another group: not concerned */
+    }
+    CHECK_EQ(nccl_double_live_comms(), live + (world_rank % (world_size / 2) != 0));
+    check_dim(m, 0); /* now made in the first group too */
+    check_dim(m, 1);
+    dmesh_free(&m);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+}
+
 /* The double's ncclCommSplit as NCCL's: NOCOLOR gives NULL, keys order. */
 GT_TEST(test_double_split)
 {
@@ -385,6 +418,7 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_option);
     tcase_add_test(t, test_size1_dims_made_once);
     tcase_add_test(t, test_get_nccl_comm_args);
+    tcase_add_test(t, test_lazy_null_output);
     tcase_add_test(t, test_nccl_missing_everywhere);
     tcase_add_test(t, test_nccl_missing_on_last_rank);
     suite_add_tcase(s, t);

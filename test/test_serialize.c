@@ -247,6 +247,41 @@ MT_TEST(different_texts)
     MT_OK(dmesh_free(&mesh));
 }
 
+/* Different options on different ranks: rank 0 asks for split creation,
+ * or turns the agreement check off, the others keep the defaults. The
+ * ranks would enter different creations (MPI_Comm_split against
+ * MPI_Comm_create_group) or different agreements; every rank must return
+ * DMESH_ERR_MISMATCH instead. */
+MT_TEST(different_options)
+{
+    static const char *const keys[][2] = {{"dmesh_comm_create", "split"}, {"dmesh_check", "false"}};
+    int shape[3] = {mt_size, 1, 1};
+    dmesh_t mesh = DMESH_NULL, back = DMESH_NULL, flat = DMESH_NULL;
+    MPI_Info info;
+    char *text;
+
+    if (mt_size < 2)
+        return;
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 3, shape, D3, MPI_INFO_NULL, &mesh));
+    MT_OK(dmesh_flatten(mesh, NULL, MPI_INFO_NULL, &flat));
+    text = save(mesh);
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        MPI_Info_create(&info);
+        if (mt_rank == 0)
+            MPI_Info_set(info, keys[k][0], keys[k][1]);
+        MT_FAILS_CREATE(MPI_COMM_WORLD, dmesh_deserialize(MPI_COMM_WORLD, text, info, &back),
+                        DMESH_ERR_MISMATCH, back);
+        MPI_Info_free(&info);
+    }
+    /* the communicator still works: nothing was left half made */
+    MT_OK(dmesh_deserialize(MPI_COMM_WORLD, text, MPI_INFO_NULL, &back));
+    same_comms(mesh, back);
+    MT_OK(dmesh_free(&back));
+    free(text);
+    MT_OK(dmesh_free(&flat));
+    MT_OK(dmesh_free(&mesh));
+}
+
 /* A mesh of dmesh_from_comms without ranks has a rank map per group. */
 MT_TEST(from_comms_refused)
 {
@@ -273,6 +308,7 @@ static Suite *serialize_suite(void)
     tcase_add_test(t, malformed_texts);
     tcase_add_test(t, communicator_too_small);
     tcase_add_test(t, different_texts);
+    tcase_add_test(t, different_options);
     tcase_add_test(t, from_comms_refused);
     suite_add_tcase(s, t);
     return s;

@@ -7,6 +7,7 @@
  * leaves the others waiting in a collective call. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static const char *const gpus[NGPU] = {"0000:07:00.0", "0000:0f:00.0", "0000:47:
                                        "0000:4e:00.0", "0000:87:00.0", "0000:90:00.0",
                                        "0000:b7:00.0", "0000:bd:00.0"};
 
+static int thread_level;
 static MPI_Comm comm; /* a duplicate of the world with MPI_ERRORS_RETURN, as the universe's */
 
 static dmesh_options_t options(int device, int bind)
@@ -321,6 +323,56 @@ static void unbind(void)
     hwloc_topology_destroy(topo);
 }
 
+/* Two threads per rank bind on two communicators (MPI_THREAD_MULTIPLE),
+ * the even ranks starting with the first, the odd ranks with the second:
+ * a process-wide lock held across the exchange would have each rank's
+ * first thread wait for a peer that waits for that lock. Both bindings
+ * succeed, with the same device. */
+typedef struct {
+    MPI_Comm comm;
+    double delay;
+    int rc, device;
+} bind_thread_t;
+
+static void *bind_thread(void *arg)
+{
+    bind_thread_t *b = arg;
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    double t0 = MPI_Wtime();
+
+    while (MPI_Wtime() - t0 < b->delay)
+        ;
+    b->rc = dmesh_topo_bind(b->comm, &o, 1, &b->device);
+    return NULL;
+}
+
+GT_TEST(test_threads_opposite_order)
+{
+    bind_thread_t b[2];
+    pthread_t th[2];
+
+    if (thread_level < MPI_THREAD_MULTIPLE) {
+        if (world_rank == 0)
+            printf("test_threads_opposite_order: skipped (no MPI_THREAD_MULTIPLE)\n");
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        memset(&b[i], 0, sizeof(b[i]));
+        MPI_Comm_dup(comm, &b[i].comm);
+        b[i].device = -1;
+        b[i].delay = (i == world_rank % 2) ? 0 : 0.3;
+    }
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, bind_thread, &b[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ(b[i].rc, DMESH_SUCCESS);
+        CHECK_EQ(b[i].device, expected[world_rank]);
+        MPI_Comm_free(&b[i].comm);
+    }
+}
+
 /* Checked fixture: every test starts with the GPUs of the XML file visible
  * and no device set. */
 static void reset_devices(void)
@@ -350,6 +402,7 @@ static Suite *bind_suite(void)
     tcase_add_test(t, test_hwloc_fails);
     tcase_add_test(t, test_cudart_missing_everywhere);
     tcase_add_test(t, test_cudart_missing_on_rank_1);
+    tcase_add_test(t, test_threads_opposite_order);
 #ifdef DMESH_FAULT_INJECTION
     tcase_add_test(t, test_fault_allgather);
     tcase_add_test(t, test_fault_malloc);
@@ -365,7 +418,7 @@ int main(int argc, char **argv)
 {
     int total;
 
-    gt_init(&argc, &argv);
+    thread_level = gt_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
     unbind();
     /* After MPI_Init, so that hwloc inside the MPI library saw the real machine. */
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);

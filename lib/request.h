@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What the ranks of a collective creation call must have in common, as the
+ * one hash that the call's agreement compares (agree.h). Every creation
+ * path (root meshes, derived meshes, dmesh_deserialize, the Cartesian
+ * communicator) builds its hash here, so that the check flag and the
+ * options are hashed in one place and the same way everywhere.
+ *
+ * With the check off (dmesh_check=false) only the outcome of the call is
+ * agreed: the hash is the constant 0 whatever is added. A rank that checks
+ * and one that does not therefore differ, and the call fails with
+ * DMESH_ERR_MISMATCH on every rank instead of pairing different
+ * collectives. */
+#ifndef DMESH_REQUEST_H
+#define DMESH_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mesh.h"
+#include "options.h"
+
+typedef struct {
+    uint64_t h;
+    int check;
+} dmesh_request_t;
+
+/* A request of the call fn, with the check on or off. */
+void dmesh_request_begin(dmesh_request_t *r, const char *fn, int check);
+
+/* Add n bytes, a string (with its end), an axis, a layout, names (NULL:
+ * unnamed), the axes and names of n dims. */
+void dmesh_request_bytes(dmesh_request_t *r, const void *p, size_t n);
+void dmesh_request_string(dmesh_request_t *r, const char *s);
+void dmesh_request_axis(dmesh_request_t *r, const dmesh_axis_t *a);
+void dmesh_request_layout(dmesh_request_t *r, const dmesh_layout_t *l);
+void dmesh_request_names(dmesh_request_t *r, int n, const char *const names[]);
+void dmesh_request_dims(dmesh_request_t *r, int n, int named, const dmesh_dim_t dim[]);
+
+/* Add the options every rank must share, those of the call and those of
+ * ndims new axes; not the device (a wrapper may force one per rank), not
+ * the debug flag. */
+void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t *o);
+
+/* The hash to agree on: 0 when the check is off. */
+uint64_t dmesh_request_hash(const dmesh_request_t *r);
+
+#endif /* DMESH_REQUEST_H */
