@@ -17,6 +17,7 @@
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
+#include "request.h"
 
 /* The cache key of (layout, periods, reorder): at most 16 sizes whose
  * product fits an int (about 40 characters) and 16 period flags. */
@@ -70,10 +71,10 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
             MPI_Comm_free(cart);
             rc = MPI_ERR_INTERN;
         }
+        if (rc == MPI_SUCCESS && (rc = dmesh_set_errhandler(*cart)) != MPI_SUCCESS)
+            MPI_Comm_free(cart);
         if (rc != MPI_SUCCESS)
             err = dmesh_error_mpi(rc, "MPI_Cart_create");
-        else
-            MPI_Comm_set_errhandler(*cart, MPI_ERRORS_RETURN);
         MPI_Comm_free(&copy);
     }
     err = dmesh_universe_agree(u, h, err, "dmesh_get_cart_comm (MPI_Cart_create)");
@@ -82,16 +83,18 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
     return err;
 }
 
+/* The request (request.h): the mesh's axes and the key. No info, so the
+ * check is always on. */
 static uint64_t cart_hash(dmesh_t m, const char *key)
 {
-    uint64_t h = dmesh_hash(DMESH_HASH_INIT, "dmesh_get_cart_comm", 19);
-    int d;
+    dmesh_request_t r;
 
-    h = dmesh_hash(h, &m->ndims, sizeof(int));
-    for (d = 0; d < m->ndims; d++)
-        h = dmesh_hash(h, dmesh_mesh_axis(m, d),
-                       sizeof(int) + sizeof(dmesh_atom_t) * (size_t)dmesh_mesh_axis(m, d)->natoms);
-    return dmesh_hash(h, key, strlen(key));
+    dmesh_request_begin(&r, "dmesh_get_cart_comm", 1);
+    dmesh_request_bytes(&r, &m->ndims, sizeof(int));
+    for (int d = 0; d < m->ndims; d++)
+        dmesh_request_axis(&r, dmesh_mesh_axis(m, d));
+    dmesh_request_string(&r, key);
+    return dmesh_request_hash(&r);
 }
 
 int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm *cart)
@@ -99,6 +102,7 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
     dmesh_axis_t axis;
     dmesh_comm_entry_t *e = NULL;
     char key[DMESH_OPTIONS_KEY_LEN] = "";
+    MPI_Comm made = MPI_COMM_NULL;
     int shape[DMESH_MAX_DIMS], err, added;
     uint64_t h;
 
@@ -122,11 +126,12 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
                 dmesh_universe_drop_entry(mesh->u);
             return err;
         }
-        err = cart_create(mesh->u, &axis, mesh->ndims, shape, periods, reorder, h, &e->comm);
+        err = cart_create(mesh->u, &axis, mesh->ndims, shape, periods, reorder, h, &made);
         if (err != DMESH_SUCCESS) {
             dmesh_universe_drop_entry(mesh->u);
             return err;
         }
+        dmesh_universe_set_entry_comm(e, made);
     }
     *cart = e->comm;
     return DMESH_SUCCESS;

@@ -17,7 +17,6 @@
 #include "request.h"
 #include "serialize.h"
 #include "text.h"
-#include "topo.h"
 #include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
@@ -251,7 +250,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
      * each parsed and checked (only the outcome with the check off) */
     err = dmesh_universe_agree(u, h, err, __func__);
     if (err == DMESH_SUCCESS && s.cuda) {
-        err = dmesh_topo_bind(u->comm, &o, u->my_index >= 0, &u->device);
+        err = dmesh_universe_bind(u, &o);
         err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (device binding)");
     }
     if (err == DMESH_SUCCESS)

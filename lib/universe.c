@@ -15,6 +15,7 @@
 #include "comm_nccl.h"
 #include "error.h"
 #include "fault.h"
+#include "topo.h"
 #include "universe.h"
 
 int dmesh_rank_map_index(int n, const int *rank_map, int rank)
@@ -168,6 +169,36 @@ static void free_comms(dmesh_universe_t *u)
             MPI_Comm_free(&e->comm);
         members_free(e);
     }
+}
+
+void dmesh_universe_retain(dmesh_universe_t *u)
+{
+    __atomic_add_fetch(&u->refcount, 1, __ATOMIC_RELAXED);
+}
+
+int dmesh_universe_bind(dmesh_universe_t *u, const dmesh_options_t *o)
+{
+    return dmesh_topo_bind(u->comm, o, u->my_index >= 0, &u->device);
+}
+
+int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn)
+{
+    int mine = u->my_index >= 0, any = 0,
+        rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, u->comm);
+
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Allreduce: does the mesh have a member");
+    if (!any)
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "%s: dim_comms[0] is MPI_COMM_NULL on every rank: the mesh has "
+                               "no member",
+                               fn);
+    return DMESH_SUCCESS;
+}
+
+void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm)
+{
+    e->comm = comm;
 }
 
 void dmesh_universe_release(dmesh_universe_t *u)

@@ -83,6 +83,23 @@ int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dme
  * same pointer. */
 int dmesh_universe_intern(dmesh_universe_t *u, const char *name, const char **out);
 
+/* Take one reference (a new mesh handle of u); atomic: local calls that
+ * make handles may run on several threads. */
+void dmesh_universe_retain(dmesh_universe_t *u);
+
+/* Collective over u->comm, for a "cuda" universe: bind the caller's device
+ * (topo.h) and keep it as u's; every rank returns the same class. */
+int dmesh_universe_bind(dmesh_universe_t *u, const dmesh_options_t *o);
+
+/* Collective over u->comm: DMESH_ERR_LAYOUT on every rank when no rank is
+ * a member of the mesh (a dmesh_from_comms mesh whose dim_comms[0] was
+ * MPI_COMM_NULL everywhere). */
+int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn);
+
+/* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
+ * universe frees it with the others. */
+void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm);
+
 /* Drop one reference; the last one frees the communicators (NCCL first,
  * then MPI, each in reverse creation order) and the universe. */
 void dmesh_universe_release(dmesh_universe_t *u);

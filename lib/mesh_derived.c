@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Derived meshes: dmesh_slice and dmesh_concatenate (local: they reuse the
+ * communicators of their source), dmesh_flatten and dmesh_unflatten
+ * (collective over the root communicator when a layout is new: reserve the
+ * cache entries, agree, make the communicators, agree; roll back on every
+ * rank after a failure). */
+#include "config.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "mesh.h"
+#include "request.h"
+#include "text.h"
+
+/* A derived mesh being assembled (slice, flatten, unflatten, concatenate). */
+typedef struct {
+    int ndims, named;
+    dmesh_dim_t dim[DMESH_MAX_DIMS];
+} draft_t;
+
+/* A new handle in u with the dims of t. */
+static int mesh_from(dmesh_universe_t *u, const draft_t *t, dmesh_t *out)
+{
+    return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, out);
+}
+
+static int find_dim(const struct dmesh_s *m, const char *name)
+{
+    int d;
+
+    for (d = 0; m->named && d < m->ndims; d++)
+        if (strcmp(m->dim[d].name, name) == 0)
+            return d;
+    return -1;
+}
+
+/* The check of the paths that assemble a mesh from the names of meshes of
+ * one universe (slice, unflatten, concatenate): no name twice. The names
+ * are interned, so equal names are equal pointers. */
+static int check_unique_names(const draft_t *t, const char *fn)
+{
+    for (int d = 0; t->named && d < t->ndims; d++)
+        for (int k = 0; k < d; k++)
+            if (t->dim[k].name == t->dim[d].name)
+                return dmesh_error_set(DMESH_ERR_NAME, "%s: name \"%s\" is used twice", fn,
+                                       t->dim[d].name);
+    return DMESH_SUCCESS;
+}
+
+/* Axes given in a slice or concatenate must be sorted (slice only) and must
+ * not overlap: together they form an orthogonal layout. */
+static int check_joined(const draft_t *t, int need_sorted, const char *fn)
+{
+    dmesh_axis_t all;
+    int ok = 0;
+
+    if (dmesh_dims_concat(t->ndims, t->dim, &all) != DMESH_SUCCESS)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
+    DMESH_TRY(dmesh_axis_is_sorted(&all, &ok));
+    if (need_sorted && !ok)
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "%s: dimensions are not in ascending stride order "
+                               "(outer to inner, as in the root mesh)",
+                               fn);
+    DMESH_TRY(dmesh_axis_is_orthogonal(&all, &ok));
+    if (!ok)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
+    return DMESH_SUCCESS;
+}
+
+/* Append the dimension called name (of m, or registered on the root) to s. */
+static int slice_add(dmesh_t m, const char *name, draft_t *s)
+{
+    const dmesh_flat_name_t *f;
+    int d = find_dim(m, name);
+
+    if (d >= 0) {
+        s->dim[s->ndims++] = m->dim[d];
+    } else if (m->is_root && (f = dmesh_universe_find_flat(m->u, name)) != NULL) {
+        s->dim[s->ndims].entry = f->entry;
+        s->dim[s->ndims++].name = f->name;
+    } else {
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: no dimension \"%s\" in the mesh%s",
+                               name, m->is_root ? " (nor registered by dmesh_flatten)" : "");
+    }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh)
+{
+    draft_t s;
+    int i;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_slice"));
+    DMESH_CHECK_PTR(dim_names);
+    DMESH_CHECK_PTR(submesh);
+    if (!mesh->named)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: the mesh has no dimension names");
+    if (n < 1 || n > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_slice: n = %d out of range [1, %d]", n,
+                               DMESH_MAX_DIMS);
+    s.ndims = 0;
+    s.named = 1;
+    for (i = 0; i < n; i++) {
+        if (dim_names[i] == NULL)
+            return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: dim_names[%d] is NULL", i);
+        DMESH_TRY(slice_add(mesh, dim_names[i], &s));
+    }
+    DMESH_TRY(check_unique_names(&s, "dmesh_slice"));
+    DMESH_TRY(check_joined(&s, 1, "dmesh_slice"));
+    return mesh_from(mesh->u, &s, submesh);
+}
+
+/* Options of the new axes of a derived mesh: info applies to them only. */
+static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const names[],
+                           dmesh_options_t *o)
+{
+    DMESH_TRY(dmesh_options_parse(info, n, names, m->u->cuda, o));
+    return dmesh_check_backends(n, m->u->cuda, o);
+}
+
+/* Agreement for a derived collective call, over the root communicator;
+ * non-members of the mesh take part too (the splits need every rank). With
+ * the check off only the outcome is agreed, and only when communicators are
+ * to be made (creating: the same on every rank, the caches being equal). */
+static int derived_agree(dmesh_t m, const char *fn, dmesh_request_t *r, int err, int nnew,
+                         const dmesh_options_t *o, int creating)
+{
+    if (!r->check)
+        return creating ? dmesh_universe_agree(m->u, dmesh_request_hash(r), err, fn) : err;
+    if (err == DMESH_SUCCESS) /* options of the new axes, parsed only when all went well */
+        dmesh_request_options(r, nnew, o);
+    dmesh_request_dims(r, m->ndims, m->named, m->dim);
+    return dmesh_universe_agree(m->u, dmesh_request_hash(r), err, fn);
+}
+
+/* Checks of a derived collective call before its own: a NULL output or an
+ * aborted universe is an error of this rank, agreed like the others. */
+static int derived_begin(dmesh_t m, const void *out, const char *fn)
+{
+    if (out == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: the output argument is NULL", fn);
+    if (m->u->aborted)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", fn);
+    return DMESH_SUCCESS;
+}
+
+/* Local, before the agreement: reserve the entries e[0..n) of axes[0..n)
+ * (options o->axis[0..n)). */
+static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dmesh_options_t *o,
+                           int *creating, dmesh_comm_entry_t *e[])
+{
+    int d, err = DMESH_SUCCESS, before = m->u->cache.count;
+
+    for (d = 0; d < n && err == DMESH_SUCCESS; d++)
+        err = dmesh_universe_reserve(m->u, &axes[d], &o->axis[d], o->comm_create, &e[d]);
+    /* a failed reservation was a miss: communicators were to be made */
+    *creating = err != DMESH_SUCCESS || m->u->cache.count != before;
+    return err;
+}
+
+/* After a failed agreement or creation: the handle and the reservations go,
+ * on every rank. */
+static int derived_fail(dmesh_t m, dmesh_t *out, int err)
+{
+    dmesh_free(out);
+    dmesh_universe_unreserve(m->u);
+    return err;
+}
+
+/* Default flatten name: the dimension names joined with "_". */
+static int join_names(dmesh_t m, char out[DMESH_MAX_NAME])
+{
+    size_t len = 0, k;
+    int d;
+
+    if (!m->named)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_flatten: an unnamed mesh needs a name");
+    for (d = 0; d < m->ndims; d++) {
+        k = strlen(m->dim[d].name);
+        if (len + k + (d > 0) >= DMESH_MAX_NAME)
+            return dmesh_error_set(DMESH_ERR_NAME,
+                                   "dmesh_flatten: joined name is longer than %d "
+                                   "bytes",
+                                   DMESH_MAX_NAME - 1);
+        if (d > 0)
+            out[len++] = '_';
+        memcpy(out + len, m->dim[d].name, k + 1);
+        len += k;
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Local checks of flatten; *reuse is the registered entry to return again. */
+static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
+                         dmesh_comm_entry_t **reuse)
+{
+    const dmesh_flat_name_t *f;
+
+    *reuse = NULL;
+    if (m->ndims == 1 && m->named && strcmp(m->dim[0].name, name) == 0) {
+        *reuse = m->dim[0].entry;
+        return DMESH_SUCCESS;
+    }
+    if (dmesh_universe_is_root_name(m->u, name))
+        return dmesh_error_set(DMESH_ERR_NAME,
+                               "dmesh_flatten: \"%s\" is a dimension of the "
+                               "root mesh",
+                               name);
+    if ((f = dmesh_universe_find_flat(m->u, name)) != NULL) {
+        if (!dmesh_axis_equal(&f->entry->axis, axis))
+            return dmesh_error_set(DMESH_ERR_NAME,
+                                   "dmesh_flatten: \"%s\" was registered before "
+                                   "for another layout",
+                                   name);
+        *reuse = f->entry;
+    }
+    return DMESH_SUCCESS;
+}
+
+static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[DMESH_MAX_NAME],
+                         dmesh_axis_t *axis, dmesh_options_t *o, dmesh_comm_entry_t **reuse)
+{
+    dmesh_axis_t all;
+    const char *names[1] = {flat};
+
+    if (name == NULL)
+        DMESH_TRY(join_names(m, flat));
+    else {
+        DMESH_TRY(dmesh_names_check(1, &name, "dmesh_flatten"));
+        strcpy(flat, name);
+    }
+    DMESH_TRY(dmesh_mesh_concat(m, &all));
+    DMESH_TRY(dmesh_axis_canonical(&all, axis));
+    DMESH_TRY(derived_options(m, info, 1, names, o));
+    return flatten_check(m, flat, axis, reuse);
+}
+
+/* Local part of flatten after its checks: the name interned, the entry
+ * found (e) or reserved, the new handle. */
+static int flatten_reserve(dmesh_t m, const char *text, const dmesh_axis_t *axis,
+                           const dmesh_options_t *o, dmesh_comm_entry_t *e, int *creating,
+                           draft_t *t, dmesh_t *out)
+{
+    DMESH_TRY(dmesh_universe_intern(m->u, text, &t->dim[0].name));
+    t->dim[0].entry = e;
+    if (e == NULL) {
+        DMESH_TRY(dmesh_universe_flat_reserve(m->u, 1));
+        DMESH_TRY(derived_reserve(m, 1, axis, o, creating, &t->dim[0].entry));
+    }
+    return mesh_from(m->u, t, out);
+}
+
+int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
+{
+    draft_t t = {.ndims = 1, .named = 1};
+    dmesh_axis_t axis;
+    dmesh_options_t o;
+    dmesh_comm_entry_t *e = NULL;
+    dmesh_t out = DMESH_NULL;
+    char text[DMESH_MAX_NAME] = "";
+    dmesh_request_t r;
+    int err, check = dmesh_options_check(info), creating = 0;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
+    err = derived_begin(mesh, flat, "dmesh_flatten");
+    if (err == DMESH_SUCCESS)
+        err = flatten_local(mesh, name, info, text, &axis, &o, &e);
+    if (err != DMESH_SUCCESS && !check)
+        return err;
+    if (err == DMESH_SUCCESS)
+        err = flatten_reserve(mesh, text, &axis, &o, e, &creating, &t, &out);
+    dmesh_request_begin(&r, "dmesh_flatten", check);
+    dmesh_request_string(&r, text);
+    err = derived_agree(mesh, "dmesh_flatten", &r, err, 1, &o, creating);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(mesh->u, 1, &t.dim[0].entry, NULL, &o);
+    if (err != DMESH_SUCCESS)
+        return derived_fail(mesh, &out, err);
+    if (e == NULL) /* room reserved above: cannot fail */
+        dmesh_universe_register(mesh->u, t.dim[0].name, t.dim[0].entry);
+    *flat = out;
+    return DMESH_SUCCESS;
+}
+
+/* The checks of unflatten's arguments. */
+static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const char *const names[])
+{
+    int size, d;
+
+    DMESH_TRY(dmesh_mesh_check(m, dim, "dmesh_unflatten"));
+    if (n < 1 || n > DMESH_MAX_DIMS || m->ndims - 1 + n > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_unflatten: %d new dims make more than %d", n,
+                               DMESH_MAX_DIMS);
+    DMESH_CHECK_PTR(sizes);
+    DMESH_TRY(dmesh_check_shape(n, sizes, INT_MAX, &size));
+    DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, dim), &d));
+    if (size != d)
+        return dmesh_error_set(DMESH_ERR_SIZE,
+                               "dmesh_unflatten: sizes multiply to %d, dim %d has "
+                               "size %d",
+                               size, dim, d);
+    if (m->named != (names != NULL))
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_unflatten: %s",
+                               m->named ? "a named mesh needs names for the new dims"
+                                        : "the mesh is unnamed: pass no names");
+    return names != NULL ? dmesh_names_check(n, names, "dmesh_unflatten") : DMESH_SUCCESS;
+}
+
+/* Local part of unflatten: the new axes of dim in parts[0..n), the dims of
+ * the new mesh in t (the entries of the new ones still to reserve). */
+static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const char *const names[],
+                           dmesh_axis_t parts[], draft_t *t)
+{
+    int strides[DMESH_MAX_DIMS], size, d;
+
+    DMESH_TRY(unflatten_check(m, dim, n, sizes, names));
+    for (d = n - 1, size = 1; d >= 0; size *= sizes[d--])
+        strides[d] = size;
+    DMESH_TRY(dmesh_axis_compose_modes(dmesh_mesh_axis(m, dim), n, sizes, strides, parts));
+    for (d = 0; d < n; d++)
+        DMESH_TRY(dmesh_axis_canonical(&parts[d], &parts[d]));
+    t->named = m->named;
+    t->ndims = m->ndims - 1 + n;
+    for (d = 0; d < t->ndims; d++) {
+        if (d >= dim && d < dim + n) {
+            t->dim[d].entry = NULL;
+            t->dim[d].name = NULL;
+            if (names != NULL)
+                DMESH_TRY(dmesh_universe_intern(m->u, names[d - dim], &t->dim[d].name));
+        } else {
+            t->dim[d] = m->dim[d < dim ? d : d - n + 1];
+        }
+    }
+    return check_unique_names(t, "dmesh_unflatten");
+}
+
+/* What the ranks must agree on: dim, the new dims' axes and all names. */
+static void unflatten_request(int dim, int n, const dmesh_axis_t parts[], const draft_t *t,
+                              dmesh_request_t *r)
+{
+    const char *names[DMESH_MAX_DIMS];
+    int d;
+
+    dmesh_request_bytes(r, &dim, sizeof(dim));
+    dmesh_request_bytes(r, &n, sizeof(n));
+    for (d = 0; d < n; d++)
+        dmesh_request_axis(r, &parts[d]);
+    for (d = 0; d < t->ndims; d++)
+        names[d] = t->dim[d].name != NULL ? t->dim[d].name : "";
+    dmesh_request_names(r, t->ndims, t->named ? names : NULL);
+}
+
+int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
+                    MPI_Info info, dmesh_t *out)
+{
+    draft_t t = {.ndims = 0};
+    dmesh_axis_t parts[DMESH_MAX_DIMS];
+    dmesh_comm_entry_t *fresh[DMESH_MAX_DIMS];
+    dmesh_options_t o;
+    dmesh_t m = DMESH_NULL;
+    dmesh_request_t r;
+    int d, err, check = dmesh_options_check(info), creating = 0;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
+    err = derived_begin(mesh, out, "dmesh_unflatten");
+    if (err == DMESH_SUCCESS)
+        err = unflatten_local(mesh, dim, n, sizes, dim_names, parts, &t);
+    if (err == DMESH_SUCCESS)
+        err = derived_options(mesh, info, n, dim_names, &o);
+    if (err != DMESH_SUCCESS && !check)
+        return err;
+    if (err == DMESH_SUCCESS)
+        err = derived_reserve(mesh, n, parts, &o, &creating, fresh);
+    for (d = 0; err == DMESH_SUCCESS && d < n; d++)
+        t.dim[dim + d].entry = fresh[d];
+    if (err == DMESH_SUCCESS)
+        err = mesh_from(mesh->u, &t, &m);
+    dmesh_request_begin(&r, "dmesh_unflatten", check);
+    if (err == DMESH_SUCCESS)
+        unflatten_request(dim, n, parts, &t, &r);
+    err = derived_agree(mesh, "dmesh_unflatten", &r, err, n, &o, creating);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_universe_make(mesh->u, n, fresh, NULL, &o);
+    if (err != DMESH_SUCCESS)
+        return derived_fail(mesh, &m, err);
+    *out = m;
+    return DMESH_SUCCESS;
+}
+
+/* Append the dims of meshes[i] to t. */
+static int concat_add(int i, const dmesh_t meshes[], draft_t *t)
+{
+    dmesh_t m = meshes[i];
+
+    DMESH_TRY(dmesh_mesh_check(m, DMESH_ANY_DIM, "dmesh_concatenate"));
+    if (m->u != meshes[0]->u)
+        return dmesh_error_set(DMESH_ERR_LAYOUT,
+                               "dmesh_concatenate: meshes[%d] comes from "
+                               "another root mesh than meshes[0]",
+                               i);
+    if (m->named != meshes[0]->named)
+        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: named and unnamed meshes");
+    if (t->ndims + m->ndims > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: more than %d dims",
+                               DMESH_MAX_DIMS);
+    memcpy(&t->dim[t->ndims], m->dim, (size_t)m->ndims * sizeof(m->dim[0]));
+    t->ndims += m->ndims;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
+{
+    draft_t t = {.ndims = 0};
+    int i, k;
+
+    DMESH_CHECK_PTR(meshes);
+    DMESH_CHECK_PTR(out);
+    if (n < 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: n = %d, need at least 1", n);
+    for (i = 0; i < n; i++)
+        DMESH_TRY(concat_add(i, meshes, &t));
+    t.named = meshes[0]->named;
+    /* the overlap first (as PyTorch): a mesh given twice overlaps itself,
+     * even where its dimensions have size 1 */
+    for (i = 0; i < n; i++)
+        for (k = 0; k < i; k++)
+            if (meshes[i] == meshes[k])
+                return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                       "dmesh_concatenate: meshes[%d] is "
+                                       "meshes[%d]: the dimensions overlap",
+                                       i, k);
+    DMESH_TRY(check_joined(&t, 0, "dmesh_concatenate"));
+    DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
+    return mesh_from(meshes[0]->u, &t, out);
+}

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Root creation: dmesh_init, dmesh_create, dmesh_from_comms. The arguments
+ * are checked locally, then every rank, whatever its own outcome, takes
+ * part in one agreement over the user's communicator (which also decides
+ * the private duplicate of a new communicator), then the device binding
+ * and the communicators of the mesh's dims, each followed by an agreement;
+ * a failure anywhere frees everything the call made, on every rank. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fault.h"
+#include "mesh.h"
+#include "request.h"
+#include "text.h"
+#include "version.h"
+
+/* The validated arguments of a root creation call. */
+typedef struct {
+    int cuda;
+    int n;         /* rank map size: product(shape) */
+    int size;      /* size of the user's communicator */
+    int *rank_map; /* owned copy, NULL for the identity */
+    int local_map; /* rank map differs between ranks */
+    dmesh_layout_t layout;
+    const char *const *names; /* the caller's, checked; NULL: unnamed */
+    dmesh_options_t opts;
+} root_args_t;
+
+/* The arguments of a root creation call (init, create, from_comms). */
+typedef struct {
+    const char *fn;
+    MPI_Comm comm;
+    const char *device_type;
+    int ndims;
+    const int *shape;
+    const int *ranks;
+    int ranks_mode; /* RANKS_* */
+    const char *const *names;
+    MPI_Info info;
+    const MPI_Comm *dim_comms; /* from_comms only */
+    int err;                   /* rejected by the caller: still agreed */
+} root_call_t;
+
+static int check_device_type(const char *device_type, int *cuda)
+{
+    if (device_type == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "device type is NULL (use \"cpu\" or \"cuda\")");
+    if (strcmp(device_type, "cpu") != 0 && strcmp(device_type, "cuda") != 0)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "device type \"%s\" is not \"cpu\" or \"cuda\" (no device index: "
+                               "dmesh binds the device itself)",
+                               device_type);
+    *cuda = device_type[0] == 'c' && device_type[1] == 'u';
+    return DMESH_SUCCESS;
+}
+
+/* A rank list must hold n distinct ranks of the communicator. */
+static int check_ranks(int n, const int ranks[], int size, int **copy)
+{
+    unsigned char *seen;
+    int i, err = DMESH_SUCCESS;
+
+    if (ranks == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "ranks is NULL");
+    if ((seen = DMESH_FAULT_CALLOC((size_t)size, 1)) == NULL ||
+        (*copy = DMESH_FAULT_MALLOC((size_t)n * sizeof(int))) == NULL) {
+        free(seen);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "rank list of %d: out of memory", n);
+    }
+    for (i = 0; i < n && err == DMESH_SUCCESS; i++) {
+        if (ranks[i] < 0 || ranks[i] >= size)
+            err = dmesh_error_set(DMESH_ERR_LAYOUT,
+                                  "ranks[%d] = %d is not a rank of the communicator "
+                                  "(size %d)",
+                                  i, ranks[i], size);
+        else if (seen[ranks[i]]++)
+            err = dmesh_error_set(DMESH_ERR_LAYOUT, "rank %d appears twice in ranks[]", ranks[i]);
+        else
+            (*copy)[i] = ranks[i];
+    }
+    free(seen);
+    if (err != DMESH_SUCCESS) {
+        free(*copy);
+        *copy = NULL;
+    }
+    return err;
+}
+
+/* Ranks of comm that the members of sub are, in sub's rank order. */
+static int translate_members(MPI_Comm sub, MPI_Comm comm, int max, int out[], int *count)
+{
+    MPI_Group gs = MPI_GROUP_NULL, gc = MPI_GROUP_NULL;
+    int size, i, rc, *idx = NULL, err = DMESH_SUCCESS;
+
+    if ((rc = MPI_Comm_size(sub, &size)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Comm_size of a dimension communicator");
+    if (size > max)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "dimension communicator has %d ranks, expected %d",
+                               size, max);
+    if ((idx = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
+    for (i = 0; i < size; i++)
+        idx[i] = i;
+    if ((rc = MPI_Comm_group(sub, &gs)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_group(comm, &gc)) != MPI_SUCCESS ||
+        (rc = MPI_Group_translate_ranks(gs, size, idx, gc, out)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "translating a dimension communicator's ranks");
+    if (gs != MPI_GROUP_NULL)
+        MPI_Group_free(&gs);
+    if (gc != MPI_GROUP_NULL)
+        MPI_Group_free(&gc);
+    free(idx);
+    *count = size;
+    return err;
+}
+
+/* Each given dimension communicator must hold exactly the caller's group
+ * along its dimension, in local-rank order. */
+static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[], root_args_t *a)
+{
+    int rank, me, d, i, count, expect, got[1024], *want, *have, err = DMESH_SUCCESS;
+
+    MPI_Comm_rank(comm, &rank);
+    if ((me = dmesh_rank_map_index(a->n, a->rank_map, rank)) < 0)
+        return DMESH_SUCCESS;
+    for (d = 0; d < ndims && err == DMESH_SUCCESS; d++) {
+        DMESH_TRY(dmesh_axis_numel(&a->layout.axes[d], &expect));
+        if (dim_comms[d] == MPI_COMM_NULL)
+            return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                   "dim_comms[%d] is MPI_COMM_NULL on rank %d, "
+                                   "a member of the mesh",
+                                   d, rank);
+        want = expect <= 512 ? got : DMESH_FAULT_MALLOC(2 * (size_t)expect * sizeof(int));
+        if (want == NULL)
+            return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
+        have = want + expect;
+        err = dmesh_axis_group_of(&a->layout.axes[d], a->n, a->rank_map, me, expect, want, &count);
+        if (err == DMESH_SUCCESS)
+            err = translate_members(dim_comms[d], comm, expect, have, &count);
+        for (i = 0; err == DMESH_SUCCESS && i < expect; i++)
+            if (count != expect || have[i] != want[i])
+                err = dmesh_error_set(DMESH_ERR_LAYOUT,
+                                      "dim_comms[%d] on rank %d: member %d is "
+                                      "rank %d, the mesh expects rank %d (group of %d)",
+                                      d, rank, i, i < count ? have[i] : -1, want[i], expect);
+        if (want != got)
+            free(want);
+    }
+    return err;
+}
+
+/* from_comms of one dimension without a rank list: the mesh is the group of
+ * dim_comms[0], which differs between groups (PyTorch's from_group). */
+static int map_from_comm(MPI_Comm comm, MPI_Comm dim, int shape0, root_args_t *a)
+{
+    int count, i;
+
+    a->local_map = 1;
+    if ((a->rank_map = DMESH_FAULT_MALLOC((size_t)shape0 * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
+    for (i = 0; i < shape0; i++)
+        a->rank_map[i] = -1;
+    if (dim == MPI_COMM_NULL)
+        return DMESH_SUCCESS;
+    DMESH_TRY(translate_members(dim, comm, shape0, a->rank_map, &count));
+    if (count != shape0)
+        return dmesh_error_set(DMESH_ERR_LAYOUT, "dim_comms[0] has %d ranks, shape[0] is %d", count,
+                               shape0);
+    for (i = 0; i < shape0; i++)
+        if (a->rank_map[i] == MPI_UNDEFINED)
+            return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                   "dim_comms[0]: its rank %d is not in the "
+                                   "communicator",
+                                   i);
+    return DMESH_SUCCESS;
+}
+
+enum { RANKS_IDENTITY, RANKS_GIVEN, RANKS_FROM_COMM };
+
+/* The communicator itself: a problem with it is the same on every rank (or
+ * the ranks passed different communicators), and there is nothing to agree
+ * over, so these return at once. */
+static int check_comm(MPI_Comm comm, const char *fn, int *size)
+{
+    int rc, inter = 0;
+
+    if (comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", fn);
+    if ((rc = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_size(comm, size)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "the user's communicator");
+    if (inter)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: an intercommunicator (a mesh needs an "
+                               "intracommunicator)",
+                               fn);
+    return DMESH_SUCCESS;
+}
+
+static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
+{
+    DMESH_CHECK_PTR(mesh);
+    DMESH_TRY(check_device_type(c->device_type, &a->cuda));
+    DMESH_TRY(dmesh_check_shape(c->ndims, c->shape, a->size, &a->n));
+    if (c->names != NULL)
+        DMESH_TRY(dmesh_names_check(c->ndims, c->names, c->fn));
+    a->names = c->names;
+    DMESH_TRY(dmesh_options_parse(c->info, c->ndims, c->names, a->cuda, &a->opts));
+    DMESH_TRY(dmesh_check_backends(c->ndims, a->cuda, &a->opts));
+    DMESH_TRY(dmesh_layout_row_major(c->ndims, c->shape, &a->layout));
+    if (c->ranks_mode == RANKS_GIVEN)
+        DMESH_TRY(check_ranks(a->n, c->ranks, a->size, &a->rank_map));
+    if (c->ranks_mode == RANKS_FROM_COMM)
+        DMESH_TRY(map_from_comm(c->comm, c->dim_comms[0], c->shape[0], a));
+    if (c->dim_comms != NULL)
+        DMESH_TRY(check_dim_comms(c->comm, c->ndims, c->dim_comms, a));
+    return DMESH_SUCCESS;
+}
+
+static uint64_t root_hash(const char *fn, const root_args_t *a, unsigned long id)
+{
+    dmesh_request_t r;
+
+    dmesh_request_begin(&r, fn, a->opts.check);
+    dmesh_request_bytes(&r, &id, sizeof(id));
+    dmesh_request_bytes(&r, &a->cuda, sizeof(a->cuda));
+    dmesh_request_bytes(&r, &a->n, sizeof(a->n));
+    dmesh_request_bytes(&r, &a->local_map, sizeof(a->local_map));
+    dmesh_request_layout(&r, &a->layout);
+    dmesh_request_names(&r, a->layout.naxes, a->names);
+    dmesh_request_options(&r, a->layout.naxes, &a->opts);
+    if (a->rank_map != NULL && !a->local_map)
+        dmesh_request_bytes(&r, a->rank_map, (size_t)a->n * sizeof(int));
+    return dmesh_request_hash(&r);
+}
+
+/* The entries of n dims, for dmesh_universe_make. */
+static void entries_of(int n, const dmesh_dim_t dim[], dmesh_comm_entry_t *e[])
+{
+    for (int d = 0; d < n; d++)
+        e[d] = dim[d].entry;
+}
+
+/* Local, before the agreement: the universe, the mesh handle and the
+ * reserved entries of a new root mesh. */
+static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_args_t *a,
+                        dmesh_t *out)
+{
+    dmesh_root_desc_t desc = {a->n,          a->rank_map, a->local_map, a->cuda,
+                              a->opts.debug, &a->layout,  a->names};
+    dmesh_dim_t dim[DMESH_MAX_DIMS];
+    dmesh_universe_t *u = NULL;
+    int d, err;
+
+    DMESH_TRY(dmesh_universe_new(p, id, &desc, &u));
+    err = DMESH_SUCCESS;
+    for (d = 0; d < a->layout.naxes && err == DMESH_SUCCESS; d++) {
+        dim[d].name = u->root_names[d];
+        err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], a->opts.comm_create,
+                                     &dim[d].entry);
+    }
+    if (err == DMESH_SUCCESS)
+        err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, out);
+    dmesh_universe_release(u); /* the mesh holds it now, or it goes */
+    return err;
+}
+
+static void debug_mesh(const char *what, dmesh_t m)
+{
+    char text[1024];
+
+    if (!m->u->debug || m->u->rank != 0)
+        return;
+    dmesh_to_string(m, text, sizeof(text), NULL);
+    dmesh_universe_debug(m->u, "%s: %s", what, text);
+}
+
+/* The collective part of a root creation call: every rank takes part
+ * whatever its arguments (err), completes the private duplicate begun in s,
+ * then agrees (over the user's communicator when the duplicate is new: one
+ * agreement decides both), binds, makes communicators. */
+static int root_build(const root_call_t *c, root_args_t *a, int err,
+                      dmesh_private_comm_pending_t *s, dmesh_t *mesh)
+{
+    dmesh_t m = DMESH_NULL;
+    MPI_Comm given[DMESH_MAX_DIMS];
+    dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
+    unsigned long id = s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0;
+    uint64_t hash = root_hash(c->fn, a, id); /* while the duplication runs */
+    int d;
+
+    err = dmesh_private_comm_complete(s, err);
+    if (err == DMESH_SUCCESS)
+        err = root_reserve(s->p, id, a, &m);
+    err = dmesh_agree(dmesh_private_comm_agreed_over(s), hash, err, c->fn);
+    dmesh_private_comm_settle(s, err); /* the universe holds its own reference */
+    if (err == DMESH_SUCCESS && a->local_map)
+        err = dmesh_universe_has_member(m->u, c->fn);
+    if (err == DMESH_SUCCESS && a->cuda)
+        err = dmesh_universe_bind(m->u, &a->opts);
+    for (d = 0; c->dim_comms != NULL && d < a->layout.naxes; d++)
+        given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? c->dim_comms[d] : MPI_COMM_NULL;
+    if (err == DMESH_SUCCESS) {
+        entries_of(m->ndims, m->dim, e);
+        err = dmesh_universe_make(m->u, m->ndims, e, c->dim_comms ? given : NULL, &a->opts);
+    }
+    if (err != DMESH_SUCCESS) {
+        dmesh_free(&m); /* the universe and everything in it */
+        return err;
+    }
+    debug_mesh(c->fn, m);
+    *mesh = m;
+    return DMESH_SUCCESS;
+}
+
+static int root_create(const root_call_t *c, dmesh_t *mesh)
+{
+    dmesh_private_comm_pending_t s;
+    root_args_t a;
+    int err, check;
+
+    if (c->comm == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", c->fn);
+    /* Before any call that passes a handle: a foreign MPI would crash on it. */
+    DMESH_TRY(dmesh_mpi_identity_check(c->fn));
+    check = dmesh_options_check(c->info);
+    memset(&a, 0, sizeof(a));
+    DMESH_TRY(check_comm(c->comm, c->fn, &a.size));
+    a.opts.check = check;
+    /* The first mesh on comm duplicates it while the arguments are checked. */
+    dmesh_private_comm_begin(c->comm, &s);
+    err = c->err != DMESH_SUCCESS ? c->err : root_validate(c, mesh, &a);
+    if (err != DMESH_SUCCESS)
+        a.opts.check = check;          /* what a partial parse left there is not the call's */
+    if (err == DMESH_SUCCESS || check) /* with the check off, a rejecting rank returns */
+        err = root_build(c, &a, err, &s, mesh);
+    else {
+        err = dmesh_private_comm_complete(&s, err);
+        dmesh_private_comm_settle(&s, err); /* drops a new duplicate */
+    }
+    free(a.rank_map);
+    return err;
+}
+
+int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+               const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+{
+    root_call_t c = {"dmesh_init",   comm,      device_type, ndims, shape,        NULL,
+                     RANKS_IDENTITY, dim_names, info,        NULL,  DMESH_SUCCESS};
+
+    return root_create(&c, mesh);
+}
+
+int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                 const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+{
+    root_call_t c = {"dmesh_create", comm,      device_type, ndims, shape,        ranks,
+                     RANKS_GIVEN,    dim_names, info,        NULL,  DMESH_SUCCESS};
+
+    return root_create(&c, mesh);
+}
+
+int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MPI_Comm dim_comms[],
+                     const int shape[], const int ranks[], const char *const dim_names[],
+                     dmesh_t *mesh)
+{
+    root_call_t c = {"dmesh_from_comms",
+                     comm,
+                     device_type,
+                     ndims,
+                     shape,
+                     ranks,
+                     ranks != NULL ? RANKS_GIVEN : RANKS_FROM_COMM,
+                     dim_names,
+                     MPI_INFO_NULL,
+                     dim_comms,
+                     DMESH_SUCCESS};
+
+    /* rejected here, these still take part in the agreement (root_create) */
+    if (dim_comms == NULL)
+        c.err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_from_comms: dim_comms is NULL");
+    else if (ranks == NULL && ndims != 1)
+        c.err = dmesh_error_set(DMESH_ERR_ARG,
+                                "dmesh_from_comms: ranks may be NULL only when "
+                                "ndims == 1 (ndims is %d)",
+                                ndims);
+    return root_create(&c, mesh);
+}
