@@ -196,7 +196,11 @@ DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
  * \param[out] submesh the sliced mesh
  * \return DMESH_SUCCESS, DMESH_ERR_NAME for an unknown name or an unnamed mesh,
  *         DMESH_ERR_LAYOUT when the names are not in ascending stride order
- *         or overlap
+ *         or overlap, and for a name that dmesh_flatten() registered from a
+ *         mesh whose dimensions were in another order than the root's (a
+ *         dmesh_concatenate() of transposed slices): its ranks are not in
+ *         the root's order, so it is no slice of the root (the mesh that
+ *         dmesh_flatten() returned is the 1-D mesh of that name)
  * \note Local: creates no communicator. Thread-safe with other queries.
  */
 DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh);
@@ -290,7 +294,8 @@ DMESH_EXPORT int dmesh_get_device_type(dmesh_t mesh, const char **device_type);
 /**
  * \brief Coordinate of the calling rank in the mesh.
  * \param[in] mesh the mesh
- * \param[in] maxdims capacity of \p coords (>= ndims)
+ * \param[in] maxdims capacity of \p coords (>= ndims, on every rank: the
+ *            check does not depend on \p rank being a member)
  * \param[out] coords the coordinate (left untouched when not a member)
  * \param[out] is_member 1 if the calling rank is part of the mesh, else 0
  * \return DMESH_SUCCESS or DMESH_ERR_ARG

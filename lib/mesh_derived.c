@@ -61,6 +61,17 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
     if (dmesh_dims_concat(t->ndims, t->dim, &all) != DMESH_SUCCESS)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
     DMESH_TRY(dmesh_axis_is_sorted(&all, &ok));
+    for (int d = 0; need_sorted && !ok && d < t->ndims; d++) {
+        int own = 1;
+        DMESH_TRY(dmesh_axis_is_sorted(&t->dim[d].entry->axis, &own));
+        if (!own) /* only a name registered by flatten can be out of order in itself */
+            return dmesh_error_set(DMESH_ERR_LAYOUT,
+                                   "%s: \"%s\" was registered by dmesh_flatten from dimensions "
+                                   "in another order than the root's (a transposed "
+                                   "concatenation): a slice of the root keeps the root's order; "
+                                   "use the mesh that dmesh_flatten returned",
+                                   fn, t->dim[d].name != NULL ? t->dim[d].name : "?");
+    }
     if (need_sorted && !ok)
         return dmesh_error_set(DMESH_ERR_LAYOUT,
                                "%s: dimensions are not in ascending stride order "

@@ -74,12 +74,14 @@ int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], i
     if (rank < 0 || rank >= u->size)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: rank %d is not in [0, %d)", __func__, rank,
                                u->size);
+    /* the arguments are checked alike for members and non-members: the
+     * answer to a too small maxdims must not depend on the rank asked about */
+    DMESH_CHECK_PTR(coords);
+    if (maxdims < mesh->ndims)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
+                               mesh->ndims);
     index = dmesh_rank_map_index(u->n, u->rank_map, rank);
     if (index >= 0) {
-        DMESH_CHECK_PTR(coords);
-        if (maxdims < mesh->ndims)
-            return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                                   mesh->ndims);
         for (d = 0; d < mesh->ndims; d++)
             DMESH_TRY(dmesh_prepared_axis_decompose(&dmesh_mesh_entry(mesh, d)->prepared, index,
                                                     &group, &c[d]));

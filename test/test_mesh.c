@@ -320,6 +320,37 @@ MT_TEST(fact_flatten_dp_cp)
     MPI_Comm_free(&c8);
 }
 
+/* A name flattened from a transposed concatenation (tp before dp) has its
+ * ranks in another order than the root's: slicing the root by it is a
+ * LAYOUT error that says so, while the mesh flatten returned works (its
+ * communicator sums the ranks of its group). */
+MT_TEST(flatten_transposed_slice)
+{
+    int shape[2] = {2, mt_size / 2}, sum = -1, want = 0;
+    const char *names[2] = {"dp", "tp"}, *tp_dp[1] = {"tp_dp"};
+    dmesh_t m[5], pair[2], bad = DMESH_NULL;
+    MPI_Comm c = MPI_COMM_NULL;
+
+    if (mt_size < 4 || mt_size % 2)
+        return;
+    m[0] = init_named(MPI_COMM_WORLD, 2, shape, names);
+    MT_OK(dmesh_slice(m[0], 1, &names[0], &m[1]));
+    MT_OK(dmesh_slice(m[0], 1, &names[1], &m[2]));
+    pair[0] = m[2]; /* tp first, then dp */
+    pair[1] = m[1];
+    MT_OK(dmesh_concatenate(2, pair, &m[3]));
+    MT_OK(dmesh_flatten(m[3], "tp_dp", MPI_INFO_NULL, &m[4]));
+    MT_RC(dmesh_slice(m[0], 1, tp_dp, &bad), DMESH_ERR_LAYOUT);
+    MT_CHECK(bad == DMESH_NULL);
+    MT_CHECK(strstr(dmesh_last_error(), "transposed") != NULL);
+    MT_OK(dmesh_get_comm(m[4], 0, &c));
+    MPI_Allreduce(&mt_rank, &sum, 1, MPI_INT, MPI_SUM, c);
+    for (int r = 0; r < mt_size; r++)
+        want += r;
+    MT_EQ(sum, want);
+    free_all(5, m);
+}
+
 MT_TEST(fact_flatten_shard_cp)
 {
     static const int copy[] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -1533,6 +1564,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(facts, fact_slice_dp_cp);
     tcase_add_test(facts, fact_flatten_dp_cp);
     tcase_add_test(facts, fact_flatten_shard_cp);
+    tcase_add_test(facts, flatten_transposed_slice);
     tcase_add_test(facts, fact_unflatten_dp);
     tcase_add_test(facts, fact_unflatten_world_shared);
     tcase_add_test(facts, fact_concatenate);

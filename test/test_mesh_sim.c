@@ -311,6 +311,31 @@ MT_TEST(argument_errors)
     MT_OK(dmesh_free(&mesh));
 }
 
+/* A too small maxdims (or no coords) is an error whether or not the rank
+ * asked about is a member: a mesh of the first rank only, asked about
+ * rank 0 (a member) and about the last rank (not one). */
+MT_TEST(coordinate_of_arguments_alike)
+{
+    int shape[1] = {1}, c[1] = {-5}, member = -1;
+    dmesh_t mesh = DMESH_NULL;
+
+    if (mt_size < 2)
+        return;
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &mesh));
+    for (int who = 0; who < 2; who++) {
+        int rank = who ? mt_size - 1 : 0;
+        MT_RC(dmesh_get_coordinate_of(mesh, rank, 0, c, &member), DMESH_ERR_ARG);
+        MT_RC(dmesh_get_coordinate_of(mesh, rank, 1, NULL, &member), DMESH_ERR_ARG);
+        MT_EQ(member, -1); /* untouched by a failing call */
+        MT_OK(dmesh_get_coordinate_of(mesh, rank, 1, c, &member));
+        MT_EQ(member, !who);
+        MT_EQ(c[0], who ? -5 : 0); /* a non-member's coords are left alone */
+        member = -1;
+        c[0] = -5;
+    }
+    MT_OK(dmesh_free(&mesh));
+}
+
 /* ---- Cartesian communicator --------------------------------------------- */
 
 /* The Cartesian communicator of mesh: topology, shape, periods, the
@@ -498,6 +523,7 @@ static Suite *sim_suite(void)
     tcase_add_test(t, slices_against_root_cart);
     tcase_add_test(t, slice_non_member);
     tcase_add_test(t, argument_errors);
+    tcase_add_test(t, coordinate_of_arguments_alike);
     tcase_add_test(t, cart_comm_shapes);
     tcase_add_test(t, cart_comm_slices_and_non_members);
     tcase_add_test(t, cart_comm_reorder);
