@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "comm_mpi.h"
+#include "create.h"
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
@@ -83,56 +84,82 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
     return err;
 }
 
-/* The request (request.h): the mesh's axes and the key. No info, so the
- * check is always on. */
-static uint64_t cart_hash(dmesh_t m, const char *key)
+/* The request (request.h): the mesh's axes and the key. */
+static void cart_request(dmesh_t m, const char *key, dmesh_request_t *r)
 {
-    dmesh_request_t r;
-
-    dmesh_request_begin(&r, "dmesh_get_cart_comm", 1);
-    dmesh_request_bytes(&r, &m->ndims, sizeof(int));
+    dmesh_request_bytes(r, &m->ndims, sizeof(int));
     for (int d = 0; d < m->ndims; d++)
-        dmesh_request_axis(&r, dmesh_mesh_axis(m, d));
-    dmesh_request_string(&r, key);
-    return dmesh_request_hash(&r);
+        dmesh_request_axis(r, dmesh_mesh_axis(m, d));
+    dmesh_request_string(r, key);
 }
+
+/* A Cartesian communicator for the creation driver (create.h): the entry
+ * found in the cache or added (the same on every rank: their caches are
+ * equal), one agreement, the communicator made when it was added. */
+typedef struct {
+    dmesh_t mesh;
+    const int *periods;
+    int reorder;
+    dmesh_axis_t axis;
+    int shape[DMESH_MAX_DIMS];
+    char key[DMESH_OPTIONS_KEY_LEN];
+    dmesh_comm_entry_t *e;
+    int added;
+} cart_call_t;
+
+static int cart_reserve(dmesh_creation_t *c)
+{
+    cart_call_t *x = c->call;
+
+    if ((x->e = dmesh_universe_find_entry(c->u, &x->axis, x->key)) != NULL)
+        return DMESH_SUCCESS;
+    DMESH_TRY(dmesh_universe_add_entry(c->u, &x->axis, x->key, &x->e));
+    x->added = 1;
+    return DMESH_SUCCESS;
+}
+
+static int cart_make(dmesh_creation_t *c)
+{
+    cart_call_t *x = c->call;
+    MPI_Comm made = MPI_COMM_NULL;
+
+    if (!x->added)
+        return DMESH_SUCCESS;
+    DMESH_TRY(cart_create(c->u, &x->axis, x->mesh->ndims, x->shape, x->periods, x->reorder,
+                          dmesh_request_hash(&c->request), &made));
+    dmesh_universe_set_entry_comm(x->e, made);
+    return DMESH_SUCCESS;
+}
+
+static void cart_rollback(dmesh_creation_t *c)
+{
+    cart_call_t *x = c->call;
+
+    if (x->added) /* made here, failed somewhere: this rank's entry goes again */
+        dmesh_universe_drop_entry(c->u);
+}
+
+static const dmesh_creation_ops_t cart_ops = {
+    .reserve = cart_reserve, .make = cart_make, .rollback = cart_rollback};
 
 int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm *cart)
 {
-    dmesh_axis_t axis;
-    dmesh_comm_entry_t *e = NULL;
-    char key[DMESH_OPTIONS_KEY_LEN] = "";
-    MPI_Comm made = MPI_COMM_NULL;
-    int shape[DMESH_MAX_DIMS], err, added;
-    uint64_t h;
+    cart_call_t x = {.mesh = mesh, .periods = periods, .reorder = reorder};
+    dmesh_creation_t c;
+    int err;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
-    /* rejected here, a rank still takes part in the agreement */
+    /* no info: the check is always on. A rejected rank still takes part. */
+    dmesh_creation_begin(&c, &cart_ops, __func__, mesh->u, 1, &x);
     if (cart == NULL || periods == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: %s is NULL", __func__,
                               cart == NULL ? "cart" : "periods");
     else if (mesh->u->aborted)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", __func__);
     else
-        err = cart_key(mesh, periods, reorder, &axis, shape, key);
-    h = cart_hash(mesh, key);
-    DMESH_TRY(dmesh_universe_agree(mesh->u, h, err, __func__));
-    /* every rank holds the same cache: all hit, or all miss */
-    if ((e = dmesh_universe_find_entry(mesh->u, &axis, key)) == NULL) {
-        err = dmesh_universe_add_entry(mesh->u, &axis, key, &e);
-        added = err == DMESH_SUCCESS;
-        if ((err = dmesh_universe_agree(mesh->u, h, err, __func__)) != DMESH_SUCCESS) {
-            if (added) /* another rank failed: take this rank's entry out again */
-                dmesh_universe_drop_entry(mesh->u);
-            return err;
-        }
-        err = cart_create(mesh->u, &axis, mesh->ndims, shape, periods, reorder, h, &made);
-        if (err != DMESH_SUCCESS) {
-            dmesh_universe_drop_entry(mesh->u);
-            return err;
-        }
-        dmesh_universe_set_entry_comm(e, made);
-    }
-    *cart = e->comm;
+        err = cart_key(mesh, periods, reorder, &x.axis, x.shape, x.key);
+    cart_request(mesh, x.key, &c.request);
+    DMESH_TRY(dmesh_creation_run(&c, err));
+    *cart = x.e->comm;
     return DMESH_SUCCESS;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "create.h"
 #include "mesh.h"
 #include "request.h"
 #include "text.h"
@@ -134,21 +135,6 @@ static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const na
     return dmesh_check_backends(n, m->u->cuda, o);
 }
 
-/* Agreement for a derived collective call, over the root communicator;
- * non-members of the mesh take part too (the splits need every rank). With
- * the check off only the outcome is agreed, and only when communicators are
- * to be made (creating: the same on every rank, the caches being equal). */
-static int derived_agree(dmesh_t m, const char *fn, dmesh_request_t *r, int err, int nnew,
-                         const dmesh_options_t *o, int creating)
-{
-    if (!r->check)
-        return creating ? dmesh_universe_agree(m->u, dmesh_request_hash(r), err, fn) : err;
-    if (err == DMESH_SUCCESS) /* options of the new axes, parsed only when all went well */
-        dmesh_request_options(r, nnew, o);
-    dmesh_request_dims(r, m->ndims, m->named, m->dim);
-    return dmesh_universe_agree(m->u, dmesh_request_hash(r), err, fn);
-}
-
 /* Checks of a derived collective call before its own: a NULL output or an
  * aborted universe is an error of this rank, agreed like the others. */
 static int derived_begin(dmesh_t m, const void *out, const char *fn)
@@ -174,13 +160,45 @@ static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dm
     return err;
 }
 
+/* A derived collective call (flatten, unflatten) for the creation driver
+ * (create.h): its agreement is over the root communicator, and non-members
+ * of the mesh take part too (the splits need every rank). The creation
+ * creates something when a reservation missed the cache (the same on every
+ * rank: their caches are equal); with the check off and nothing to create,
+ * the call is local. */
+typedef struct {
+    dmesh_t mesh;
+    draft_t t;
+    dmesh_options_t o;
+    int nnew;                              /* new axes */
+    dmesh_axis_t axes[DMESH_MAX_DIMS];     /* theirs */
+    dmesh_comm_entry_t *e[DMESH_MAX_DIMS]; /* their entries */
+    dmesh_comm_entry_t *reuse;             /* flatten: the entry registered before */
+    int first;                             /* unflatten: the dim replaced */
+    dmesh_t out;
+} derived_call_t;
+
+/* The request of a derived call: the source mesh's dims. */
+static void derived_begin_request(dmesh_creation_t *c, derived_call_t *d)
+{
+    dmesh_request_dims(&c->request, d->mesh->ndims, d->mesh->named, d->mesh->dim);
+}
+
+static int derived_make(dmesh_creation_t *c)
+{
+    derived_call_t *d = c->call;
+
+    return dmesh_universe_make(c->u, d->nnew, d->e, NULL, &d->o);
+}
+
 /* After a failed agreement or creation: the handle and the reservations go,
  * on every rank. */
-static int derived_fail(dmesh_t m, dmesh_t *out, int err)
+static void derived_rollback(dmesh_creation_t *c)
 {
-    dmesh_free(out);
-    dmesh_universe_unreserve(m->u);
-    return err;
+    derived_call_t *d = c->call;
+
+    dmesh_free(&d->out);
+    dmesh_universe_unreserve(c->u);
 }
 
 /* Default flatten name: the dimension names joined with "_". */
@@ -252,49 +270,56 @@ static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[D
 }
 
 /* Local part of flatten after its checks: the name interned, the entry
- * found (e) or reserved, the new handle. */
-static int flatten_reserve(dmesh_t m, const char *text, const dmesh_axis_t *axis,
-                           const dmesh_options_t *o, dmesh_comm_entry_t *e, int *creating,
-                           draft_t *t, dmesh_t *out)
+ * found (registered before) or reserved, the new handle. */
+static int flatten_reserve(dmesh_creation_t *c)
 {
-    DMESH_TRY(dmesh_universe_intern(m->u, text, &t->dim[0].name));
-    t->dim[0].entry = e;
-    if (e == NULL) {
+    derived_call_t *d = c->call;
+    dmesh_t m = d->mesh;
+
+    dmesh_request_options(&c->request, 1, &d->o);
+    c->creating = 0;
+    DMESH_TRY(dmesh_universe_intern(m->u, d->t.dim[0].name, &d->t.dim[0].name));
+    d->t.dim[0].entry = d->reuse;
+    d->nnew = d->reuse == NULL;
+    if (d->reuse == NULL) {
         DMESH_TRY(dmesh_universe_flat_reserve(m->u, 1));
-        DMESH_TRY(derived_reserve(m, 1, axis, o, creating, &t->dim[0].entry));
+        DMESH_TRY(derived_reserve(m, 1, d->axes, &d->o, &c->creating, d->e));
+        d->t.dim[0].entry = d->e[0];
     }
-    return mesh_from(m->u, t, out);
+    return mesh_from(m->u, &d->t, &d->out);
 }
+
+static int flatten_make(dmesh_creation_t *c)
+{
+    derived_call_t *d = c->call;
+
+    DMESH_TRY(derived_make(c));
+    if (d->reuse == NULL) /* room reserved: cannot fail */
+        dmesh_universe_register(c->u, d->t.dim[0].name, d->t.dim[0].entry);
+    return DMESH_SUCCESS;
+}
+
+static const dmesh_creation_ops_t flatten_ops = {
+    .reserve = flatten_reserve, .make = flatten_make, .rollback = derived_rollback};
 
 int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
 {
-    draft_t t = {.ndims = 1, .named = 1};
-    dmesh_axis_t axis;
-    dmesh_options_t o;
-    dmesh_comm_entry_t *e = NULL;
-    dmesh_t out = DMESH_NULL;
+    derived_call_t d = {.mesh = mesh, .t = {.ndims = 1, .named = 1}, .out = DMESH_NULL};
+    dmesh_creation_t c;
     char text[DMESH_MAX_NAME] = "";
-    dmesh_request_t r;
-    int err, check = dmesh_options_check(info), creating = 0;
+    int err;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
+    dmesh_creation_begin(&c, &flatten_ops, "dmesh_flatten", mesh->u, dmesh_options_check(info), &d);
     err = derived_begin(mesh, flat, "dmesh_flatten");
     if (err == DMESH_SUCCESS)
-        err = flatten_local(mesh, name, info, text, &axis, &o, &e);
-    if (err != DMESH_SUCCESS && !check)
+        err = flatten_local(mesh, name, info, text, &d.axes[0], &d.o, &d.reuse);
+    d.t.dim[0].name = text; /* interned by the reservation */
+    dmesh_request_string(&c.request, text);
+    derived_begin_request(&c, &d);
+    if ((err = dmesh_creation_run(&c, err)) != DMESH_SUCCESS)
         return err;
-    if (err == DMESH_SUCCESS)
-        err = flatten_reserve(mesh, text, &axis, &o, e, &creating, &t, &out);
-    dmesh_request_begin(&r, "dmesh_flatten", check);
-    dmesh_request_string(&r, text);
-    err = derived_agree(mesh, "dmesh_flatten", &r, err, 1, &o, creating);
-    if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(mesh->u, 1, &t.dim[0].entry, NULL, &o);
-    if (err != DMESH_SUCCESS)
-        return derived_fail(mesh, &out, err);
-    if (e == NULL) /* room reserved above: cannot fail */
-        dmesh_universe_register(mesh->u, t.dim[0].name, t.dim[0].entry);
-    *flat = out;
+    *flat = d.out;
     return DMESH_SUCCESS;
 }
 
@@ -366,40 +391,41 @@ static void unflatten_request(int dim, int n, const dmesh_axis_t parts[], const 
     dmesh_request_names(r, t->ndims, t->named ? names : NULL);
 }
 
+static int unflatten_reserve(dmesh_creation_t *c)
+{
+    derived_call_t *d = c->call;
+
+    dmesh_request_options(&c->request, d->nnew, &d->o);
+    unflatten_request(d->first, d->nnew, d->axes, &d->t, &c->request);
+    DMESH_TRY(derived_reserve(d->mesh, d->nnew, d->axes, &d->o, &c->creating, d->e));
+    for (int k = 0; k < d->nnew; k++)
+        d->t.dim[d->first + k].entry = d->e[k];
+    return mesh_from(c->u, &d->t, &d->out);
+}
+
+static const dmesh_creation_ops_t unflatten_ops = {
+    .reserve = unflatten_reserve, .make = derived_make, .rollback = derived_rollback};
+
 int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
                     MPI_Info info, dmesh_t *out)
 {
-    draft_t t = {.ndims = 0};
-    dmesh_axis_t parts[DMESH_MAX_DIMS];
-    dmesh_comm_entry_t *fresh[DMESH_MAX_DIMS];
-    dmesh_options_t o;
-    dmesh_t m = DMESH_NULL;
-    dmesh_request_t r;
-    int d, err, check = dmesh_options_check(info), creating = 0;
+    derived_call_t d = {
+        .mesh = mesh, .t = {.ndims = 0}, .nnew = n, .first = dim, .out = DMESH_NULL};
+    dmesh_creation_t c;
+    int err;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
+    dmesh_creation_begin(&c, &unflatten_ops, "dmesh_unflatten", mesh->u, dmesh_options_check(info),
+                         &d);
     err = derived_begin(mesh, out, "dmesh_unflatten");
     if (err == DMESH_SUCCESS)
-        err = unflatten_local(mesh, dim, n, sizes, dim_names, parts, &t);
+        err = unflatten_local(mesh, dim, n, sizes, dim_names, d.axes, &d.t);
     if (err == DMESH_SUCCESS)
-        err = derived_options(mesh, info, n, dim_names, &o);
-    if (err != DMESH_SUCCESS && !check)
+        err = derived_options(mesh, info, n, dim_names, &d.o);
+    derived_begin_request(&c, &d);
+    if ((err = dmesh_creation_run(&c, err)) != DMESH_SUCCESS)
         return err;
-    if (err == DMESH_SUCCESS)
-        err = derived_reserve(mesh, n, parts, &o, &creating, fresh);
-    for (d = 0; err == DMESH_SUCCESS && d < n; d++)
-        t.dim[dim + d].entry = fresh[d];
-    if (err == DMESH_SUCCESS)
-        err = mesh_from(mesh->u, &t, &m);
-    dmesh_request_begin(&r, "dmesh_unflatten", check);
-    if (err == DMESH_SUCCESS)
-        unflatten_request(dim, n, parts, &t, &r);
-    err = derived_agree(mesh, "dmesh_unflatten", &r, err, n, &o, creating);
-    if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(mesh->u, n, fresh, NULL, &o);
-    if (err != DMESH_SUCCESS)
-        return derived_fail(mesh, &m, err);
-    *out = m;
+    *out = d.out;
     return DMESH_SUCCESS;
 }
 

@@ -6,8 +6,31 @@
 
 #include "dmesh_nccl.h"
 #include "agree.h"
+#include "create.h"
 #include "error.h"
 #include "mesh.h"
+
+/* A lazy NCCL creation for the creation driver (create.h): collective
+ * over the dim's group (its MPI communicator), not over the universe. */
+typedef struct {
+    dmesh_comm_entry_t *e;
+} nccl_call_t;
+
+static int nccl_agree(dmesh_creation_t *c, uint64_t hash, int err)
+{
+    nccl_call_t *x = c->call;
+
+    return dmesh_agree(x->e->comm, hash, err, "dmesh_get_nccl_comm (lazy creation)");
+}
+
+static int nccl_make(dmesh_creation_t *c)
+{
+    nccl_call_t *x = c->call;
+
+    return dmesh_universe_nccl_entry(c->u, x->e);
+}
+
+static const dmesh_creation_ops_t nccl_ops = {.agree = nccl_agree, .make = nccl_make};
 
 /* The NCCL communicator of dim, created first when the universe defers
  * NCCL creation (collective over that dim's group then). err is this
@@ -15,22 +38,26 @@
  * part, so that the agreement, not a missing rank, decides the outcome. */
 static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
 {
-    dmesh_comm_entry_t *e = dmesh_mesh_entry(mesh, dim);
+    nccl_call_t x = {dmesh_mesh_entry(mesh, dim)};
+    dmesh_creation_t c;
 
     /* the backend and the membership are the same on every rank of the
      * group (agreed when the mesh was made): returning here strands none */
-    if (e->backend != DMESH_BACKEND_NCCL)
+    if (x.e->backend != DMESH_BACKEND_NCCL)
         return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
     if (mesh->u->my_index < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
-    if (err == DMESH_SUCCESS && mesh->u->aborted && e->nccl_pending)
-        err = dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no new NCCL "
-                                             "communicator");
-    if (e->nccl_pending && e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_agree(e->comm, 0, err, "dmesh_get_nccl_comm (lazy creation)"));
+    if (x.e->nccl_pending && x.e->comm != MPI_COMM_NULL) {
+        if (err == DMESH_SUCCESS && mesh->u->aborted)
+            err = dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no new NCCL "
+                                                 "communicator");
+        /* checked: a rank that failed still takes part; the request holds
+         * nothing but the call, so only the outcome is compared */
+        dmesh_creation_begin(&c, &nccl_ops, "dmesh_get_nccl_comm", mesh->u, 1, &x);
+        err = dmesh_creation_run(&c, err);
+    }
     DMESH_TRY(err);
-    DMESH_TRY(dmesh_universe_nccl_entry(mesh->u, e));
-    *nccl = e->nccl;
+    *nccl = x.e->nccl;
     return DMESH_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "create.h"
 #include "fault.h"
 #include "mesh.h"
 #include "request.h"
@@ -222,21 +223,20 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
     return DMESH_SUCCESS;
 }
 
-static uint64_t root_hash(const char *fn, const root_args_t *a, unsigned long id)
+/* What the ranks of a root creation must share: the universe's identity
+ * on the private communicator, the device type, the rank map, the layout,
+ * the names and the options. */
+static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t *r)
 {
-    dmesh_request_t r;
-
-    dmesh_request_begin(&r, fn, a->opts.check);
-    dmesh_request_bytes(&r, &id, sizeof(id));
-    dmesh_request_bytes(&r, &a->cuda, sizeof(a->cuda));
-    dmesh_request_bytes(&r, &a->n, sizeof(a->n));
-    dmesh_request_bytes(&r, &a->local_map, sizeof(a->local_map));
-    dmesh_request_layout(&r, &a->layout);
-    dmesh_request_names(&r, a->layout.naxes, a->names);
-    dmesh_request_options(&r, a->layout.naxes, &a->opts);
+    dmesh_request_bytes(r, &id, sizeof(id));
+    dmesh_request_bytes(r, &a->cuda, sizeof(a->cuda));
+    dmesh_request_bytes(r, &a->n, sizeof(a->n));
+    dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
+    dmesh_request_layout(r, &a->layout);
+    dmesh_request_names(r, a->layout.naxes, a->names);
+    dmesh_request_options(r, a->layout.naxes, &a->opts);
     if (a->rank_map != NULL && !a->local_map)
-        dmesh_request_bytes(&r, a->rank_map, (size_t)a->n * sizeof(int));
-    return dmesh_request_hash(&r);
+        dmesh_request_bytes(r, a->rank_map, (size_t)a->n * sizeof(int));
 }
 
 /* The entries of n dims, for dmesh_universe_make. */
@@ -280,41 +280,89 @@ static void debug_mesh(const char *what, dmesh_t m)
     dmesh_universe_debug(m->u, "%s: %s", what, text);
 }
 
-/* The collective part of a root creation call: every rank takes part
- * whatever its arguments (err), completes the private duplicate begun in s,
- * then agrees (over the user's communicator when the duplicate is new: one
- * agreement decides both), binds, makes communicators. */
+/* A root creation for the creation driver (create.h). */
+typedef struct {
+    const root_call_t *c;
+    root_args_t *a;
+    dmesh_private_comm_pending_t *s; /* the private duplicate, begun */
+    unsigned long id;                /* the universe's identity on it */
+    dmesh_t m;
+} root_state_t;
+
+/* Every rank, whatever its arguments: complete the private duplicate. */
+static int root_join(dmesh_creation_t *cr, int err)
+{
+    root_state_t *r = cr->call;
+
+    return dmesh_private_comm_complete(r->s, err);
+}
+
+static int root_reserve_hook(dmesh_creation_t *cr)
+{
+    root_state_t *r = cr->call;
+
+    DMESH_TRY(root_reserve(r->s->p, r->id, r->a, &r->m));
+    cr->u = r->m->u;
+    return DMESH_SUCCESS;
+}
+
+/* Over the user's communicator when the duplicate is new (one agreement
+ * decides both), else over the duplicate; then the duplicate is kept or
+ * dropped on every rank alike. */
+static int root_agree(dmesh_creation_t *cr, uint64_t hash, int err)
+{
+    root_state_t *r = cr->call;
+
+    err = dmesh_agree(dmesh_private_comm_agreed_over(r->s), hash, err, cr->fn);
+    dmesh_private_comm_settle(r->s, err); /* the universe holds its own reference */
+    return err;
+}
+
+/* Members somewhere (from_comms of a group), the device, the communicators. */
+static int root_make(dmesh_creation_t *cr)
+{
+    root_state_t *r = cr->call;
+    const root_call_t *c = r->c;
+    dmesh_t m = r->m;
+    MPI_Comm given[DMESH_MAX_DIMS];
+    dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
+
+    if (r->a->local_map)
+        DMESH_TRY(dmesh_universe_has_member(m->u, c->fn));
+    if (r->a->cuda)
+        DMESH_TRY(dmesh_universe_bind(m->u, &r->a->opts));
+    for (int d = 0; c->dim_comms != NULL && d < r->a->layout.naxes; d++)
+        given[d] = m->u->my_index >= 0 ? c->dim_comms[d] : MPI_COMM_NULL;
+    entries_of(m->ndims, m->dim, e);
+    return dmesh_universe_make(m->u, m->ndims, e, c->dim_comms ? given : NULL, &r->a->opts);
+}
+
+static void root_rollback(dmesh_creation_t *cr)
+{
+    root_state_t *r = cr->call;
+
+    dmesh_free(&r->m); /* the universe and everything in it */
+}
+
+static const dmesh_creation_ops_t root_ops = {.join = root_join,
+                                              .reserve = root_reserve_hook,
+                                              .agree = root_agree,
+                                              .make = root_make,
+                                              .rollback = root_rollback};
+
+/* The collective part of a root creation call: the creation driver. */
 static int root_build(const root_call_t *c, root_args_t *a, int err,
                       dmesh_private_comm_pending_t *s, dmesh_t *mesh)
 {
-    dmesh_t m = DMESH_NULL;
-    MPI_Comm given[DMESH_MAX_DIMS];
-    dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
-    unsigned long id = s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0;
-    uint64_t hash = root_hash(c->fn, a, id); /* while the duplication runs */
-    int d;
+    root_state_t r = {c, a, s, s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0, DMESH_NULL};
+    dmesh_creation_t cr;
 
-    err = dmesh_private_comm_complete(s, err);
-    if (err == DMESH_SUCCESS)
-        err = root_reserve(s->p, id, a, &m);
-    err = dmesh_agree(dmesh_private_comm_agreed_over(s), hash, err, c->fn);
-    dmesh_private_comm_settle(s, err); /* the universe holds its own reference */
-    if (err == DMESH_SUCCESS && a->local_map)
-        err = dmesh_universe_has_member(m->u, c->fn);
-    if (err == DMESH_SUCCESS && a->cuda)
-        err = dmesh_universe_bind(m->u, &a->opts);
-    for (d = 0; c->dim_comms != NULL && d < a->layout.naxes; d++)
-        given[d] = err == DMESH_SUCCESS && m->u->my_index >= 0 ? c->dim_comms[d] : MPI_COMM_NULL;
-    if (err == DMESH_SUCCESS) {
-        entries_of(m->ndims, m->dim, e);
-        err = dmesh_universe_make(m->u, m->ndims, e, c->dim_comms ? given : NULL, &a->opts);
-    }
-    if (err != DMESH_SUCCESS) {
-        dmesh_free(&m); /* the universe and everything in it */
+    dmesh_creation_begin(&cr, &root_ops, c->fn, NULL, a->opts.check, &r);
+    root_request(a, r.id, &cr.request); /* while the duplication runs */
+    if ((err = dmesh_creation_run(&cr, err)) != DMESH_SUCCESS)
         return err;
-    }
-    debug_mesh(c->fn, m);
-    *mesh = m;
+    debug_mesh(c->fn, r.m);
+    *mesh = r.m;
     return DMESH_SUCCESS;
 }
 

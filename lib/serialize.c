@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "comm_nccl.h"
+#include "create.h"
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
@@ -140,37 +141,60 @@ static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, int comm_c
     return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, out);
 }
 
-/* Collective over u->comm: reserve, agree, make the communicators, register
- * the flattened names again. */
-static int build(dmesh_universe_t *u, const dmesh_saved_t *s, const dmesh_options_t *o, uint64_t h,
-                 dmesh_t *out)
-{
-    dmesh_flat_name_t *flat = NULL;
-    dmesh_comm_entry_t *e[DMESH_MAX_DIMS], **fe = NULL;
-    int i, err = DMESH_SUCCESS;
+/* A deserialization for the creation driver (create.h), once the universe
+ * is made: the mesh and the flattened names reserved, one agreement on the
+ * text, the options and the outcome, then the device and the
+ * communicators; the flattened names are registered again. */
+typedef struct {
+    const dmesh_saved_t *s;
+    dmesh_options_t *o;
+    dmesh_flat_name_t *flat;
+    dmesh_comm_entry_t **fe;
+    dmesh_t m;
+} saved_call_t;
 
-    if (s->nflat > 0 && ((flat = DMESH_FAULT_CALLOC((size_t)s->nflat, sizeof(*flat))) == NULL ||
-                         (fe = DMESH_FAULT_MALLOC((size_t)s->nflat * sizeof(*fe))) == NULL))
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
-    if (err == DMESH_SUCCESS)
-        err = build_reserve(u, s, o->comm_create, flat, out);
-    err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (reservations)");
-    for (i = 0; err == DMESH_SUCCESS && i < s->ndims; i++)
-        e[i] = dmesh_mesh_entry(*out, i);
-    for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++)
-        fe[i] = flat[i].entry;
-    if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(u, s->ndims, e, NULL, o);
-    if (err == DMESH_SUCCESS)
-        err = dmesh_universe_make(u, s->nflat, fe, NULL, o);
-    for (i = 0; err == DMESH_SUCCESS && i < s->nflat; i++) /* room reserved: cannot fail */
-        dmesh_universe_register(u, flat[i].name, flat[i].entry);
-    if (err != DMESH_SUCCESS)
-        dmesh_universe_unreserve(u);
-    free(fe);
-    free(flat);
-    return err;
+static int saved_reserve(dmesh_creation_t *c)
+{
+    saved_call_t *x = c->call;
+    size_t n = (size_t)x->s->nflat;
+
+    if (n > 0 && ((x->flat = DMESH_FAULT_CALLOC(n, sizeof(*x->flat))) == NULL ||
+                  (x->fe = DMESH_FAULT_MALLOC(n * sizeof(*x->fe))) == NULL))
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
+    return build_reserve(c->u, x->s, x->o->comm_create, x->flat, &x->m);
 }
+
+static int saved_make(dmesh_creation_t *c)
+{
+    saved_call_t *x = c->call;
+    const dmesh_saved_t *s = x->s;
+    dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
+    int i;
+
+    if (s->cuda)
+        DMESH_TRY(dmesh_universe_agree(c->u, 0, dmesh_universe_bind(c->u, x->o),
+                                       "dmesh_deserialize (device binding)"));
+    for (i = 0; i < s->ndims; i++)
+        e[i] = dmesh_mesh_entry(x->m, i);
+    for (i = 0; i < s->nflat; i++)
+        x->fe[i] = x->flat[i].entry;
+    DMESH_TRY(dmesh_universe_make(c->u, s->ndims, e, NULL, x->o));
+    DMESH_TRY(dmesh_universe_make(c->u, s->nflat, x->fe, NULL, x->o));
+    for (i = 0; i < s->nflat; i++) /* room reserved: cannot fail */
+        dmesh_universe_register(c->u, x->flat[i].name, x->flat[i].entry);
+    return DMESH_SUCCESS;
+}
+
+static void saved_rollback(dmesh_creation_t *c)
+{
+    saved_call_t *x = c->call;
+
+    dmesh_free(&x->m);
+    dmesh_universe_unreserve(c->u);
+}
+
+static const dmesh_creation_ops_t saved_ops = {
+    .reserve = saved_reserve, .make = saved_make, .rollback = saved_rollback};
 
 /* The root description of a parsed text (nothing of it when err). */
 static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o, dmesh_layout_t *l,
@@ -192,33 +216,29 @@ static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o
     root->names = s->root_named && !err ? names : NULL;
 }
 
-/* The hash the ranks agree on: the text, the options and the check flag
- * (request.h), so that ranks given different options (a different
+/* The request the ranks agree on: the text, the options and the check
+ * flag (request.h), so that ranks given different options (a different
  * dmesh_comm_create would send them into different creation calls) or a
  * different dmesh_check fail with DMESH_ERR_MISMATCH. */
-static uint64_t saved_hash(const char *text, const dmesh_saved_t *s, const dmesh_options_t *o,
-                           int err)
+static void saved_request(const char *text, const dmesh_saved_t *s, const dmesh_options_t *o,
+                          int err, dmesh_request_t *r)
 {
-    dmesh_request_t r;
-
-    dmesh_request_begin(&r, "dmesh_deserialize", o->check);
     if (text != NULL)
-        dmesh_request_string(&r, text);
+        dmesh_request_string(r, text);
     if (err == DMESH_SUCCESS) /* the options, parsed only when all went well */
-        dmesh_request_options(&r, s->ndims, o);
-    return dmesh_request_hash(&r);
+        dmesh_request_options(r, s->ndims, o);
 }
 
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
 {
     dmesh_universe_t *u = NULL;
-    dmesh_t m = DMESH_NULL;
     dmesh_saved_t s;
     dmesh_options_t o;
+    saved_call_t x = {&s, &o, NULL, NULL, DMESH_NULL};
+    dmesh_creation_t c;
     dmesh_root_desc_t root;
     dmesh_layout_t root_layout;
     const char *root_names[DMESH_MAX_DIMS];
-    uint64_t h;
     int size, rc, err, check;
 
     if (comm == MPI_COMM_NULL)
@@ -239,27 +259,23 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
         dmesh_saved_free(&s);
         return err;
     }
-    h = saved_hash(text, &s, &o, err);
     saved_root(&s, err, &o, &root_layout, root_names, &root);
     rc = dmesh_universe_create(comm, &root, &u);
     if (rc != DMESH_SUCCESS) {
         dmesh_saved_free(&s);
         return rc;
     }
-    /* always, the check on or off: the same text and options on every rank,
-     * each parsed and checked (only the outcome with the check off) */
-    err = dmesh_universe_agree(u, h, err, __func__);
-    if (err == DMESH_SUCCESS && s.cuda) {
-        err = dmesh_universe_bind(u, &o);
-        err = dmesh_universe_agree(u, h, err, "dmesh_deserialize (device binding)");
-    }
-    if (err == DMESH_SUCCESS)
-        err = build(u, &s, &o, h, &m); /* agreed inside */
-    if (err != DMESH_SUCCESS)
-        dmesh_free(&m);
+    /* the agreement always, the check on or off: the same text and options
+     * on every rank, each parsed and checked (only the outcome with the
+     * check off) */
+    dmesh_creation_begin(&c, &saved_ops, __func__, u, check, &x);
+    saved_request(text, &s, &o, err, &c.request);
+    err = dmesh_creation_run(&c, err);
+    free(x.fe);
+    free(x.flat);
     dmesh_universe_release(u);
     dmesh_saved_free(&s);
     if (err == DMESH_SUCCESS)
-        *mesh = m;
+        *mesh = x.m;
     return err;
 }

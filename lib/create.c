@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The creation driver (create.h). */
+#include "config.h"
+
+#include "create.h"
+
+void dmesh_creation_begin(dmesh_creation_t *c, const dmesh_creation_ops_t *ops, const char *fn,
+                          dmesh_universe_t *u, int check, void *call)
+{
+    c->ops = ops;
+    c->fn = fn;
+    c->u = u;
+    c->creating = 1;
+    c->call = call;
+    dmesh_request_begin(&c->request, fn, check);
+}
+
+int dmesh_creation_run(dmesh_creation_t *c, int err)
+{
+    const dmesh_creation_ops_t *ops = c->ops;
+    uint64_t hash;
+
+    if (err != DMESH_SUCCESS && !c->request.check)
+        return err; /* the check off: the others are trusted to fail alike */
+    if (ops->join != NULL)
+        err = ops->join(c, err);
+    if (err == DMESH_SUCCESS && ops->reserve != NULL && (err = ops->reserve(c)) != DMESH_SUCCESS)
+        c->creating = 1; /* a failed reservation counts as a miss: the others may create */
+    if (c->request.check || c->creating) {
+        hash = dmesh_request_hash(&c->request);
+        err = ops->agree != NULL ? ops->agree(c, hash, err)
+                                 : dmesh_universe_agree(c->u, hash, err, c->fn);
+    }
+    if (err == DMESH_SUCCESS && ops->make != NULL)
+        err = ops->make(c);
+    if (err != DMESH_SUCCESS && ops->rollback != NULL)
+        ops->rollback(c);
+    return err;
+}
