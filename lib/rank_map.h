@@ -12,7 +12,16 @@ static inline int dmesh_rank_map_rank(const int *rank_map, int64_t i)
     return rank_map != NULL ? rank_map[i] : (int)i;
 }
 
-/* Index of rank in a rank map of n ranks (NULL: the identity), -1 if absent. */
-int dmesh_rank_map_index(int n, const int *rank_map, int rank);
+/* Index of rank in a rank map of n ranks (NULL: the identity), -1 if
+ * absent: O(n), for a rank map given as a list. */
+static inline int dmesh_rank_map_index(int n, const int *rank_map, int rank)
+{
+    if (rank_map == NULL)
+        return rank >= 0 && rank < n ? rank : -1;
+    for (int i = 0; i < n; i++)
+        if (rank_map[i] == rank)
+            return i;
+    return -1;
+}
 
 #endif /* DMESH_RANK_MAP_H */

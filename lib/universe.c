@@ -18,18 +18,6 @@
 #include "topo.h"
 #include "universe.h"
 
-int dmesh_rank_map_index(int n, const int *rank_map, int rank)
-{
-    int i;
-
-    if (rank_map == NULL)
-        return rank < n ? rank : -1;
-    for (i = 0; i < n; i++)
-        if (rank_map[i] == rank)
-            return i;
-    return -1;
-}
-
 /* The universe's copy of the root description. */
 static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)
 {
