@@ -52,9 +52,9 @@ AC_DEFUN([DMESH_CHECK_MPI_WORKS], [
     [*HYDRA*|*mpich*|*MPICH*], [dmesh_mpi_impl=MPICH],
     [dmesh_mpi_impl=unknown])
   AC_MSG_RESULT([$dmesh_mpi_impl])
-  AC_ARG_VAR([DMESH_TEST_MAX_NP], [most ranks an MPI test may start (default 16; MPICH 2)])
+  AC_ARG_VAR([DMESH_TEST_MAX_NP], [most ranks an MPI test may start (default 16; MPICH 4)])
   AS_IF([test -z "$DMESH_TEST_MAX_NP"],
-    [AS_IF([test "$dmesh_mpi_impl" = MPICH], [DMESH_TEST_MAX_NP=2], [DMESH_TEST_MAX_NP=16])])
+    [AS_IF([test "$dmesh_mpi_impl" = MPICH], [DMESH_TEST_MAX_NP=4], [DMESH_TEST_MAX_NP=16])])
   AC_SUBST([MPIEXEC_PREFLAGS])
   AC_SUBST([DMESH_MPI_IMPL], [$dmesh_mpi_impl])
 ])
