@@ -19,13 +19,12 @@
 
 #include "dmesh_layout.h"
 #include "error.h"
+#include "layout_check.h"
 #include "rank_map.h"
 
-/* The text form of an axis is at most two lists of 32 ints of 10 digits. */
-#define AXIS_TEXT_MAX (2 * DMESH_LAYOUT_MAX_ATOMS * 12 + 8)
-
-/* Every function trusts natoms, sizes and strides once this has passed. */
-static int axis_check(const dmesh_axis_t *a, const char *func)
+/* Every function trusts natoms, sizes and strides once this has passed
+ * (layout_text.c too). */
+int dmesh_axis_check(const dmesh_axis_t *a, const char *func)
 {
     if (a == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: axis is NULL", func);
@@ -113,7 +112,7 @@ int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
     dmesh_atom_t rev[DMESH_LAYOUT_MAX_ATOMS]; /* innermost first, so merges hit rev[n-1] */
     int n = 0;
 
-    DMESH_TRY(axis_check(in, __func__));
+    DMESH_TRY(dmesh_axis_check(in, __func__));
     DMESH_CHECK_PTR(out);
     for (int k = in->natoms - 1; k >= 0; k--) {
         dmesh_atom_t at = in->atoms[k];
@@ -139,7 +138,7 @@ int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
 {
     int64_t p = 0;
 
-    DMESH_TRY(axis_check(a, __func__));
+    DMESH_TRY(dmesh_axis_check(a, __func__));
     DMESH_CHECK_PTR(numel);
     DMESH_TRY(numel64(a, __func__, &p));
     *numel = (int)p;
@@ -150,7 +149,7 @@ int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
 {
     int64_t c = 0;
 
-    DMESH_TRY(axis_check(a, __func__));
+    DMESH_TRY(dmesh_axis_check(a, __func__));
     DMESH_CHECK_PTR(cosize);
     DMESH_TRY(cosize64(a, __func__, &c));
     *cosize = (int)c;
@@ -161,7 +160,7 @@ int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
 {
     int64_t numel = 0, cosize = 0;
 
-    DMESH_TRY(axis_check(a, __func__));
+    DMESH_TRY(dmesh_axis_check(a, __func__));
     DMESH_CHECK_PTR(index);
     DMESH_TRY(numel64(a, __func__, &numel));
     if (i < 0 || i >= numel)
@@ -177,7 +176,7 @@ int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
 {
     int64_t numel = 0, cosize = 0;
 
-    DMESH_TRY(axis_check(a, __func__));
+    DMESH_TRY(dmesh_axis_check(a, __func__));
     DMESH_CHECK_PTR(n);
     DMESH_TRY(numel64(a, __func__, &numel));
     DMESH_TRY(cosize64(a, __func__, &cosize));
@@ -207,7 +206,7 @@ static int complement_atoms(const dmesh_axis_t *a, int n, const char *func, dmes
     int m = 0, nrev = 0;
     int64_t cur = 1; /* extent of the atoms placed so far */
 
-    DMESH_TRY(axis_check(a, func));
+    DMESH_TRY(dmesh_axis_check(a, func));
     if (n < 1)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: codomain size %d < 1", func, n);
     for (int k = 0; k < a->natoms; k++)
@@ -485,7 +484,7 @@ int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t
     int n = 0;
     int64_t rs = size, rd = stride;
 
-    DMESH_TRY(axis_check(a, __func__));
+    DMESH_TRY(dmesh_axis_check(a, __func__));
     DMESH_CHECK_PTR(out);
     if (size < 1 || stride < 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mode %d:%d (size must be >= 1, stride >= 0)",
@@ -586,144 +585,6 @@ int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
     return 1;
 }
 
-/* Append "v" (one atom) or "(v0,v1,...)" to buf at *pos. */
-static void print_list(const dmesh_axis_t *a, int strides, char *buf, size_t *pos)
-{
-    int one = a->natoms == 1;
-
-    if (!one)
-        buf[(*pos)++] = '(';
-    for (int k = 0; k < a->natoms; k++) {
-        int v = strides ? a->atoms[k].stride : a->atoms[k].size;
-        *pos += (size_t)sprintf(buf + *pos, k > 0 ? ",%d" : "%d", v);
-    }
-    if (!one)
-        buf[(*pos)++] = ')';
-    buf[*pos] = '\0';
-}
-
-int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
-{
-    char text[AXIS_TEXT_MAX];
-    size_t pos = 0;
-
-    DMESH_TRY(axis_check(a, __func__));
-    if (buf == NULL && len > 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL but len is %zu", __func__, len);
-    if (a->natoms == 0) {
-        strcpy(text, "1:0"); /* the empty axis: one element at index 0 */
-        pos = 3;
-    } else {
-        print_list(a, 0, text, &pos);
-        text[pos++] = ':';
-        print_list(a, 1, text, &pos);
-    }
-    if (len > 0) {
-        size_t copy = pos < len - 1 ? pos : len - 1;
-        memcpy(buf, text, copy);
-        buf[copy] = '\0';
-    }
-    if (needed != NULL)
-        *needed = pos;
-    return DMESH_SUCCESS;
-}
-
-static void skip_space(const char **p)
-{
-    while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r' || **p == '\f' || **p == '\v')
-        (*p)++;
-}
-
-/* One unsigned decimal int; digits past INT_MAX are consumed, then refused. */
-static int parse_int(const char **p, const char *text, int *v)
-{
-    int64_t x = 0;
-    int over = 0;
-
-    skip_space(p);
-    if (**p < '0' || **p > '9')
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": %s at offset %d", text,
-                               **p == '-' ? "negative value" : "expected a number",
-                               (int)(*p - text));
-    for (; **p >= '0' && **p <= '9'; (*p)++) {
-        x = x * 10 + (**p - '0');
-        if (x > INT_MAX) {
-            over = 1;
-            x = INT_MAX; /* keep x small; the value is refused anyway */
-        }
-    }
-    if (over)
-        return dmesh_error_set(DMESH_ERR_SIZE, "dmesh_axis_parse: \"%.80s\": value over INT_MAX",
-                               text);
-    *v = (int)x;
-    return DMESH_SUCCESS;
-}
-
-/* "v" or "(v0, v1, ...)": at most DMESH_LAYOUT_MAX_ATOMS values. */
-static int parse_list(const char **p, const char *text, int vals[], int *n)
-{
-    skip_space(p);
-    *n = 0;
-    if (**p != '(') {
-        *n = 1;
-        return parse_int(p, text, &vals[0]);
-    }
-    do {
-        (*p)++; /* past '(' or ',' */
-        if (*n == DMESH_LAYOUT_MAX_ATOMS)
-            return dmesh_error_set(DMESH_ERR_SIZE,
-                                   "dmesh_axis_parse: \"%.80s\": more than %d atoms", text,
-                                   DMESH_LAYOUT_MAX_ATOMS);
-        DMESH_TRY(parse_int(p, text, &vals[(*n)++]));
-        skip_space(p);
-    } while (**p == ',');
-    if (**p != ')')
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_axis_parse: \"%.80s\": expected ',' or ')' at offset %d",
-                               text, (int)(*p - text));
-    (*p)++;
-    return DMESH_SUCCESS;
-}
-
-/* Expect character c (after optional space) at *p. */
-static int expect_char(const char **p, const char *text, char c)
-{
-    skip_space(p);
-    if (**p != c)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_axis_parse: \"%.80s\": expected %s at offset %d", text,
-                               c == ':' ? "':'" : "end of text", (int)(*p - text));
-    if (c != '\0')
-        (*p)++;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
-{
-    int sizes[DMESH_LAYOUT_MAX_ATOMS], strides[DMESH_LAYOUT_MAX_ATOMS], ns, nd;
-    const char *p = text;
-
-    DMESH_CHECK_PTR(text);
-    DMESH_CHECK_PTR(a);
-    DMESH_TRY(parse_list(&p, text, sizes, &ns));
-    DMESH_TRY(expect_char(&p, text, ':'));
-    DMESH_TRY(parse_list(&p, text, strides, &nd));
-    DMESH_TRY(expect_char(&p, text, '\0'));
-    if (ns != nd)
-        return dmesh_error_set(
-            DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": %d sizes but %d strides", text, ns, nd);
-    for (int k = 0; k < ns; k++)
-        if (sizes[k] < 1)
-            return dmesh_error_set(DMESH_ERR_ARG, "dmesh_axis_parse: \"%.80s\": size %d of atom %d",
-                                   text, sizes[k], k);
-    /* "1:0" is how the empty axis prints: a lone 1:0 atom reads back as the
-     * empty axis (the same function), so that printing and parsing agree */
-    a->natoms = (ns == 1 && sizes[0] == 1 && strides[0] == 0) ? 0 : ns;
-    for (int k = 0; k < a->natoms; k++)
-        a->atoms[k] = (dmesh_atom_t){sizes[k], strides[k]};
-    return DMESH_SUCCESS;
-}
-
 int dmesh_layout_row_major(int ndims, const int shape[], dmesh_layout_t *l)
 {
     dmesh_layout_t tmp;
@@ -758,7 +619,7 @@ static int layout_check(const dmesh_layout_t *l, const char *func)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: naxes %d is not in [0, %d]", func, l->naxes,
                                DMESH_MAX_DIMS);
     for (int i = 0; i < l->naxes; i++)
-        DMESH_TRY(axis_check(&l->axes[i], func));
+        DMESH_TRY(dmesh_axis_check(&l->axes[i], func));
     return DMESH_SUCCESS;
 }
 
@@ -798,7 +659,7 @@ int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axi
     if (n > 0)
         DMESH_CHECK_PTR(axes);
     for (int j = 0; j < n; j++)
-        DMESH_TRY(axis_check(&axes[j], __func__));
+        DMESH_TRY(dmesh_axis_check(&axes[j], __func__));
     tmp.naxes = 0;
     for (int i = 0; i < dim; i++)
         tmp.axes[tmp.naxes++] = l->axes[i];

@@ -11,7 +11,7 @@ nodist_include_HEADERS += include/dmesh_version.h
 lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
 	lib/agree.c lib/agree.h lib/fault.h \
-	lib/layout.c \
+	lib/layout.c lib/layout_text.c lib/layout_check.h \
 	lib/options.c lib/options.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
 	lib/pcomm.c lib/pcomm.h \
