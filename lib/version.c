@@ -4,6 +4,7 @@
  * the library was compiled with. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,69 @@ int dmesh_mpi_identity_compare(const char *fn, const char *built_vendor, int maj
     return DMESH_SUCCESS;
 }
 
+int dmesh_launch_size(const char *(*get)(const char *), const char **var)
+{
+    static const char *const own[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    const char *v;
+    long n;
+
+    *var = NULL;
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+        if ((v = get(own[i])) != NULL && (n = strtol(v, NULL, 10)) > 0) {
+            *var = own[i];
+            return n > INT_MAX ? INT_MAX : (int)n;
+        }
+    if (get("SLURM_PROCID") != NULL && (v = get("SLURM_STEP_NUM_TASKS")) != NULL &&
+        (n = strtol(v, NULL, 10)) > 0) {
+        *var = "SLURM_STEP_NUM_TASKS";
+        return n > INT_MAX ? INT_MAX : (int)n;
+    }
+    return 0;
+}
+
+int dmesh_launch_compare(const char *fn, int world_size, int job_size, const char *var)
+{
+    if (world_size != 1 || job_size <= 1)
+        return DMESH_SUCCESS;
+    return dmesh_error_set(
+        DMESH_ERR_MPI,
+        "%s: MPI_COMM_WORLD has 1 rank, but the launcher started %d processes (%s=%d): the MPI "
+        "library and the launcher do not speak the same process-management interface, so each "
+        "process runs alone. Under Slurm, start with the PMI that the MPI was built with "
+        "(srun --mpi=pmi2 for Debian's MPICH, --mpi=pmix for an Open MPI built with PMIx; "
+        "srun --mpi=list shows what Slurm offers), or use the MPI's own mpiexec. "
+        "DMESH_LAUNCH_CHECK=false turns this check off",
+        fn, job_size, var != NULL ? var : "?", job_size);
+}
+
+static const char *env_get(const char *name)
+{
+    return getenv(name);
+}
+
+/* The launch check of dmesh_mpi_identity_check, unless turned off; the
+ * first success with MPI up is kept. */
+static int launch_check(const char *fn)
+{
+    static int launched; /* the launch cannot change */
+    const char *off = getenv("DMESH_LAUNCH_CHECK"), *var = NULL;
+    int world = 0, up = 0, job, err;
+
+    if (__atomic_load_n(&launched, __ATOMIC_RELAXED))
+        return DMESH_SUCCESS;
+    if (off != NULL && (strcmp(off, "false") == 0 || strcmp(off, "0") == 0 ||
+                        strcmp(off, "no") == 0 || strcmp(off, "off") == 0))
+        return DMESH_SUCCESS;
+    job = dmesh_launch_size(env_get, &var);
+    if (MPI_Initialized(&up) != MPI_SUCCESS || !up)
+        return DMESH_SUCCESS; /* nothing to compare yet: checked again later */
+    if (job > 1 && MPI_Comm_size(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
+        (err = dmesh_launch_compare(fn, world, job, var)) != DMESH_SUCCESS)
+        return err;
+    __atomic_store_n(&launched, 1, __ATOMIC_RELAXED);
+    return DMESH_SUCCESS;
+}
+
 int dmesh_mpi_identity_check(const char *fn)
 {
     static int same_mpi; /* set once a check passed: the MPI library cannot change */
@@ -124,7 +188,7 @@ int dmesh_mpi_identity_check(const char *fn)
     int len = 0, err = DMESH_SUCCESS;
 
     if (__atomic_load_n(&same_mpi, __ATOMIC_RELAXED))
-        return DMESH_SUCCESS;
+        return launch_check(fn);
     if ((running = calloc(1, RUNNING_MAX)) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
     if (MPI_Get_library_version(running, &len) == MPI_SUCCESS) {
@@ -132,7 +196,8 @@ int dmesh_mpi_identity_check(const char *fn)
         err = dmesh_mpi_identity_compare(fn, BUILT_VENDOR, BUILT_MAJOR, BUILT_MINOR, running);
     }
     free(running);
-    if (err == DMESH_SUCCESS)
-        __atomic_store_n(&same_mpi, 1, __ATOMIC_RELAXED);
-    return err;
+    if (err != DMESH_SUCCESS)
+        return err;
+    __atomic_store_n(&same_mpi, 1, __ATOMIC_RELAXED);
+    return launch_check(fn);
 }

@@ -78,6 +78,58 @@ START_TEST(test_identity_compare)
 }
 END_TEST
 
+/* A fake environment for dmesh_launch_size: "NAME=value" pairs. */
+static const char *const *fake_env;
+
+static const char *fake_get(const char *name)
+{
+    size_t len = strlen(name);
+
+    for (int i = 0; fake_env[i] != NULL; i++)
+        if (strncmp(fake_env[i], name, len) == 0 && fake_env[i][len] == '=')
+            return fake_env[i] + len + 1;
+    return NULL;
+}
+
+static int launch_size(const char *const *env, const char **var)
+{
+    fake_env = env;
+    return dmesh_launch_size(fake_get, var);
+}
+
+/* The launcher's job size, the MPI's own launchers first; a 1-rank world
+ * in a larger launch is an error that says what to do. */
+START_TEST(test_launch_check)
+{
+    static const char *const srun[] = {"SLURM_PROCID=3", "SLURM_STEP_NUM_TASKS=8", NULL};
+    static const char *const srun_pmi2[] = {"SLURM_PROCID=3", "SLURM_STEP_NUM_TASKS=8",
+                                            "PMI_SIZE=8", NULL};
+    static const char *const mpiexec_in_job[] = {"SLURM_PROCID=0", "SLURM_STEP_NUM_TASKS=8",
+                                                 "OMPI_COMM_WORLD_SIZE=1", NULL};
+    static const char *const batch_only[] = {"SLURM_STEP_NUM_TASKS=8", NULL};
+    static const char *const none[] = {NULL};
+    const char *var = NULL;
+
+    ck_assert_int_eq(launch_size(srun, &var), 8);
+    ck_assert_str_eq(var, "SLURM_STEP_NUM_TASKS");
+    ck_assert_int_eq(launch_size(srun_pmi2, &var), 8);
+    ck_assert_str_eq(var, "PMI_SIZE");
+    ck_assert_int_eq(launch_size(mpiexec_in_job, &var), 1);
+    ck_assert_str_eq(var, "OMPI_COMM_WORLD_SIZE");
+    ck_assert_int_eq(launch_size(batch_only, &var), 0);
+    ck_assert_int_eq(launch_size(none, &var), 0);
+    ck_assert_ptr_null(var);
+    ck_assert_int_eq(dmesh_launch_compare("dmesh_init", 1, 8, "SLURM_STEP_NUM_TASKS"),
+                     DMESH_ERR_MPI);
+    ck_assert_ptr_nonnull(strstr(dmesh_last_error(), "dmesh_init: MPI_COMM_WORLD has 1 rank"));
+    ck_assert_ptr_nonnull(strstr(dmesh_last_error(), "SLURM_STEP_NUM_TASKS=8"));
+    ck_assert_ptr_nonnull(strstr(dmesh_last_error(), "--mpi=pmi2"));
+    ck_assert_int_eq(dmesh_launch_compare("f", 8, 8, "PMI_SIZE"), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_launch_compare("f", 1, 1, "PMI_SIZE"), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_launch_compare("f", 1, 0, NULL), DMESH_SUCCESS);
+}
+END_TEST
+
 /* This build against the MPI it runs with: the same, so no error. */
 START_TEST(test_identity_check_here)
 {
@@ -96,6 +148,7 @@ int main(void)
     tcase_add_test(tc, test_get_version);
     tcase_add_test(tc, test_build_info);
     tcase_add_test(tc, test_identity_compare);
+    tcase_add_test(tc, test_launch_check);
     tcase_add_test(tc, test_identity_check_here);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

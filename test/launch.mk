@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# test/launch.mk: the launch check. A program of N tasks whose MPI and
+# launcher do not talk runs as N singletons; the first creation call says
+# so (test_version checks the pure part).
+TESTS += test/launch-check.sh
+EXTRA_DIST += test/launch-check.sh
