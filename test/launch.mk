@@ -4,3 +4,5 @@
 # so (test_version checks the pure part).
 TESTS += test/launch-check.sh
 EXTRA_DIST += test/launch-check.sh
+# A real one-node Slurm for CI (.ci/run, stage slurm).
+EXTRA_DIST += test/slurm/one-node.sh test/slurm/run.sh
