@@ -408,7 +408,7 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
     err = w == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "NCCL creation: out of memory")
                     : DMESH_SUCCESS;
     /* NCCL is loaded by the first NCCL creation, on every rank of all: a
-     * "cuda" mesh whose dims all use MPI runs without it (issue 12) */
+     * "cuda" mesh whose dims all use MPI runs without it */
     if (err == DMESH_SUCCESS)
         err = dmesh_gpu_lib_load(DMESH_GPU_CUDART | DMESH_GPU_NCCL);
 #ifndef DMESH_HAVE_NCCL_SCALABLE
@@ -417,7 +417,7 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
                               "dmesh_nccl_create=scalable needs NCCL 2.23 "
                               "(ncclCommInitRankScalable); dmesh was built with an older NCCL");
 #endif
-    /* no CUDA call on a rank with nothing to make (issue 10: no context) */
+    /* no CUDA call on a rank with nothing to make: it would make a CUDA context there */
     if (active && err == DMESH_SUCCESS)
         err = device_enter(device, &saved);
     err = dmesh_agree(all, 0, err, "preparing NCCL creation");
@@ -498,7 +498,7 @@ int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device)
 
     for (int i = 0; i < n; i++)
         live += nccl_comms[i] != NULL;
-    if (live == 0) /* no NCCL call: NCCL may never have been loaded (issue 12) */
+    if (live == 0) /* no NCCL call: NCCL may never have been loaded */
         return DMESH_SUCCESS;
     if (device_enter(device, &saved) != DMESH_SUCCESS)
         saved = device; /* abort on whatever device is current: freeing matters more */
