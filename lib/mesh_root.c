@@ -16,6 +16,7 @@
 #include "create.h"
 #include "fault.h"
 #include "mesh.h"
+#include "node.h"
 #include "request.h"
 #include "text.h"
 #include "version.h"
@@ -214,6 +215,11 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
     DMESH_TRY(dmesh_options_parse(c->info, c->ndims, c->names, a->cuda, &a->opts));
     DMESH_TRY(dmesh_check_backends(c->ndims, a->cuda, &a->opts));
     DMESH_TRY(dmesh_layout_row_major(c->ndims, c->shape, &a->layout));
+    if (a->opts.order == DMESH_ORDER_NODE && c->ranks_mode != RANKS_IDENTITY)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: dmesh_order=node orders the ranks of dmesh_init; the ranks "
+                               "given here are taken as they are",
+                               c->fn);
     if (c->ranks_mode == RANKS_GIVEN)
         DMESH_TRY(check_ranks(a->n, c->ranks, a->size, &a->rank_map));
     if (c->ranks_mode == RANKS_FROM_COMM)
@@ -285,6 +291,7 @@ typedef struct {
     const root_call_t *c;
     root_args_t *a;
     dmesh_private_comm_pending_t *s; /* the private duplicate, begun */
+    dmesh_private_comm_t *p;         /* it (s lets go of it at the agreement) */
     unsigned long id;                /* the universe's identity on it */
     dmesh_t m;
 } root_state_t;
@@ -301,7 +308,9 @@ static int root_reserve_hook(dmesh_creation_t *cr)
 {
     root_state_t *r = cr->call;
 
-    DMESH_TRY(root_reserve(r->s->p, r->id, r->a, &r->m));
+    if (r->a->opts.order == DMESH_ORDER_NODE)
+        return DMESH_SUCCESS; /* the rank map needs the nodes: after the agreement */
+    DMESH_TRY(root_reserve(r->p, r->id, r->a, &r->m));
     cr->u = r->m->u;
     return DMESH_SUCCESS;
 }
@@ -318,14 +327,38 @@ static int root_agree(dmesh_creation_t *cr, uint64_t hash, int err)
     return err;
 }
 
+/* dmesh_order=node, once every rank agreed on it: the nodes of the ranks
+ * (collective over the private communicator), the rank map by (node, local
+ * rank), then the reservations, agreed as in the other orders. */
+static int root_reserve_by_node(root_state_t *r, const char *fn)
+{
+    dmesh_private_comm_t *p = r->p; /* kept by its attribute on the user's communicator */
+    MPI_Comm comm = dmesh_private_comm_handle(p);
+    int *lows = NULL, err;
+
+    DMESH_TRY(dmesh_node_lows(comm, &lows));
+    if ((r->a->rank_map = DMESH_FAULT_MALLOC((size_t)r->a->n * sizeof(int))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    else
+        err = dmesh_node_order(r->a->size, lows, r->a->n, r->a->rank_map);
+    free(lows);
+    if (err == DMESH_SUCCESS)
+        err = root_reserve(p, r->id, r->a, &r->m);
+    return dmesh_agree(comm, 0, err, fn);
+}
+
 /* Members somewhere (from_comms of a group), the device, the communicators. */
 static int root_make(dmesh_creation_t *cr)
 {
     root_state_t *r = cr->call;
     const root_call_t *c = r->c;
-    dmesh_t m = r->m;
+    dmesh_t m;
     MPI_Comm given[DMESH_MAX_DIMS];
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
+
+    if (r->a->opts.order == DMESH_ORDER_NODE)
+        DMESH_TRY(root_reserve_by_node(r, c->fn));
+    m = r->m;
 
     if (r->a->local_map)
         DMESH_TRY(dmesh_universe_has_member(m->u, c->fn));
@@ -354,7 +387,8 @@ static const dmesh_creation_ops_t root_ops = {.join = root_join,
 static int root_build(const root_call_t *c, root_args_t *a, int err,
                       dmesh_private_comm_pending_t *s, dmesh_t *mesh)
 {
-    root_state_t r = {c, a, s, s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0, DMESH_NULL};
+    root_state_t r = {c,         a, s, s->p, s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0,
+                      DMESH_NULL};
     dmesh_creation_t cr;
 
     dmesh_creation_begin(&cr, &root_ops, c->fn, NULL, a->opts.check, &r);

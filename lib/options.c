@@ -228,6 +228,8 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
         return parse_int(key, val, 0, INT_MAX, &o->device);
     if (strcmp(key, "dmesh_bind") == 0)
         return parse_choice(key, val, "auto", "none", &o->bind);
+    if (strcmp(key, "dmesh_order") == 0)
+        return parse_choice(key, val, "rank", "node", &o->order);
     if (strcmp(key, "dmesh_timeout") == 0)
         return parse_seconds(key, val, &o->timeout);
     if (strcmp(key, "dmesh_nccl_init") == 0)

@@ -11,6 +11,8 @@
 enum dmesh_backend { DMESH_BACKEND_UNSET = -1, DMESH_BACKEND_MPI = 0, DMESH_BACKEND_NCCL = 1 };
 enum dmesh_comm_create { DMESH_COMM_CREATE_SPLIT = 0, DMESH_COMM_CREATE_GROUP = 1 };
 enum dmesh_bind { DMESH_BIND_AUTO = 0, DMESH_BIND_NONE = 1 };
+/* The rank map of dmesh_init: by rank, or by (node, local rank). */
+enum dmesh_order { DMESH_ORDER_RANK = 0, DMESH_ORDER_NODE = 1 };
 /* How NCCL communicators are made (dmesh_nccl_create; doc/gpu.md). */
 enum dmesh_nccl_create {
     DMESH_NCCL_CREATE_INIT = 0,
@@ -56,6 +58,7 @@ typedef struct {
     int device;              /* forced CUDA ordinal, or -1 */
     int bind;                /* enum dmesh_bind */
     int nccl_lazy;           /* create NCCL communicators at first dmesh_get_nccl_comm */
+    int order;               /* enum dmesh_order (dmesh_order) */
     int nccl_create;         /* enum dmesh_nccl_create */
     int nccl_scalable_roots; /* ids per scalable init; 0: one per 128 ranks */
     int debug;               /* DMESH_DEBUG */

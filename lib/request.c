@@ -67,6 +67,7 @@ void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t 
     dmesh_request_bytes(r, &o->nccl_lazy, sizeof(o->nccl_lazy));
     dmesh_request_bytes(r, &o->nccl_create, sizeof(o->nccl_create));
     dmesh_request_bytes(r, &o->nccl_scalable_roots, sizeof(o->nccl_scalable_roots));
+    dmesh_request_bytes(r, &o->order, sizeof(o->order));
     for (int d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
         dmesh_request_string(r, key);

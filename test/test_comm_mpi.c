@@ -10,8 +10,11 @@
 #include <limits.h>
 
 #include "comm_mpi.h"
+#include <stdlib.h>
+
 #include "error.h"
 #include "mesh_testutil.h"
+#include "node.h"
 
 /* Members in comm of the caller's communicator c, as world ranks, summed. */
 static int sum_of_members(MPI_Comm c)
@@ -72,6 +75,91 @@ MT_TEST(group_creation_ignores_base)
         MPI_Group_free(&g);
 }
 
+/* ---- dmesh_order=node ---------------------------------------------------- */
+
+/* The node order of a placement given as each rank's node (lows: the
+ * lowest rank of its node): ranks by (node, rank), nodes by lowest rank. */
+static void expect_order(int size, const int lows[], int n, const int want[])
+{
+    int map[16];
+
+    MT_OK(dmesh_node_order(size, lows, n, map));
+    for (int i = 0; i < n; i++)
+        MT_EQ(map[i], want[i]);
+}
+
+/* Block, cyclic and uneven placements of 8 ranks on nodes. */
+MT_TEST(node_order_placements)
+{
+    static const int block[8] = {0, 0, 0, 0, 4, 4, 4, 4}, block_want[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    static const int cyclic[8] = {0, 1, 0, 1, 0, 1, 0, 1},
+                     cyclic_want[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    /* 3 nodes: ranks 0,3,6 / 1,4 / 2,5,7 */
+    static const int uneven[8] = {0, 1, 2, 0, 1, 2, 0, 2},
+                     uneven_want[8] = {0, 3, 6, 1, 4, 2, 5, 7};
+
+    expect_order(8, block, 8, block_want);
+    expect_order(8, cyclic, 8, cyclic_want);
+    expect_order(8, uneven, 8, uneven_want);
+    expect_order(8, cyclic, 3, cyclic_want); /* the first n */
+}
+
+/* On this machine every rank shares one node: the node order is the rank
+ * order, and the mesh's groups are those of the rank order. */
+MT_TEST(node_order_one_node)
+{
+    int shape[2] = {mt_size / 2 > 0 ? 2 : 1, 0}, sum = -1, want = 0, same = 0, *lows = NULL;
+    const char *names[2] = {"dp", "tp"};
+    dmesh_t mesh = DMESH_NULL, plain = DMESH_NULL;
+    MPI_Comm tp = MPI_COMM_NULL;
+    MPI_Info info;
+
+    shape[1] = mt_size / shape[0];
+    MT_OK(dmesh_node_lows(MPI_COMM_WORLD, &lows));
+    for (int r = 0; lows != NULL && r < mt_size; r++)
+        MT_EQ(lows[r], 0);
+    free(lows);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "dmesh_order", "node");
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, names, info, &mesh));
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, names, MPI_INFO_NULL, &plain));
+    MT_OK(dmesh_get_comm(mesh, 1, &tp));
+    if (tp != MPI_COMM_NULL)
+        MPI_Allreduce(&mt_rank, &sum, 1, MPI_INT, MPI_SUM, tp);
+    for (int t = 0; t < shape[1]; t++)
+        want += mt_rank - mt_rank % shape[1] + t;
+    MT_EQ(sum, want);
+    MT_OK(dmesh_equal(mesh, plain, &same));
+    MT_EQ(same, 1);
+    MT_OK(dmesh_free(&plain));
+    MT_OK(dmesh_free(&mesh));
+    MPI_Info_free(&info);
+}
+
+/* dmesh_order=node takes the ranks of dmesh_init only; a rank that asks for
+ * it while the others do not gets DMESH_ERR_MISMATCH, on every rank. */
+MT_TEST(node_order_errors)
+{
+    int shape[1] = {mt_size}, ranks[64];
+    dmesh_t mesh = DMESH_NULL;
+    MPI_Info info = mt_info1("dmesh_order", "node"), half = MPI_INFO_NULL;
+
+    for (int r = 0; r < mt_size && r < 64; r++)
+        ranks[r] = r;
+    MT_FAILS_CREATE(MPI_COMM_WORLD,
+                    dmesh_create(MPI_COMM_WORLD, "cpu", 1, shape, ranks, NULL, info, &mesh),
+                    DMESH_ERR_ARG, mesh);
+    if (mt_size > 1) {
+        half = mt_rank == 0 ? info : MPI_INFO_NULL;
+        MT_FAILS_CREATE(MPI_COMM_WORLD,
+                        dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, half, &mesh),
+                        DMESH_ERR_MISMATCH, mesh);
+    }
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, info, &mesh));
+    MT_OK(dmesh_free(&mesh));
+    MPI_Info_free(&info);
+}
+
 static Suite *comm_suite(void)
 {
     Suite *s = suite_create("comm_mpi");
@@ -79,6 +167,9 @@ static Suite *comm_suite(void)
 
     tcase_add_test(t, colour_past_int_max);
     tcase_add_test(t, group_creation_ignores_base);
+    tcase_add_test(t, node_order_placements);
+    tcase_add_test(t, node_order_one_node);
+    tcase_add_test(t, node_order_errors);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The nodes of a communicator (node.h). */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "agree.h"
+#include "error.h"
+#include "fault.h"
+#include "node.h"
+
+int dmesh_node_lows(MPI_Comm comm, int **lows)
+{
+    MPI_Comm node = MPI_COMM_NULL;
+    int rank, size, low = -1, rc, err = DMESH_SUCCESS;
+
+    *lows = NULL;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(&rank, &low, 1, MPI_INT, MPI_MIN, node);
+    if (node != MPI_COMM_NULL)
+        MPI_Comm_free(&node);
+    if (rc != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "dmesh_order=node: the node of each rank");
+    else if ((*lows = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_order=node: out of memory");
+    /* agreed before the allgather: no rank may be missing from it */
+    if ((err = dmesh_agree(comm, 0, err, "dmesh_order=node (nodes)")) == DMESH_SUCCESS &&
+        (rc = MPI_Allgather(&low, 1, MPI_INT, *lows, 1, MPI_INT, comm)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "dmesh_order=node: MPI_Allgather of the nodes");
+    err = dmesh_agree(comm, 0, err, "dmesh_order=node (MPI_Allgather)");
+    if (err != DMESH_SUCCESS) {
+        free(*lows);
+        *lows = NULL;
+    }
+    return err;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Ranks by (node's lowest rank, rank): the key of rank r is lows[r] * size
+ * + r, which a long long holds and from which r comes back (thread-safe:
+ * qsort gets no context in ISO C, so the keys carry it). */
+int dmesh_node_order(int size, const int lows[], int n, int map[])
+{
+    long long *key = DMESH_FAULT_MALLOC((size_t)size * sizeof(long long));
+
+    if (key == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_order=node: out of memory");
+    for (int r = 0; r < size; r++)
+        key[r] = (long long)lows[r] * size + r;
+    qsort(key, (size_t)size, sizeof(long long), by_key);
+    for (int i = 0; i < n; i++)
+        map[i] = (int)(key[i] % size);
+    free(key);
+    return DMESH_SUCCESS;
+}

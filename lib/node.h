@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The nodes of a communicator, for dmesh_order=node: which ranks share a
+ * node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)), and the rank map that
+ * lists ranks by (node, local rank), nodes by their lowest rank, so that
+ * the inner dimensions of a mesh stay inside a node whatever the placement
+ * of the ranks (block, cyclic, uneven). Knows communicators, not meshes. */
+#ifndef DMESH_NODE_H
+#define DMESH_NODE_H
+
+#include <mpi.h>
+
+/* Collective over comm: *lows (size ints, the caller frees it) holds, for
+ * every rank of comm, the lowest rank of comm on its node. Every rank
+ * returns the same class; *lows is NULL after a failure. O(size) memory:
+ * the placement is arbitrary. */
+int dmesh_node_lows(MPI_Comm comm, int **lows);
+
+/* Pure: the first n ranks of comm (size ranks) in node order: map[i] is
+ * the i-th rank by (lows[rank], rank). n <= size. Returns DMESH_ERR_NOMEM
+ * when its scratch cannot be allocated. */
+int dmesh_node_order(int size, const int lows[], int n, int map[]);
+
+#endif /* DMESH_NODE_H */
