@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The one agreement primitive.
  *
- * The rule (STYLE.md 11): on a collective path, no early return before the
- * agreement. A step that can fail on some ranks only (an MPI or NCCL
+ * The rule (doc/architecture.md, "The rule of collective paths"): on a
+ * collective path, no early return before the agreement. A step that can fail on some ranks only (an MPI or NCCL
  * creation, a device choice, an allocation, a rejected argument) records its
  * error class and goes on to the next dmesh_agree over the communicator that
  * the call is collective over; only after it, when it returns an error, does
