@@ -4,7 +4,7 @@
 # MPI tests of the mesh API (device type "cpu"). Each MPI run is a test
 # named PROGRAM-npN.mpi, which test/mpirun.sh runs at N ranks (skips with 77
 # above DMESH_TEST_MAX_NP).
-#   test_mesh         facts of SEMANTICS.md section 3 and every operation
+#   test_mesh         facts from PyTorch's DeviceMesh tests and every operation
 #   test_mesh_errors  error classes, agreement check, options
 #   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# test/sim.mk: tests of the simulation-code calls (issue 14), included by
+# test/sim.mk: tests of the simulation-code calls, included by
 # Makefile.am.
 #   test_mesh_sim   rank_of, coordinate_of, shift, all groups and the
 #                   Cartesian communicator against MPI_Cart_* and the layout

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test/version.mk: version and build reporting, the MPI identity check, and
-# the pkg-config files and tool options (issue 12). No mpiexec needed.
+# the pkg-config files and tool options. No mpiexec needed.
 check_PROGRAMS += test/test_version
 test_test_version_SOURCES = test/test_version.c
 test_test_version_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # make check (CUDA builds): libdmesh does not link the CUDA runtime or NCCL
-# but loads them at run time (issue 12, lib/gpu_lib.c). The shared library
+# but loads them at run time (lib/gpu_lib.c, doc/gpu.md section 8). The shared library
 # needs neither (no NEEDED entry), calls none of their functions directly
 # (no undefined cuda* / nccl* symbol: each call goes through the table), and
 # dmesh.pc asks no program to link them.
