@@ -23,7 +23,7 @@ EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py test/gpu/gpu-m
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
 test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c lib/fault.c \
-	tools/dmesh-info-plan.c tools/dmesh-info-plan.h
+	tools/dmesh-info-plan.c tools/dmesh-info-plan.h tools/args.c tools/args.h
 test_test_topo_plan_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(HWLOC_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
 test_test_topo_plan_CFLAGS = $(DMESH_TEST_CFLAGS)

@@ -11,6 +11,9 @@ EXTRA_DIST += test/mpirun.sh.in
 DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 DMESH_TEST_LIBS = lib/libdmesh.la $(CHECK_LIBS)
+# The checks and program frame of the MPI mesh suites (mesh.mk, failure.mk,
+# sim.mk).
+MESH_TESTUTIL = test/mesh_testutil.c test/mesh_testutil.h
 
 # Public headers must compile as C++.
 check_PROGRAMS += test/test_cxx_headers

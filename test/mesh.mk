@@ -8,8 +8,6 @@
 #   test_mesh_errors  error classes, agreement check, options
 #   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
 
-MESH_TESTUTIL = test/mesh_testutil.c test/mesh_testutil.h
-
 check_PROGRAMS += test/test_mesh test/test_mesh_errors test/test_mesh_valgrind
 
 test_test_mesh_SOURCES = test/test_mesh.c $(MESH_TESTUTIL)

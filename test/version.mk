@@ -7,9 +7,6 @@ test_test_version_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_version_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_version_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_version
-if DMESH_HAVE_HWLOC
-test_test_topo_plan_SOURCES += tools/args.c tools/args.h
-endif
 TESTS += test/tools-args.sh
 EXTRA_DIST += test/tools-args.sh
 # A program of the other MPI against this libdmesh: DMESH_ERR_MPI, no crash.
