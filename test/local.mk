@@ -7,7 +7,12 @@
 # one, through test/mpirun.sh --test, the log compiler of the extension .mpi
 # (Makefile.am); above DMESH_TEST_MAX_NP ranks it skips (77). A new run is a
 # TESTS += line in the suite's fragment.
-EXTRA_DIST += test/mpirun.sh.in
+#
+# Shell tests (.sh) source test/check.sh, the one set of check helpers: a
+# failed check is recorded and the test goes on (check_fail, check_expect),
+# a missing prerequisite skips it (check_skip, check_need: 77), check_exit
+# ends it with the outcome; check_pc reads the build tree's dmesh.pc.
+EXTRA_DIST += test/mpirun.sh.in test/check.sh
 DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 DMESH_TEST_LIBS = lib/libdmesh.la $(CHECK_LIBS)
