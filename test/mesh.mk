@@ -39,5 +39,5 @@ EXTRA_DIST += test/valgrind-leaks.sh
 # TESTS). Fails only on lost blocks that dmesh allocated.
 .PHONY: valgrind-check valgrind-check-fortran
 valgrind-check: test/test_mesh_valgrind$(EXEEXT) valgrind-check-fortran
-	MPIRUN='$(abs_top_builddir)/test/mpirun.sh' top_srcdir='$(abs_top_srcdir)' \
-	  $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./test/test_mesh_valgrind$(EXEEXT) 2
+	$(DMESH_TEST_ENV) $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' \
+	  ./test/test_mesh_valgrind$(EXEEXT) 2

@@ -31,7 +31,7 @@ EXTRA_DIST += test/fuzz-deserialize.sh test/fuzz_deserialize.c
 CLEANFILES += test/fuzz_deserialize
 .PHONY: fuzz-check
 fuzz-check:
-	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' MPICC='$(MPICC)' \
+	$(DMESH_TEST_ENV) MPICC='$(MPICC)' \
 	  $(SHELL) '$(abs_top_srcdir)/test/fuzz-deserialize.sh' $(FUZZ_ITERATIONS)
 
 # The heat2d example (C, and Fortran when built) and the same solver on
