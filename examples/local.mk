@@ -13,8 +13,7 @@ DMESH_FORTRAN_EXAMPLE_RUNS = \
 	examples/hello_mesh_fortran-np8.mpi examples/hello_mesh_fortran-np2.mpi \
 	examples/hello_mesh_f08-np8.mpi examples/hello_mesh_f08-np2.mpi
 
-exampledir = $(docdir)/examples
-dist_example_DATA = examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \
+dist_example_DATA += examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \
 	examples/hello_mesh.f90 examples/hello_mesh_f08.f90
 dist_example_SCRIPTS = examples/slurm.sbatch examples/mpirun.sh
 

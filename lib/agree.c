@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The one agreement primitive.
  *
- * The rule (STYLE.md 11): on a collective path, no early return before the
- * agreement. A step that can fail on some ranks only (an MPI or NCCL
- * creation, a device choice, an allocation, a rejected argument) records its
- * error class and goes on to the next dmesh_agree over the communicator that
- * the call is collective over; only after it, when it returns an error, does
- * every rank roll back what it made and return the same class. A rank that
- * returned earlier would leave the others waiting in the next collective.
+ * The rule (doc/architecture.md, "The rule of collective paths"): on a
+ * collective path, no early return before the agreement. A step that can
+ * fail on some ranks only (an MPI or NCCL creation, a device choice, an
+ * allocation, a rejected argument) records its error class and goes on to
+ * the next dmesh_agree over the communicator that the call is collective
+ * over; only after it, when it returns an error, does every rank roll back
+ * what it made and return the same class. A rank that returned earlier
+ * would leave the others waiting in the next collective.
  *
  * Cost on success: one MPI_Allreduce of 3 x 64 bits (MIN): 63 bits of the
  * hash and their complement to INT64_MAX (min(h) == INT64_MAX - min(INT64_MAX

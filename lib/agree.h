@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The one agreement primitive of dmesh's collective paths (STYLE.md 11). */
+/* The one agreement primitive of dmesh's collective paths (doc/architecture.md,
+ * "The rule of collective paths"). */
 #ifndef DMESH_AGREE_H
 #define DMESH_AGREE_H
 

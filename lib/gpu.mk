@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # lib/gpu.mk: device binding and NCCL pairing sources of libdmesh_core.la.
 # Each optional dependency has its own files; configure's conditionals pick
-# the real one or its stub (STYLE.md 8):
+# the real one or its stub, no scattered #ifdef (doc/architecture.md, Coding
+# rules: optional dependencies):
 #   CUDA  : topo.c (binding; cudaSetDevice)     else topo_none.c (no device)
 #           + gpu_lib.c: the CUDA runtime and NCCL loaded at run time, never
-#           linked (issue 12)
+#           linked (one build for every node)
 #   hwloc : topo_node.c + topo_hwloc.c + topo_plan.c (locality plan)
 #           else topo_node_none.c (local rank modulo device count)
 #   NCCL  : comm_nccl.c + mesh_nccl.c + include/dmesh_nccl.h  else comm_nccl_none.c

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The CUDA runtime and NCCL, loaded at run time (issue 12, "one build for
- * every node"): libdmesh.so does not link them, so that a program that only
+/* The CUDA runtime and NCCL, loaded at run time (doc/architecture.md, Coding
+ * rules: one build for every node): libdmesh.so does not link them, so that a program that only
  * makes "cpu" meshes starts on a node without them. The first "cuda" mesh
  * loads them (dmesh_gpu_lib_load) and fills a table of the functions dmesh
  * calls; doc/gpu.md says where they are looked for.
@@ -72,7 +72,8 @@ enum { DMESH_GPU_CUDART = 1, DMESH_GPU_NCCL = 2 };
  * and kept (never unloaded). DMESH_ERR_BACKEND, with a detail that names the
  * library and the loader's message, when one cannot be loaded or lacks a
  * function; a failed load is tried again by the next call. Collective
- * callers agree on the result (STYLE.md 11). Fault site "gpu_lib". */
+ * callers agree on the result before any rank returns (doc/architecture.md,
+ * Coding rules: collective paths). Fault site "gpu_lib". */
 int dmesh_gpu_lib_load(int mask);
 
 /* Tests only: the next dmesh_gpu_lib_load looks for the libraries again

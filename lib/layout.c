@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The layout algebra of include/dmesh_layout.h (algorithms: SEMANTICS.md,
- * section 1). Pure arithmetic, no MPI.
+ * The layout algebra of include/dmesh_layout.h: the CuTe-style layouts of
+ * PyTorch's DeviceMesh (canonical form, complement, composition,
+ * orthogonality, the groups of an axis), each specified in that header.
+ * Pure arithmetic, no MPI.
  *
  * Sizes and strides are ints, but their products and sums easily are not, so
  * every intermediate is int64_t and anything that would not fit an int is
@@ -472,9 +474,10 @@ static int push_atom(dmesh_atom_t rev[], int *n, int64_t size, int64_t stride, c
  * stride rd exceeds an atom, the mode skips over it whole (rd shrinks by its
  * size); once rd divides an atom, the mode takes cs / rd of its coordinates,
  * spaced rd apart. The outermost atom is unbounded, so whatever is left ends
- * there. Besides SEMANTICS.md's divisibility test, the remaining size must be
- * a multiple of what an atom takes, or the result would not be a layout (the
- * pseudo-code would silently drop elements); the walk stops once the mode is
+ * there. Besides the usual divisibility test (each atom's size and the
+ * remaining stride divide one another), the remaining size must be a
+ * multiple of what an atom takes, or the result would not be a layout (the
+ * textbook walk would silently drop elements); the walk stops once the mode is
  * used up, as later atoms cannot matter.
  */
 int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)

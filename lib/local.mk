@@ -32,11 +32,11 @@ lib_libdmesh_la_LDFLAGS = -version-info $(DMESH_LT_VERSION)
 
 include lib/gpu.mk
 
-# Simulation codes (issue 14): queries on the whole mesh, Cartesian
+# Simulation codes: queries on the whole mesh, Cartesian
 # communicators, save and restore.
 lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c
-# Version, build description, MPI identity check (issue 12).
+# Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 
 # Test-only fault hooks (configure --enable-fault-injection; lib/fault.h).

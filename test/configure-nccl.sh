@@ -5,8 +5,8 @@
 #   1. a pip wheel's layout (include/nccl.h, lib/libnccl.so.2 only, an empty
 #      lib64) given as --with-nccl=DIR: found there, linked with
 #      -l:libnccl.so.2 from DIR/lib, NCCL's -I before CUDA's; libdmesh links;
-#      dmesh.pc does not carry them (libdmesh loads them at run time, issue
-#      12), and the run-time load looks in the wheel's lib last;
+#      dmesh.pc does not carry them (libdmesh loads them at run time), and
+#      the run-time load looks in the wheel's lib last;
 #   2. --with-nccl=/nonexistent: configure fails (CUDA's copy must not count);
 #   3. the same layout as NCCL_HOME, without --with-nccl: found there.
 # Usage: configure-nccl.sh SRCDIR [WORKDIR]. Exit 77 when there is no NCCL
@@ -14,22 +14,15 @@
 # and `make check-configure`, not by make check.
 set -u
 src=$(cd "${1:?usage: configure-nccl.sh SRCDIR [WORKDIR]}" && pwd)
+. "$src/test/check.sh"
 work=${2:-${TMPDIR:-/tmp}/dmesh-configure-nccl.$$}
 cuda=${CUDA_DIR:-/usr/local/cuda}
 so=$(ls "$cuda"/lib/libnccl.so.2 "$cuda"/lib64/libnccl.so.2 2>/dev/null | head -n 1)
-if [ ! -f "$cuda/include/nccl.h" ] || [ -z "$so" ]; then
-    echo "configure-nccl: no NCCL in $cuda to copy: skipped"
-    exit 77
-fi
+[ -f "$cuda/include/nccl.h" ] && [ -n "$so" ] || check_skip "configure-nccl: no NCCL in $cuda to copy"
 rm -rf "$work"
 mkdir -p "$work/wheel/include" "$work/wheel/lib" "$work/wheel/lib64"
 ln -s "$cuda/include/nccl.h" "$work/wheel/include/nccl.h"
 ln -s "$so" "$work/wheel/lib/libnccl.so.2"
-fail=0
-bad() {
-    echo "configure-nccl: FAIL: $*"
-    fail=1
-}
 # run NAME ARGS...: configure in $work/NAME, output in $work/NAME/out
 run() {
     name=$1
@@ -40,37 +33,37 @@ run() {
 value() { sed -n "s/^S\[\"$2\"\]=\"\(.*\)\"\$/\1/p" "$work/$1/config.status"; }
 
 run wheel "$src/configure" --with-cuda="$cuda" --with-nccl="$work/wheel" --disable-fortran ||
-    bad "--with-nccl=<wheel layout> failed: $(tail -n 3 "$work/wheel/out")"
+    check_fail "--with-nccl=<wheel layout> failed: $(tail -n 3 "$work/wheel/out")"
 if [ -f "$work/wheel/config.status" ]; then
-    [ "$(value wheel NCCL_LIBS)" = "-l:libnccl.so.2" ] || bad "NCCL_LIBS is '$(value wheel NCCL_LIBS)'"
+    [ "$(value wheel NCCL_LIBS)" = "-l:libnccl.so.2" ] || check_fail "NCCL_LIBS is '$(value wheel NCCL_LIBS)'"
     case $(value wheel NCCL_LDFLAGS) in
     "-L$work/wheel/lib "*) ;;
-    *) bad "NCCL_LDFLAGS is '$(value wheel NCCL_LDFLAGS)', not the wheel's lib (empty lib64 picked?)" ;;
+    *) check_fail "NCCL_LDFLAGS is '$(value wheel NCCL_LDFLAGS)', not the wheel's lib (empty lib64 picked?)" ;;
     esac
     [ "$(value wheel NCCL_CPPFLAGS)" = "-I$work/wheel/include" ] ||
-        bad "NCCL_CPPFLAGS is '$(value wheel NCCL_CPPFLAGS)'"
-    grep -q "split: yes" "$work/wheel/out" || bad "the summary does not report ncclCommSplit"
+        check_fail "NCCL_CPPFLAGS is '$(value wheel NCCL_CPPFLAGS)'"
+    grep -q "split: yes" "$work/wheel/out" || check_fail "the summary does not report ncclCommSplit"
     # dmesh.pc: libdmesh loads NCCL and CUDA at run time, nothing links them
     ! grep "^Libs" "$work/wheel/dmesh.pc" | grep -q -e "nccl" -e "cudart" ||
-        bad "dmesh.pc links NCCL or CUDA: $(grep '^Libs' "$work/wheel/dmesh.pc")"
+        check_fail "dmesh.pc links NCCL or CUDA: $(grep '^Libs' "$work/wheel/dmesh.pc")"
     grep -q "^#define DMESH_NCCL_FOUND_LIBDIR \"$work/wheel/lib\"" "$work/wheel/config.h" ||
-        bad "the run-time load does not look in the wheel's lib: $(grep FOUND_LIBDIR "$work/wheel/config.h")"
+        check_fail "the run-time load does not look in the wheel's lib: $(grep FOUND_LIBDIR "$work/wheel/config.h")"
     (cd "$work/wheel" && make V=1 lib/libdmesh.la >make.out 2>&1) ||
-        bad "libdmesh does not link against the wheel layout: $(tail -n 5 "$work/wheel/make.out")"
+        check_fail "libdmesh does not link against the wheel layout: $(tail -n 5 "$work/wheel/make.out")"
     # NCCL's include directory comes before CUDA's where comm_nccl.c compiles
     grep "comm_nccl" "$work/wheel/make.out" | grep -q -- "-I$work/wheel/include.*-I$cuda/include" ||
-        bad "NCCL's -I is not before CUDA's"
+        check_fail "NCCL's -I is not before CUDA's"
 fi
 
 if run missing "$src/configure" --with-cuda="$cuda" --with-nccl=/nonexistent --disable-fortran; then
-    bad "--with-nccl=/nonexistent succeeded: $(grep 'NCCL  ' "$work/missing/out")"
+    check_fail "--with-nccl=/nonexistent succeeded: $(grep 'NCCL  ' "$work/missing/out")"
 fi
-grep -q "was not found there" "$work/missing/out" || bad "--with-nccl=/nonexistent: no clear message"
+grep -q "was not found there" "$work/missing/out" || check_fail "--with-nccl=/nonexistent: no clear message"
 
 run home env NCCL_HOME="$work/wheel" "$src/configure" --with-cuda="$cuda" --disable-fortran ||
-    bad "NCCL_HOME=<wheel layout> failed"
+    check_fail "NCCL_HOME=<wheel layout> failed"
 [ "$(value home NCCL_CPPFLAGS)" = "-I$work/wheel/include" ] ||
-    bad "NCCL_HOME not read: NCCL_CPPFLAGS is '$(value home NCCL_CPPFLAGS)'"
+    check_fail "NCCL_HOME not read: NCCL_CPPFLAGS is '$(value home NCCL_CPPFLAGS)'"
 
-[ $fail -eq 0 ] && echo "configure-nccl: ok" && rm -rf "$work"
-exit $fail
+[ "$check_failed" -eq 0 ] && echo "configure-nccl: ok" && rm -rf "$work"
+check_exit

@@ -27,6 +27,5 @@ test_test_fortran_LDFLAGS = -no-install
 VALGRIND_FORTRAN = test/test_fortran$(EXEEXT)
 endif
 valgrind-check-fortran: $(VALGRIND_FORTRAN)
-	for p in $(VALGRIND_FORTRAN); do \
-	  MPIRUN='$(abs_top_builddir)/test/mpirun.sh' top_srcdir='$(abs_top_srcdir)' \
-	    $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./$$p 2 || exit 1; done
+	$(DMESH_TEST_ENV) for p in $(VALGRIND_FORTRAN); do \
+	  $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./$$p 2 || exit 1; done

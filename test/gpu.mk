@@ -23,7 +23,7 @@ EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py test/gpu/gpu-m
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
 test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c lib/fault.c \
-	tools/dmesh-info-plan.c tools/dmesh-info-plan.h
+	tools/dmesh-info-plan.c tools/dmesh-info-plan.h tools/args.c tools/args.h
 test_test_topo_plan_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(HWLOC_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
 test_test_topo_plan_CFLAGS = $(DMESH_TEST_CFLAGS)
@@ -32,7 +32,8 @@ TESTS += test/test_topo_plan
 endif
 
 if DMESH_HAVE_CUDA
-# libdmesh neither links nor calls the CUDA runtime and NCCL directly (issue 12)
+# libdmesh neither links nor calls the CUDA runtime and NCCL directly (one
+# build for every node, doc/architecture.md, Coding rules)
 TESTS += test/gpu/gpu-libs.sh
 
 if DMESH_HAVE_HWLOC
@@ -72,8 +73,8 @@ test_gpu_test_gpu_mesh_LDADD = $(DMESH_TEST_LIBS) $(NCCL_LDFLAGS) $(NCCL_LIBS) \
 	$(CUDA_LDFLAGS) $(CUDA_LIBS)
 TESTS += test/gpu/gpu-mesh.sh
 
-# NCCL creation strategies (issue 11) through the mesh API: libdmesh_core
-# with the NCCL and CUDA doubles in place of the real libraries.
+# NCCL creation strategies (dmesh_nccl_create, doc/gpu.md) through the mesh
+# API: libdmesh_core with the NCCL and CUDA doubles in place of the real libraries.
 check_PROGRAMS += test/test_nccl_create
 test_test_nccl_create_SOURCES = test/test_nccl_create.c test/nccl_double/nccl_double.c \
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h $(GPU_TESTUTIL)

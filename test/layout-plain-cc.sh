@@ -4,11 +4,12 @@
 # (an mpi.h that stops the compiler comes first on the include path), and
 # dmesh.h included after it still gives the whole API (with the real mpi.h).
 # Skipped (77) without cc or gcc.
+. "$top_srcdir/test/check.sh"
 cc=
 for c in cc gcc clang; do
     command -v "$c" >/dev/null 2>&1 && { cc=$c; break; }
 done
-[ -n "$cc" ] || { echo "skipped: no plain C compiler"; exit 77; }
+[ -n "$cc" ] || check_skip "no plain C compiler"
 dir=test/layout-plain-cc.d
 rm -rf "$dir" && mkdir -p "$dir/fake" || exit 1
 echo '#error "mpi.h included by dmesh_layout.h"' >"$dir/fake/mpi.h"
@@ -30,6 +31,6 @@ echo "$cc: dmesh_layout.h compiles without mpi.h"
 printf '#include <dmesh_layout.h>\n#include <dmesh.h>\nint (*f)(MPI_Comm, const char *, int, const int *, const char *const *, MPI_Info, dmesh_t *) = dmesh_init;\n' \
     >"$dir/both.c"
 # (no -Werror: clang warns that the wrapper's link flags go unused here)
-$(sed -n "s/^mpicc=//p" dmesh.pc) -fsyntax-only -I"$top_srcdir/include" -I"$top_builddir/include" "$dir/both.c"
+$(check_pc mpicc) -fsyntax-only -I"$top_srcdir/include" -I"$top_builddir/include" "$dir/both.c"
 echo "dmesh_layout.h then dmesh.h: the whole API"
 rm -rf "$dir"

@@ -7,10 +7,18 @@
 # one, through test/mpirun.sh --test, the log compiler of the extension .mpi
 # (Makefile.am); above DMESH_TEST_MAX_NP ranks it skips (77). A new run is a
 # TESTS += line in the suite's fragment.
-EXTRA_DIST += test/mpirun.sh.in
+#
+# Shell tests (.sh) source test/check.sh, the one set of check helpers: a
+# failed check is recorded and the test goes on (check_fail, check_expect),
+# a missing prerequisite skips it (check_skip, check_need: 77), check_exit
+# ends it with the outcome; check_pc reads the build tree's dmesh.pc.
+EXTRA_DIST += test/mpirun.sh.in test/check.sh
 DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 DMESH_TEST_LIBS = lib/libdmesh.la $(CHECK_LIBS)
+# The checks and program frame of the MPI mesh suites (mesh.mk, failure.mk,
+# sim.mk).
+MESH_TESTUTIL = test/mesh_testutil.c test/mesh_testutil.h
 
 # Public headers must compile as C++.
 check_PROGRAMS += test/test_cxx_headers

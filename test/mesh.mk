@@ -4,11 +4,9 @@
 # MPI tests of the mesh API (device type "cpu"). Each MPI run is a test
 # named PROGRAM-npN.mpi, which test/mpirun.sh runs at N ranks (skips with 77
 # above DMESH_TEST_MAX_NP).
-#   test_mesh         facts of SEMANTICS.md section 3 and every operation
+#   test_mesh         facts from PyTorch's DeviceMesh tests and every operation
 #   test_mesh_errors  error classes, agreement check, options
 #   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
-
-MESH_TESTUTIL = test/mesh_testutil.c test/mesh_testutil.h
 
 check_PROGRAMS += test/test_mesh test/test_mesh_errors test/test_mesh_valgrind
 
@@ -41,5 +39,5 @@ EXTRA_DIST += test/valgrind-leaks.sh
 # TESTS). Fails only on lost blocks that dmesh allocated.
 .PHONY: valgrind-check valgrind-check-fortran
 valgrind-check: test/test_mesh_valgrind$(EXEEXT) valgrind-check-fortran
-	MPIRUN='$(abs_top_builddir)/test/mpirun.sh' top_srcdir='$(abs_top_srcdir)' \
-	  $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' ./test/test_mesh_valgrind$(EXEEXT) 2
+	$(DMESH_TEST_ENV) $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' \
+	  ./test/test_mesh_valgrind$(EXEEXT) 2

@@ -5,15 +5,16 @@
 # DMESH_ERR_MPI "built with X, running under Y" from dmesh_init (see
 # test/mpi_mismatch.c). Skipped (77) when the other MPI's wrapper or a
 # shared libdmesh is missing.
-vendor=$(sed -n 's/^mpi_vendor=//p' dmesh.pc)
+. "$top_srcdir/test/check.sh"
+vendor=$(check_pc mpi_vendor)
 case $vendor in
 "Open MPI") other=mpicc.mpich ;;
 MPICH) other=mpicc.openmpi ;;
-*) echo "skipped: MPI vendor '$vendor'"; exit 77 ;;
+*) check_skip "MPI vendor '$vendor'" ;;
 esac
-command -v "$other" >/dev/null 2>&1 || { echo "skipped: no $other"; exit 77; }
+check_need "$other"
 libs=$top_builddir/lib/.libs
-[ -f "$libs/libdmesh.so" ] || { echo "skipped: no shared libdmesh"; exit 77; }
+[ -f "$libs/libdmesh.so" ] || check_skip "no shared libdmesh"
 prog=test/mpi_mismatch
 "$other" -I"$top_srcdir/include" -I"$top_builddir/include" "$top_srcdir/test/mpi_mismatch.c" \
     -o "$prog" -L"$libs" -ldmesh -Wl,-rpath,"$libs" || exit 1

@@ -4,8 +4,9 @@
 # --cflags and in --static --libs, and a program links against the static
 # libdmesh.a with the --static flags and runs (skipped without pkg-config
 # or a static library).
-command -v pkg-config >/dev/null 2>&1 || { echo "skipped: no pkg-config"; exit 77; }
-[ -f lib/.libs/libdmesh.a ] || { echo "skipped: no static libdmesh"; exit 77; }
+. "$top_srcdir/test/check.sh"
+check_need pkg-config
+[ -f lib/.libs/libdmesh.a ] || check_skip "no static libdmesh"
 # dmesh.pc with the build tree's directories.
 dir=test/pkgconfig.d
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
@@ -14,10 +15,9 @@ sed -e "s|^libdir=.*|libdir=$top_builddir/lib/.libs|" -e "s|^includedir=.*|inclu
 PKG_CONFIG_PATH=$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export PKG_CONFIG_PATH
 pc=pkg-config
-fail=0
 once() {
     dup=$(for w in $2; do echo "$w"; done | sort | uniq -d)
-    [ -z "$dup" ] || { echo "FAIL: $1 repeats: $dup"; fail=1; }
+    [ -z "$dup" ] || check_fail "$1 repeats: $dup"
 }
 cflags=$($pc --cflags dmesh) || exit 1
 libs=$($pc --static --libs dmesh) || exit 1
@@ -25,14 +25,13 @@ echo "cflags: $cflags"
 echo "static libs: $libs"
 once "--cflags" "$cflags"
 once "--static --libs" "$libs"
-mpicc=$(sed -n 's/^mpicc=//p' dmesh.pc)
+mpicc=$(check_pc mpicc)
 prog=test/pkgconfig-static
 static=$(echo "$libs" | sed 's/-ldmesh\( \|$\)/-Wl,-Bstatic -ldmesh -Wl,-Bdynamic /')
 $mpicc -I"$top_builddir/include" $cflags "$top_srcdir/examples/hello_mesh.c" -o "$prog" $static || exit 1
 if command -v ldd >/dev/null 2>&1 && ldd "$prog" | grep -q libdmesh; then
-    echo "FAIL: $prog loads a shared libdmesh"
-    fail=1
+    check_fail "$prog loads a shared libdmesh"
 fi
-"$MPIRUN" 2 "./$prog" || fail=1
+"$MPIRUN" 2 "./$prog" || check_fail "$prog at 2 ranks"
 rm -rf "$prog" "$dir"
-exit $fail
+check_exit

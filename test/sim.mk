@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# test/sim.mk: tests of the simulation-code calls (issue 14), included by
+# test/sim.mk: tests of the simulation-code calls, included by
 # Makefile.am.
 #   test_mesh_sim   rank_of, coordinate_of, shift, all groups and the
 #                   Cartesian communicator against MPI_Cart_* and the layout
@@ -31,7 +31,7 @@ EXTRA_DIST += test/fuzz-deserialize.sh test/fuzz_deserialize.c
 CLEANFILES += test/fuzz_deserialize
 .PHONY: fuzz-check
 fuzz-check:
-	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' MPICC='$(MPICC)' \
+	$(DMESH_TEST_ENV) MPICC='$(MPICC)' \
 	  $(SHELL) '$(abs_top_srcdir)/test/fuzz-deserialize.sh' $(FUZZ_ITERATIONS)
 
 # The heat2d example (C, and Fortran when built) and the same solver on

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Tests of the layout algebra (lib/layout.c): the layout-level facts of
- * SEMANTICS.md section 3, unit tests of edge cases and errors, and property
- * tests over random layouts. No MPI: runs without mpiexec.
+ * Tests of the layout algebra (lib/layout.c): layout-level facts taken from
+ * PyTorch's own DeviceMesh and layout tests, unit tests of edge cases and
+ * errors, and property tests over random layouts. No MPI: runs without mpiexec.
  *
  * The random layouts come from one seed, printed first; DMESH_TEST_SEED=<n>
  * repeats a run. Every property test draws its own stream from that seed, so
@@ -154,7 +154,7 @@ static void assert_groups(const char *axis, int n, const int *map, const int *ex
     }
 }
 
-/* ------------------------------------------- SEMANTICS.md §3, layout level */
+/* ------------------------------- facts from PyTorch's own layout tests */
 
 static const char *const canonical_facts[][2] = {
     {"(3,2):(2,1)", "6:1"},
@@ -517,7 +517,7 @@ START_TEST(unit_compose)
     ck_assert_int_eq(dmesh_axis_compose(&e, 1, 5, &r[0]), DMESH_SUCCESS);
     ck_assert_int_eq(numel(&r[0]), 1);
     /* 3 elements of stride 2 in (5,4):(8,1): 0, 2, 8 is no layout (the
-     * pseudo-code of SEMANTICS.md would answer 2:2) */
+     * divisibility test alone would answer 2:2) */
     a = ax("(5,4):(8,1)");
     ck_assert_int_eq(dmesh_axis_compose(&a, 3, 2, &r[0]), DMESH_ERR_LAYOUT);
     ck_assert_int_eq(dmesh_axis_compose(&a, 0, 1, &r[0]), DMESH_ERR_ARG);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI tests of the mesh API (device type "cpu"): the mesh-level facts of
- * SEMANTICS.md section 3 on an 8-rank communicator, and general properties
- * of every operation at any world size, checked on the real communicators.
+ * PyTorch's own DeviceMesh tests on an 8-rank communicator, and general
+ * properties of every operation at any world size, checked on the real
+ * communicators.
  * Run under mpirun with CK_FORK=no (make check: test/test_mesh-np*.mpi). */
 #include <pthread.h>
 #include <stdio.h>
@@ -166,7 +167,7 @@ static void expect_names(int ndims, const char *const *names, dmesh_t mesh)
     }
 }
 
-/* ---- 8-rank facts (SEMANTICS.md section 3, mesh level) ------------------ */
+/* ---- 8-rank facts (from PyTorch's DeviceMesh tests) --------------------- */
 
 static const int cube_dim0[] = {0, 4, 1, 5, 2, 6, 3, 7};
 static const int cube_dim1[] = {0, 2, 1, 3, 4, 6, 5, 7};

@@ -731,7 +731,8 @@ MT_TEST(cuda_without_device)
     if (h2 != DMESH_NULL)
         dmesh_free(&h2);
     /* With the MPI backend only the device is missing: NO_DEVICE; or, in
-     * .ci/run's hidden-gpu-libs stage, the CUDA runtime (issue 12). */
+     * .ci/run's hidden-gpu-libs stage, the CUDA runtime (loaded at run
+     * time, doc/gpu.md section 8). */
     {
         MPI_Info mpi = mt_info1("dmesh_backend", "mpi");
         const char *hidden = getenv("DMESH_TEST_GPU_LIBS_HIDDEN");
@@ -775,7 +776,7 @@ MT_TEST(backend_nccl_on_cpu)
 /* ---- options: DMESH_ERR_ARG --------------------------------------------- */
 
 /* NCCL settings that ncclCommInitRankConfig refuses fail at the API, on
- * every rank, before any device or communicator is touched (#10). */
+ * every rank, before any device or communicator is touched. */
 MT_TEST(nccl_option_refused)
 {
     static const char *const bad[][4] = {{"nccl_blocking", "2", NULL, NULL},

@@ -246,7 +246,7 @@ GT_TEST(test_group_end_failure)
     failure_on_one_rank("init", "ncclGroupEnd");
 }
 
-/* NCCL cannot be loaded (issue 12) where fail is set: DMESH_NCCL_LIBRARY
+/* NCCL cannot be loaded (doc/gpu.md section 8) where fail is set: DMESH_NCCL_LIBRARY
  * names a file that does not exist. A "cuda" mesh with NCCL dims fails with
  * DMESH_ERR_BACKEND naming NCCL on every rank, nothing left alive; one whose
  * dims all use MPI never needs NCCL; once the variable is gone, NCCL (the

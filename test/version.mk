@@ -1,15 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test/version.mk: version and build reporting, the MPI identity check, and
-# the pkg-config files and tool options (issue 12). No mpiexec needed.
+# the pkg-config files and tool options. No mpiexec needed.
 check_PROGRAMS += test/test_version
 test_test_version_SOURCES = test/test_version.c
 test_test_version_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_version_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_version_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_version
-if DMESH_HAVE_HWLOC
-test_test_topo_plan_SOURCES += tools/args.c tools/args.h
-endif
 TESTS += test/tools-args.sh
 EXTRA_DIST += test/tools-args.sh
 # A program of the other MPI against this libdmesh: DMESH_ERR_MPI, no crash.

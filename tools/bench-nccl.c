@@ -5,7 +5,7 @@
  * ids, from the universe's counters), the creation time (median over reps
  * of the slowest rank), and the bootstraps after a later flatten of the
  * whole mesh. Then the mesh made by init (all dims in one group) against
- * its slowest single dimension, the ratio the issue's 1.3x target is about.
+ * its slowest single dimension: the ratio whose target is 1.3x (doc/gpu.md).
  * Built twice: dmesh-bench against the real NCCL (needs a GPU), and
  * dmesh-bench-double against the NCCL and CUDA test doubles, whose counts
  * are exact and whose times are the double's, not a GPU's. */

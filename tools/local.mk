@@ -1,10 +1,22 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# tools/local.mk: dmesh-info.
+# tools/local.mk: dmesh-info, and the format targets (dmesh-bench has its
+# own fragment, tools/bench.mk).
+#
+# dmesh-info --plan previews the binding plan. The plan calls the library's
+# internal binding functions, so dmesh-info links lib/libdmesh_core.la (not
+# lib/libdmesh.la). dmesh-info calls dmesh_info_plan(argc, argv) when argv
+# holds --plan; without hwloc that prints an error and returns 1. tools/args.c:
+# the argument helpers shared by the tools (strict numbers, named bad options).
+if DMESH_HAVE_HWLOC
+DMESH_INFO_PLAN = tools/dmesh-info-plan.c
+else
+DMESH_INFO_PLAN = tools/dmesh-info-plan-none.c
+endif
 bin_PROGRAMS += tools/dmesh-info
-tools_dmesh_info_SOURCES = tools/dmesh-info.c
+tools_dmesh_info_SOURCES = tools/dmesh-info.c tools/args.c tools/args.h \
+	tools/dmesh-info-plan.h $(DMESH_INFO_PLAN)
+tools_dmesh_info_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CPPFLAGS)
 tools_dmesh_info_LDADD = lib/libdmesh_core.la
-# Argument helpers shared by the tools (strict numbers, named bad options).
-tools_dmesh_info_SOURCES += tools/args.c tools/args.h
 
 # make check-format: the C and C++ sources against .clang-format
 # (tools/check-format.sh lists the files that differ; the format stage of

@@ -41,7 +41,7 @@ $(DMESH_FORTRAN_MODS): lib/fortran/dmesh.lo
 	  $(MAKE) $(AM_MAKEFLAGS) lib/fortran/dmesh.lo; }
 endif
 
-# Simulation-code routines (issue 14): the module dmesh_sim_base, included
+# Simulation-code routines: the module dmesh_sim_base, included
 # into dmesh.F90 and used by dmesh and dmesh_f08.
 DMESH_FORTRAN_MODS += dmesh_sim_base.mod
 if DMESH_HAVE_FORTRAN
@@ -49,7 +49,7 @@ lib_fortran_libdmesh_fortran_la_SOURCES += lib/fortran/dmesh_sim.inc lib/fortran
 lib/fortran/dmesh.lo: lib/fortran/dmesh_sim.inc
 endif
 
-# Version and build routines (issue 12): the module dmesh_version_base,
+# Version and build routines: the module dmesh_version_base,
 # included into dmesh.F90 and used by dmesh and dmesh_f08.
 DMESH_FORTRAN_MODS += dmesh_version_base.mod
 if DMESH_HAVE_FORTRAN

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # hide-gpu-libs.sh [-L DIR]... COMMAND [ARG]...: run COMMAND on this machine
-# as on a node without the CUDA runtime and NCCL (issue 12, .ci/run's
-# hidden-gpu-libs stage). In a private mount namespace (unshare -m: root, or
+# as on a node without the CUDA runtime and NCCL (.ci/run's hidden-gpu-libs
+# stage). In a private mount namespace (unshare -m: root, or
 # a user namespace), /dev/null is bind-mounted over every libcudart.so* and
 # libnccl.so* the loader could find: in the directories of ld.so.cache
 # (ldconfig -p), of LD_LIBRARY_PATH, of /usr/local/cuda*, and each -L DIR

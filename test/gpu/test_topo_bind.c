@@ -215,7 +215,7 @@ GT_TEST(test_hwloc_fails)
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
 }
 
-/* The CUDA runtime cannot be loaded (issue 12) on the ranks where fail is
+/* The CUDA runtime cannot be loaded (doc/gpu.md section 8) on the ranks where fail is
  * set: DMESH_CUDART_LIBRARY names a file that does not exist there. Every
  * rank returns DMESH_ERR_BACKEND naming the library and the lowest failing
  * rank, no device set; then the runtime loads again (here the double,

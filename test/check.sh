@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# test/check.sh: the checks shared by the shell tests, sourced by each of them
+# (. "$top_srcdir/test/check.sh"; make check exports top_srcdir). A test runs
+# from the build directory, records each failed check and goes on, and ends
+# with check_exit: status 1 when a check failed, else 0. check_skip ends it
+# at once with 77, automake's "skipped".
+
+check_failed=0
+
+# check_fail MESSAGE...: print "FAIL: MESSAGE" and record the failure.
+check_fail() {
+    echo "FAIL: $*"
+    check_failed=1
+}
+
+# check_skip MESSAGE...: skip the whole test.
+check_skip() {
+    echo "skipped: $*"
+    exit 77
+}
+
+# check_need COMMAND...: skip the test unless every COMMAND is found.
+check_need() {
+    for check_cmd in "$@"; do
+        command -v "$check_cmd" >/dev/null 2>&1 || check_skip "no $check_cmd"
+    done
+}
+
+# check_expect STATUS TEXT COMMAND [ARG]...: COMMAND exits with STATUS and
+# prints TEXT (a fixed string) on its stdout or stderr.
+check_expect() {
+    check_status=$1
+    check_text=$2
+    shift 2
+    check_out=$("$@" 2>&1)
+    check_rc=$?
+    if [ "$check_rc" -ne "$check_status" ] ||
+        ! printf '%s\n' "$check_out" | grep -qF -- "$check_text"; then
+        check_fail "$* gave $check_rc (want $check_status) and output:"
+        printf '%s\n' "$check_out"
+        echo "(want the text: $check_text)"
+    fi
+}
+
+# check_pc NAME: NAME's value in the build tree's dmesh.pc, a variable
+# (NAME=value) or a field (NAME: value).
+check_pc() {
+    sed -n -e "s/^$1=//p" -e "s/^$1: *//p" dmesh.pc
+}
+
+# check_exit: end the test with the outcome of its checks.
+check_exit() {
+    exit "$check_failed"
+}
