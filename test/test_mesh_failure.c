@@ -291,10 +291,22 @@ long dmesh_fault_hits(void); /* exported by a fault-injection build only */
 
 /* The calls from C_FLATTEN on start from a root mesh made before the fault
  * is armed. */
-enum { C_INIT, C_CREATE, C_FROM_COMMS, C_FLATTEN, C_UNFLATTEN, C_CART, C_DESERIALIZE, NCALLS };
+enum {
+    C_INIT,
+    C_INIT_NODE,
+    C_CREATE,
+    C_FROM_COMMS,
+    C_FLATTEN,
+    C_UNFLATTEN,
+    C_CART,
+    C_DESERIALIZE,
+    NCALLS
+};
 static const char *const call_names[NCALLS] = {
-    "dmesh_init",      "dmesh_create",        "dmesh_from_comms", "dmesh_flatten",
-    "dmesh_unflatten", "dmesh_get_cart_comm", "dmesh_deserialize"};
+    "dmesh_init",          "dmesh_init (dmesh_order=node)",
+    "dmesh_create",        "dmesh_from_comms",
+    "dmesh_flatten",       "dmesh_unflatten",
+    "dmesh_get_cart_comm", "dmesh_deserialize"};
 static const char *const sites[] = {"dup",        "split",  "create_group", "group",
                                     "errhandler", "malloc", "cart"};
 enum { P_ONE, P_SEVERAL, P_ALL, NPATTERNS };
@@ -348,6 +360,22 @@ static int run_derived(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, mad
     }
 }
 
+/* dmesh_init with dmesh_order=node added to info. */
+static int init_by_node(MPI_Comm comm, const int shape[], MPI_Info info, dmesh_t *out)
+{
+    MPI_Info node;
+    int rc;
+
+    if (info != MPI_INFO_NULL)
+        MPI_Info_dup(info, &node);
+    else
+        MPI_Info_create(&node);
+    MPI_Info_set(node, "dmesh_order", "node");
+    rc = dmesh_init(comm, "cpu", 2, shape, AB, node, out);
+    MPI_Info_free(&node);
+    return rc;
+}
+
 /* One collective call on comm. */
 static int run_call(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, made_t *out)
 {
@@ -362,6 +390,8 @@ static int run_call(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, made_t
     switch (call) {
     case C_INIT:
         return dmesh_init(comm, "cpu", 2, shape, AB, info, &out->mesh);
+    case C_INIT_NODE:
+        return init_by_node(comm, shape, info, &out->mesh);
     case C_CREATE:
         return dmesh_create(comm, "cpu", 2, shape, ranks, AB, info, &out->mesh);
     case C_FROM_COMMS:
