@@ -305,8 +305,9 @@ static const char *const env_names[ENV_COUNT] = {
 
 extern char **environ;
 
-/* The first unknown DMESH_* variable (what strict mode names) and how many. */
-static char env_unknown[MPI_MAX_INFO_KEY + 1];
+/* The unknown DMESH_* variables, ", "-separated (what strict mode names;
+ * cut short past the buffer), and how many. */
+static char env_unknown[256];
 static int env_unknown_count;
 
 /* A value too long for its copy keeps a prefix that no option accepts. */
@@ -326,11 +327,13 @@ static void env_read(void)
             snprintf(env_values[i] + ENV_VALUE_LEN - 16, 16, "...(too long)");
     }
     for (char **e = environ; e != NULL && *e != NULL; e++) {
-        size_t len = strcspn(*e, "=");
+        size_t len = strcspn(*e, "="), at = strlen(env_unknown);
         if (strncmp(*e, "DMESH_", 6) != 0 || known_name(*e, len))
             continue;
-        if (env_unknown_count++ == 0)
-            snprintf(env_unknown, sizeof(env_unknown), "%.*s", (int)len, *e);
+        if (snprintf(env_unknown + at, sizeof(env_unknown) - at, "%s%.*s",
+                     env_unknown_count++ ? ", " : "", (int)len,
+                     *e) >= (int)(sizeof(env_unknown) - at))
+            snprintf(env_unknown + sizeof(env_unknown) - 4, 4, "...");
         if (env_set[ENV_DEBUG] && strcmp(env_values[ENV_DEBUG], "0") != 0)
             fprintf(stderr, "dmesh: unknown environment variable %.*s\n", (int)len, *e);
     }
@@ -490,8 +493,8 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
                                unknown);
     if (opts->strict && env_unknown_count > 0)
         return dmesh_error_set(DMESH_ERR_ARG,
-                               "environment variable %s: unknown to dmesh (dmesh_strict is on)",
-                               env_unknown);
+                               "environment variable%s %s: unknown to dmesh (dmesh_strict is on)",
+                               env_unknown_count > 1 ? "s" : "", env_unknown);
     for (int d = 0; d < DMESH_MAX_DIMS; d++) /* the NCCL creation of each dim waits so long */
         opts->axis[d].nccl.timeout = opts->timeout;
     for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++)
