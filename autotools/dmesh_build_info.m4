@@ -32,7 +32,7 @@ AC_DEFUN([DMESH_BUILD_INFO], [
   AS_IF([test "$dmesh_fortran_ok" = yes],
     [DMESH_MPIFC_PATH=`command -v "$dmesh_fc_word" 2>/dev/null || echo "$dmesh_fc_word"`])
   AC_SUBST([DMESH_MPIFC_PATH])
-  dnl dmesh.pc: each flag once. hwloc stays a plain -lhwloc (not
+  dnl dmesh.pc and dmesh-nccl.pc (the CUDA/NCCL flags): each flag once. hwloc stays a plain -lhwloc (not
   dnl Requires.private: hwloc), since hwloc.pc's private libraries (-ludev)
   dnl are often not installed for linking.
   dmesh_uniq() { dmesh_u=; for dmesh_w in $[]*; do
@@ -43,6 +43,9 @@ AC_DEFUN([DMESH_BUILD_INFO], [
   dnl No -lcudart / -lnccl: libdmesh loads them at run time (lib/gpu_lib.c).
   DMESH_PC_LIBS_PRIVATE=`dmesh_uniq $dmesh_pc_hwloc $DMESH_DL_LIBS`
   AC_SUBST([DMESH_PC_CFLAGS])
+  dnl dmesh-nccl.pc: what a program that calls NCCL on dmesh's communicators links.
+  DMESH_PC_NCCL_LIBS=`dmesh_uniq $NCCL_LDFLAGS $NCCL_LIBS $CUDA_LDFLAGS $CUDA_LIBS`
+  AC_SUBST([DMESH_PC_NCCL_LIBS])
   AC_SUBST([DMESH_PC_LIBS_PRIVATE])
   AC_CHECK_SIZEOF([void *])
   AC_SUBST([DMESH_SIZEOF_VOID_P], [$ac_cv_sizeof_void_p])

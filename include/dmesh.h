@@ -92,8 +92,20 @@ extern "C" {
  * at MPI_THREAD_MULTIPLE.
  *
  * Recognised MPI_Info keys (MPI_INFO_NULL for none): `dmesh_backend`,
- * `dmesh_backend.<dim>`, `nccl_*`, `dmesh_check`, `dmesh_comm_create`,
- * `dmesh_device`, `dmesh_bind`. Unknown keys are ignored.
+ * `dmesh_backend.<dim>`, `nccl_*` (and `nccl_*.<dim>`), `nccl_scalable_roots`,
+ * `dmesh_check`, `dmesh_comm_create`, `dmesh_device`, `dmesh_bind`,
+ * `dmesh_timeout`, `dmesh_nccl_init`, `dmesh_nccl_create`, `dmesh_strict`,
+ * `dmesh_order` (dmesh_init: `rank`, or `node` to list the ranks by node);
+ * environment variables `DMESH_CHECK`, `DMESH_COMM_CREATE`,
+ * `DMESH_NCCL_CREATE`, `DMESH_DEVICE`, `DMESH_TIMEOUT`, `DMESH_STRICT` give
+ * their defaults, `DMESH_DEBUG=1` traces on stderr, and
+ * `DMESH_LAUNCH_CHECK=false` turns off the check that MPI_COMM_WORLD is not
+ * a single rank of a larger launch (DMESH_ERR_MPI at the first creation
+ * call). Keys without the
+ * `dmesh_` prefix are ignored. An unknown `dmesh_*` key or `DMESH_*`
+ * variable is listed on stderr under `DMESH_DEBUG`; with `dmesh_strict=true`
+ * (or `DMESH_STRICT=true`) it is DMESH_ERR_ARG, on every rank, and
+ * dmesh_last_error() names it.
  * @{ */
 
 /**

@@ -27,6 +27,8 @@ endif
 if DMESH_HAVE_NCCL
 lib_libdmesh_core_la_SOURCES += lib/comm_nccl.c lib/mesh_nccl.c
 include_HEADERS += include/dmesh_nccl.h
+# dmesh.pc carries no CUDA/NCCL flags; programs that include dmesh_nccl.h use dmesh-nccl.pc.
+pkgconfig_DATA += dmesh-nccl.pc
 else
 lib_libdmesh_core_la_SOURCES += lib/comm_nccl_none.c
 endif

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of creation calls: MPI_Info keys, with environment variables as
- * defaults. Unknown keys are ignored (the info may carry keys for other
- * libraries); a recognised key with a bad value is DMESH_ERR_ARG. */
+ * defaults. Keys without the dmesh_ prefix are ignored (the info may carry
+ * keys for other libraries; nccl_* go to NCCL). Unknown dmesh_* keys and
+ * DMESH_* variables are listed under DMESH_DEBUG and are DMESH_ERR_ARG under
+ * dmesh_strict / DMESH_STRICT; a recognised key with a bad value is
+ * DMESH_ERR_ARG. */
 #include "config.h"
 
 #include <errno.h>
@@ -217,9 +220,33 @@ static int apply_axis_key(const char *key, const char *val, int ndims, const cha
     return DMESH_SUCCESS;
 }
 
+/* Every info key and environment variable that dmesh knows: the dmesh_*
+ * keys of the creation calls and the DMESH_* variables the library, its tests
+ * and its tools read. A trailing '*' matches any rest. */
+static const char *const known_names[] = {
+    "dmesh_backend",        "dmesh_backend.*",    "dmesh_bind",        "dmesh_check",
+    "dmesh_comm_create",    "dmesh_device",       "dmesh_nccl_create", "dmesh_nccl_init",
+    "dmesh_order",          "dmesh_strict",       "dmesh_timeout",     "DMESH_CHECK",
+    "DMESH_COMM_CREATE",    "DMESH_LAUNCH_CHECK", "DMESH_NCCL_CREATE", "DMESH_DEVICE",
+    "DMESH_TIMEOUT",        "DMESH_DEBUG",        "DMESH_STRICT",      "DMESH_FAULT",
+    "DMESH_CUDART_LIBRARY", "DMESH_NCCL_LIBRARY", "DMESH_TEST_*"};
+
+static int known_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof(known_names) / sizeof(known_names[0]); i++) {
+        size_t n = strlen(known_names[i]);
+        if (known_names[i][n - 1] == '*' ? len >= n - 1 && strncmp(name, known_names[i], n - 1) == 0
+                                         : len == n && strncmp(name, known_names[i], n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int apply_key(const char *key, const char *val, int ndims, const char *const names[],
                      dmesh_options_t *o, dim_forms_t *forms)
 {
+    if (strcmp(key, "dmesh_strict") == 0)
+        return parse_bool(key, val, &o->strict);
     if (strcmp(key, "dmesh_check") == 0)
         return parse_bool(key, val, &o->check);
     if (strcmp(key, "dmesh_comm_create") == 0)
@@ -263,11 +290,27 @@ static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL 
  * undefined. Like MPI's and NCCL's own variables, they must be set before
  * the program starts (or before its first dmesh call).
  */
-enum { ENV_CHECK, ENV_COMM_CREATE, ENV_NCCL_CREATE, ENV_DEVICE, ENV_TIMEOUT, ENV_DEBUG, ENV_COUNT };
+enum {
+    ENV_CHECK,
+    ENV_COMM_CREATE,
+    ENV_NCCL_CREATE,
+    ENV_DEVICE,
+    ENV_TIMEOUT,
+    ENV_DEBUG,
+    ENV_STRICT,
+    ENV_COUNT
+};
 
-static const char *const env_names[ENV_COUNT] = {"DMESH_CHECK",       "DMESH_COMM_CREATE",
-                                                 "DMESH_NCCL_CREATE", "DMESH_DEVICE",
-                                                 "DMESH_TIMEOUT",     "DMESH_DEBUG"};
+static const char *const env_names[ENV_COUNT] = {
+    "DMESH_CHECK",   "DMESH_COMM_CREATE", "DMESH_NCCL_CREATE", "DMESH_DEVICE",
+    "DMESH_TIMEOUT", "DMESH_DEBUG",       "DMESH_STRICT"};
+
+extern char **environ;
+
+/* The unknown DMESH_* variables, ", "-separated (what strict mode names;
+ * cut short past the buffer), and how many. */
+static char env_unknown[256];
+static int env_unknown_count;
 
 /* A value too long for its copy keeps a prefix that no option accepts. */
 #define ENV_VALUE_LEN 256
@@ -284,6 +327,17 @@ static void env_read(void)
         env_set[i] = 1;
         if (snprintf(env_values[i], ENV_VALUE_LEN, "%s", v) >= ENV_VALUE_LEN)
             snprintf(env_values[i] + ENV_VALUE_LEN - 16, 16, "...(too long)");
+    }
+    for (char **e = environ; e != NULL && *e != NULL; e++) {
+        size_t len = strcspn(*e, "="), at = strlen(env_unknown);
+        if (strncmp(*e, "DMESH_", 6) != 0 || known_name(*e, len))
+            continue;
+        if (snprintf(env_unknown + at, sizeof(env_unknown) - at, "%s%.*s",
+                     env_unknown_count++ ? ", " : "", (int)len,
+                     *e) >= (int)(sizeof(env_unknown) - at))
+            snprintf(env_unknown + sizeof(env_unknown) - 4, 4, "...");
+        if (env_set[ENV_DEBUG] && strcmp(env_values[ENV_DEBUG], "0") != 0)
+            fprintf(stderr, "dmesh: unknown environment variable %.*s\n", (int)len, *e);
     }
 }
 
@@ -325,6 +379,8 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
         DMESH_TRY(parse_seconds("DMESH_TIMEOUT", v, &o->timeout));
     if ((v = env_value(ENV_DEBUG)) != NULL)
         o->debug = strcmp(v, "0") != 0;
+    if ((v = env_value(ENV_STRICT)) != NULL && !info_value(info, "dmesh_strict", val))
+        DMESH_TRY(parse_bool("DMESH_STRICT", v, &o->strict));
     return DMESH_SUCCESS;
 }
 
@@ -395,7 +451,10 @@ static void comm_names(int ndims, const char *const names[], dmesh_options_t *o)
     }
 }
 
-static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh_options_t *opts)
+/* Parse the keys of info; the first unknown dmesh_* key goes to unknown
+ * ("" when none), each is listed under DMESH_DEBUG. */
+static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh_options_t *opts,
+                      char unknown[MPI_MAX_INFO_KEY + 1])
 {
     char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
     int nkeys = 0, i, flag, rc;
@@ -413,6 +472,12 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
             return dmesh_error_mpi(rc, "MPI_Info_get");
         if (flag)
             DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms));
+        if (strncmp(key, "dmesh_", 6) != 0 || known_name(key, strlen(key)))
+            continue;
+        if (unknown[0] == '\0')
+            snprintf(unknown, MPI_MAX_INFO_KEY + 1, "%s", key);
+        if (opts->debug)
+            fprintf(stderr, "dmesh: unknown info key %s\n", key);
     }
     return DMESH_SUCCESS;
 }
@@ -420,9 +485,18 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
                         dmesh_options_t *opts)
 {
+    char unknown[MPI_MAX_INFO_KEY + 1] = "";
+
     set_defaults(cuda, opts);
     DMESH_TRY(apply_env(info, opts));
-    DMESH_TRY(parse_info(info, ndims, names, opts));
+    DMESH_TRY(parse_info(info, ndims, names, opts, unknown));
+    if (opts->strict && unknown[0] != '\0')
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: unknown info key (dmesh_strict is on)",
+                               unknown);
+    if (opts->strict && env_unknown_count > 0)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "environment variable%s %s: unknown to dmesh (dmesh_strict is on)",
+                               env_unknown_count > 1 ? "s" : "", env_unknown);
     for (int d = 0; d < DMESH_MAX_DIMS; d++) /* the NCCL creation of each dim waits so long */
         opts->axis[d].nccl.timeout = opts->timeout;
     for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++)

@@ -62,14 +62,17 @@ typedef struct {
     int nccl_create;         /* enum dmesh_nccl_create */
     int nccl_scalable_roots; /* ids per scalable init; 0: one per 128 ranks */
     int debug;               /* DMESH_DEBUG */
+    int strict;              /* dmesh_strict / DMESH_STRICT: unknown names are errors */
     double timeout;          /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
     dmesh_axis_options_t axis[DMESH_MAX_DIMS];
 } dmesh_options_t;
 
 /* Parse info (may be MPI_INFO_NULL) for a mesh of ndims dims named names
  * (NULL: unnamed) and device type cuda (1) or cpu (0). Environment variables
- * give the defaults. Unknown keys are ignored; bad values, and NCCL settings
- * that ncclCommInitRankConfig would refuse, are DMESH_ERR_ARG. */
+ * give the defaults. Keys without the dmesh_ prefix are ignored; unknown
+ * dmesh_* keys and DMESH_* variables are listed under DMESH_DEBUG and are
+ * DMESH_ERR_ARG with dmesh_strict on; bad values, and NCCL settings that
+ * ncclCommInitRankConfig would refuse, are DMESH_ERR_ARG. */
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
                         dmesh_options_t *opts);
 

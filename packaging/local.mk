@@ -32,6 +32,7 @@ dmesh_cmake_subst = sed \
 	-e 's|@DMESH_CMAKE_NCCL[@]|$(DMESH_CMAKE_NCCL)|g' \
 	-e 's|@DMESH_GPU_CPPFLAGS[@]|$(DMESH_PC_CFLAGS)|g' \
 	-e 's|@DMESH_LIBS_PRIVATE[@]|$(DMESH_PC_LIBS_PRIVATE)|g' \
+	-e 's|@DMESH_PC_NCCL_LIBS[@]|$(DMESH_PC_NCCL_LIBS)|g' \
 	-e 's|@libdir[@]|$(libdir)|g' \
 	-e 's|@includedir[@]|$(includedir)|g'
 packaging/cmake/dmeshConfig.cmake: $(srcdir)/packaging/cmake/dmeshConfig.cmake.in Makefile
@@ -39,6 +40,7 @@ packaging/cmake/dmeshConfig.cmake: $(srcdir)/packaging/cmake/dmeshConfig.cmake.i
 packaging/cmake/dmeshConfigVersion.cmake: $(srcdir)/packaging/cmake/dmeshConfigVersion.cmake.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) packaging/cmake && $(dmesh_cmake_subst) $(srcdir)/packaging/cmake/dmeshConfigVersion.cmake.in > $@
 EXTRA_DIST += test/cmake-consumer/CMakeLists.txt test/cmake-consumer/consumer.c \
+	test/cmake-consumer/consumer_nccl.c \
 	test/cmake-consumer/consumer_f08.f90 test/cmake-consumer/run.sh
 EXTRA_DIST += packaging/spack/repo.yaml packaging/spack/packages/dmesh/package.py \
 	packaging/spack/check-recipe.py

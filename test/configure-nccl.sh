@@ -5,8 +5,9 @@
 #   1. a pip wheel's layout (include/nccl.h, lib/libnccl.so.2 only, an empty
 #      lib64) given as --with-nccl=DIR: found there, linked with
 #      -l:libnccl.so.2 from DIR/lib, NCCL's -I before CUDA's; libdmesh links;
-#      dmesh.pc does not carry them (libdmesh loads them at run time), and
-#      the run-time load looks in the wheel's lib last;
+#      dmesh.pc does not carry them (libdmesh loads them at run time), nor
+#      their include paths, which dmesh-nccl.pc has; the run-time load looks
+#      in the wheel's lib last;
 #   2. --with-nccl=/nonexistent: configure fails (CUDA's copy must not count);
 #   3. the same layout as NCCL_HOME, without --with-nccl: found there.
 # Usage: configure-nccl.sh SRCDIR [WORKDIR]. Exit 77 when there is no NCCL
@@ -46,6 +47,12 @@ if [ -f "$work/wheel/config.status" ]; then
     # dmesh.pc: libdmesh loads NCCL and CUDA at run time, nothing links them
     ! grep "^Libs" "$work/wheel/dmesh.pc" | grep -q -e "nccl" -e "cudart" ||
         check_fail "dmesh.pc links NCCL or CUDA: $(grep '^Libs' "$work/wheel/dmesh.pc")"
+    # nor gives CUDA or NCCL include paths: those are dmesh-nccl.pc's, for dmesh_nccl.h
+    ! grep "^Cflags" "$work/wheel/dmesh.pc" | grep -q -e "$work/wheel" -e "$cuda" ||
+        check_fail "dmesh.pc has CUDA or NCCL paths: $(grep '^Cflags' "$work/wheel/dmesh.pc")"
+    grep "^Cflags" "$work/wheel/dmesh-nccl.pc" | grep -q -- "-I$work/wheel/include" &&
+        grep "^Libs" "$work/wheel/dmesh-nccl.pc" | grep -q -- "-l:libnccl.so.2" ||
+        check_fail "dmesh-nccl.pc lacks the wheel's NCCL: $(grep -e '^Cflags' -e '^Libs' "$work/wheel/dmesh-nccl.pc")"
     grep -q "^#define DMESH_NCCL_FOUND_LIBDIR \"$work/wheel/lib\"" "$work/wheel/config.h" ||
         check_fail "the run-time load does not look in the wheel's lib: $(grep FOUND_LIBDIR "$work/wheel/config.h")"
     (cd "$work/wheel" && make V=1 lib/libdmesh.la >make.out 2>&1) ||

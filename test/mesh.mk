@@ -6,6 +6,7 @@
 # above DMESH_TEST_MAX_NP).
 #   test_mesh         facts from PyTorch's DeviceMesh tests and every operation
 #   test_mesh_errors  error classes, agreement check, options
+#   mesh-unknown.sh   test_mesh_errors with unknown DMESH_* variables set
 #   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
 
 check_PROGRAMS += test/test_mesh test/test_mesh_errors test/test_mesh_valgrind
@@ -32,8 +33,9 @@ test_test_mesh_valgrind_LDADD = lib/libdmesh.la
 TESTS += test/test_mesh-np1.mpi test/test_mesh-np2.mpi test/test_mesh-np4.mpi \
 	test/test_mesh-np6.mpi test/test_mesh-np8.mpi \
 	test/test_mesh_errors-np1.mpi test/test_mesh_errors-np2.mpi test/test_mesh_errors-np4.mpi \
-	test/test_mesh_errors-np6.mpi test/test_mesh_errors-np8.mpi
-EXTRA_DIST += test/valgrind-leaks.sh
+	test/test_mesh_errors-np6.mpi test/test_mesh_errors-np8.mpi \
+	test/mesh-unknown-np2.mpi test/mesh-unknown-np4.mpi
+EXTRA_DIST += test/valgrind-leaks.sh test/mesh-unknown.sh
 
 # Leak check of dmesh under valgrind at 2 ranks (called by .ci/run; not in
 # TESTS). Fails only on lost blocks that dmesh allocated.

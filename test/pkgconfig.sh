@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# make check: dmesh.pc of the build tree. Every flag appears once in
+# make check: dmesh.pc of the build tree. Its cflags are dmesh's include
+# directory alone (no CUDA or NCCL path). Every flag appears once in
 # --cflags and in --static --libs, and a program links against the static
 # libdmesh.a with the --static flags and runs (skipped without pkg-config
 # or a static library).
@@ -20,10 +21,13 @@ once() {
     [ -z "$dup" ] || check_fail "$1 repeats: $dup"
 }
 cflags=$($pc --cflags dmesh) || exit 1
+cflags=$(echo $cflags)
 libs=$($pc --static --libs dmesh) || exit 1
 echo "cflags: $cflags"
 echo "static libs: $libs"
 once "--cflags" "$cflags"
+# No CUDA or NCCL path for CPU-only programs: those are in dmesh-nccl.pc.
+[ "$cflags" = "-I$top_srcdir/include" ] || { echo "FAIL: cflags are more than dmesh's include directory"; fail=1; }
 once "--static --libs" "$libs"
 mpicc=$(check_pc mpicc)
 prog=test/pkgconfig-static

@@ -834,6 +834,79 @@ MT_TEST(option_errors)
     still_works();
 }
 
+/* Unknown dmesh_* keys are ignored; with dmesh_strict on they are
+ * DMESH_ERR_ARG naming the key, on every rank even when one rank alone has
+ * the key and the strict flag. nccl_* keys go to NCCL and pass. */
+MT_TEST(unknown_keys)
+{
+    int shape[2] = {1, mt_size};
+    dmesh_t h = DMESH_NULL, root;
+    MPI_Info typo = mt_info1("dmesh_comm_creat", "split"),
+             strict = mt_info2("dmesh_comm_creat", "split", "dmesh_strict", "true"),
+             nccl = mt_info2("nccl_not_a_field", "1", "dmesh_strict", "on"),
+             bad = mt_info1("dmesh_strict", "maybe"), one = MPI_INFO_NULL;
+
+    if (mt_rank == 0)
+        one = mt_info2("dmesh_foo", "1", "dmesh_strict", "yes");
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, typo, &h));
+    MT_OK(dmesh_free(&h));
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, strict, &h), DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "dmesh_comm_creat") != NULL);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, one, &h), DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "dmesh_foo") != NULL);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, bad, &h), DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "dmesh_strict") != NULL);
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, D3, nccl, &h));
+    MT_OK(dmesh_free(&h));
+    /* Options of derived collective calls. */
+    root = make(2, shape, D3);
+    MT_OK(dmesh_flatten(root, "f", typo, &h));
+    MT_OK(dmesh_free(&h));
+    WORLD_FAILS(dmesh_flatten(root, "f", strict, &h), DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "dmesh_comm_creat") != NULL);
+    free_all(1, &root);
+    MPI_Info all[] = {typo, strict, nccl, bad, one};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        if (all[i] != MPI_INFO_NULL)
+            MPI_Info_free(&all[i]);
+    still_works();
+}
+
+/* Unknown DMESH_* variables, read once per process. In every run none is
+ * set; test/mesh-unknown.sh (test/mesh-unknown-npN.mpi) starts the processes
+ * with DMESH_BOGUS=1, once with DMESH_STRICT=true (CK_RUN_CASE=unknown_env),
+ * and checks what DMESH_DEBUG listed. */
+MT_TEST(unknown_env)
+{
+    int shape[1] = {mt_size}, bogus = getenv("DMESH_BOGUS") != NULL,
+        strict = getenv("DMESH_STRICT") != NULL;
+    MPI_Info foo = mt_info1("dmesh_foo", "1"), off = mt_info1("dmesh_strict", "false"),
+             on = mt_info1("dmesh_strict", "true");
+    dmesh_t h = DMESH_NULL;
+
+    MT_CHECK(!strict || strcmp(getenv("DMESH_STRICT"), "true") == 0);
+    if (bogus && strict) {
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &h),
+                    DMESH_ERR_ARG, h);
+        MT_CHECK(strstr(dmesh_last_error(), "DMESH_BOGUS") != NULL);
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, foo, &h), DMESH_ERR_ARG, h);
+        MT_CHECK(strstr(dmesh_last_error(), "dmesh_foo") != NULL);
+        MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, off, &h)); /* the key wins */
+        MT_OK(dmesh_free(&h));
+    } else if (bogus) {
+        MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, foo, &h)); /* listed, not refused */
+        MT_OK(dmesh_free(&h));
+        WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, on, &h), DMESH_ERR_ARG, h);
+        MT_CHECK(strstr(dmesh_last_error(), "DMESH_BOGUS") != NULL);
+    } else {
+        MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, on, &h));
+        MT_OK(dmesh_free(&h));
+    }
+    MPI_Info_free(&foo);
+    MPI_Info_free(&off);
+    MPI_Info_free(&on);
+}
+
 /* ---- program ------------------------------------------------------------ */
 
 static Suite *errors_suite(void)
@@ -860,6 +933,10 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, backend_nccl_on_cpu);
     tcase_add_test(tc, nccl_option_refused);
     tcase_add_test(tc, option_errors);
+    tcase_add_test(tc, unknown_keys);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("unknown_env");
+    tcase_add_test(tc, unknown_env);
     suite_add_tcase(s, tc);
     return s;
 }

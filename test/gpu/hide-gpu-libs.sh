@@ -16,9 +16,9 @@
 # start with "error while loading shared libraries".
 # Exit status: COMMAND's; 77 when no mount namespace can be made.
 set -u
-if [ "${DMESH_HIDE_GPU_LIBS_INSIDE:-}" != 1 ]; then
-    DMESH_HIDE_GPU_LIBS_INSIDE=1
-    export DMESH_HIDE_GPU_LIBS_INSIDE
+if [ "${DMESH_TEST_HIDE_GPU_LIBS_INSIDE:-}" != 1 ]; then
+    DMESH_TEST_HIDE_GPU_LIBS_INSIDE=1
+    export DMESH_TEST_HIDE_GPU_LIBS_INSIDE
     for how in "-m" "-r -m"; do
         # shellcheck disable=SC2086
         if unshare $how true 2>/dev/null; then
