@@ -16,7 +16,8 @@ Spack documentation (v1.1) that the rules come from:
   repository layout, repo.yaml:  https://spack.readthedocs.io/en/v1.1.1/repositories.html
   package API v2 imports, class names, directives, versions, url / git:
       https://spack.readthedocs.io/en/v1.1.1/packaging_guide_creation.html
-  directive signatures:  https://spack.readthedocs.io/en/v1.1.1/spack.html#module-spack.directives
+  directives and their signatures:
+      https://spack.readthedocs.io/en/v1.1.1/_modules/spack/directives.html
   dependencies, variants, conflicts, build systems:
       https://spack.readthedocs.io/en/v1.1.1/packaging_guide_build.html
       https://spack.readthedocs.io/en/v1.1.1/build_systems/autotoolspackage.html
@@ -40,7 +41,7 @@ PACKAGE = "dmesh"
 REPO = os.path.join(HERE, "spack_repo", NAMESPACE)
 
 # The directives of spack.directives and the keyword arguments each accepts
-# (spack.html#module-spack.directives). "positional" is the most positional
+# (_modules/spack/directives.html). "positional" is the most positional
 # arguments; None means any number (*specs / *names).
 _FETCH = {"url", "sha256", "sha384", "sha512", "git", "branch", "tag", "commit", "submodules",
           "expand", "extension", "fetch_options", "get_full_repo", "svn", "hg", "revision"}
@@ -55,7 +56,7 @@ DIRECTIVES = {
     "requires": (None, {"policy", "when", "msg"}),
     "provides": (None, {"when"}),
     "variant": (1, {"default", "description", "values", "multi", "validator", "when", "sticky"}),
-    "patch": (1, {"level", "when", "working_dir", "reverse", "sha256", "archive_sha256"}),
+    "patch": (1, {"level", "when", "working_dir", "sha256", "archive_sha256"}),
     "resource": (0, {"when", "destination", "placement"} | _FETCH),
     "license": (1, {"checked_by", "when"}),
     "maintainers": (None, set()),
@@ -155,7 +156,10 @@ def configure_known():
     configure = os.path.join(TOP, "configure")
     if not os.access(configure, os.X_OK):
         return None
-    out = subprocess.run([configure, "--help"], capture_output=True, text=True, check=True).stdout
+    run = subprocess.run([configure, "--help"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("spack recipe: FAIL: ./configure --help exited %d" % run.returncode)
+    out = run.stdout
     names = set()
     for word in re.findall(r"(?m)^\s+(--[a-z0-9-]+|[A-Z][A-Z0-9_]+)\b", out):
         names.add(word)
