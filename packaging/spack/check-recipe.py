@@ -429,6 +429,22 @@ def check_recipe(source, recipe_path, tarball=None, known=None, at_tag=None, not
         if [a.arg for a in m.args.args] != ["self"]:
             errors.append("line %d: %s takes only self" % (m.lineno, m.name))
 
+    # The sources a test builds must be installed examples (examples/local.mk).
+    installed = set()
+    try:
+        with open(os.path.join(TOP, "examples", "local.mk")) as f:
+            mk = f.read().replace("\\\n", " ")
+        for m in re.finditer(r"(?m)^\w*example_DATA\s*\+?=(.*)$", mk):
+            installed.update(os.path.basename(w) for w in m.group(1).split())
+    except OSError:
+        pass
+    for m in tests:
+        for node in ast.walk(m):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    re.fullmatch(r"[\w.-]+\.(c|f90)", node.value) and node.value not in installed:
+                errors.append("line %d: %s builds %s, which is not an installed example" %
+                              (node.lineno, m.name, node.value))
+
     # configure_args: the flags it names must be ones ./configure knows.
     if "configure_args" not in methods:
         errors.append("no configure_args")
@@ -483,6 +499,7 @@ MUTATIONS = [
     ("a bad dependency type", 'depends_on("check", type="test")', 'depends_on("check", type="tests")',
      "dependency type"),
     ("no maintainers", 'maintainers(', '# maintainers(', "no maintainers"),
+    ("a test of an example that is not installed", '"hello_mesh.c"', '"hello_mesh2.c"', "not an installed example"),
     ("no stand-alone test", "def test_hello_mesh(self):", "def hello_mesh(self):", "no stand-alone test"),
     ("class name not the package's", "class Dmesh(", "class DMesh(", "no class Dmesh"),
     ("the old import path", "from spack_repo.builtin.build_systems.autotools import AutotoolsPackage",
