@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # packaging/local.mk: the licence and release files, and the packaging for
-# other build systems: the CMake package (lib/cmake/dmesh) and the Spack
-# recipe (packaging/spack, checked by packaging/spack/check-recipe.py).
+# other build systems: the CMake package (lib/cmake/dmesh). The Spack recipe
+# (packaging/spack) stays out of the tarball, see below.
 dist_doc_DATA += LICENSE NEWS CONTRIBUTING.md
 
 # dmeshConfig.cmake and dmeshConfigVersion.cmake carry the installation
@@ -42,5 +42,6 @@ packaging/cmake/dmeshConfigVersion.cmake: $(srcdir)/packaging/cmake/dmeshConfigV
 EXTRA_DIST += test/cmake-consumer/CMakeLists.txt test/cmake-consumer/consumer.c \
 	test/cmake-consumer/consumer_nccl.c \
 	test/cmake-consumer/consumer_f08.f90 test/cmake-consumer/run.sh
-EXTRA_DIST += packaging/spack/repo.yaml packaging/spack/packages/dmesh/package.py \
-	packaging/spack/check-recipe.py
+# The Spack recipe (packaging/spack) is not in the dist tarball: it carries
+# the sha256 of that tarball (packaging/spack/release-line.sh), which a
+# tarball cannot hold of itself. Sites take it from the git repository.
