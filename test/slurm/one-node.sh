@@ -62,7 +62,7 @@ export SLURM_CONF=$dir/slurm.conf
 slurmctld -c -i
 slurmd -c
 for i in $(seq 1 30); do
-    if sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed)'; then
+    if sinfo -h -o %T 2>/dev/null | grep -E '^(idle|mixed)' >/dev/null; then
         echo "export SLURM_CONF=$dir/slurm.conf"
         exit 0
     fi
