@@ -30,6 +30,11 @@
  * The node's topology is loaded once and kept for later plans. */
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 static int process_device = -1;
+/* Bindings in flight that claimed process_device before their agreement,
+ * and whether one of them (or an earlier one) succeeded: a failed binding
+ * gives the device back only when no other holds or kept it. */
+static int process_claims;
+static int process_confirmed;
 static dmesh_topo_node_t *process_topo;
 static unsigned long process_topo_devices; /* hash of the devices process_topo knows */
 
@@ -49,6 +54,8 @@ void dmesh_topo_forget(void)
 {
     pthread_mutex_lock(&process_lock);
     process_device = -1;
+    process_claims = 0;
+    process_confirmed = 0;
     dmesh_topo_node_close(process_topo);
     process_topo = NULL;
     pthread_mutex_unlock(&process_lock);
@@ -283,7 +290,8 @@ static int bind_claim(bind_state_t *s, int dev, int *claimed)
                                "device binding: another thread bound this process to CUDA "
                                "device %d while this mesh chose %d (one device per process)",
                                process_device, dev);
-    *claimed = process_device < 0;
+    *claimed = 1;
+    process_claims++;
     process_device = dev;
     return DMESH_SUCCESS;
 }
@@ -325,9 +333,12 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int 
     if (err == DMESH_SUCCESS && member)
         err = bind_set(opts, dev);
     err = dmesh_agree(comm, 0, err, "device binding");
-    if (err != DMESH_SUCCESS && claimed) {
+    if (claimed) {
         pthread_mutex_lock(&process_lock);
-        process_device = -1; /* the binding failed somewhere: not this process's device */
+        process_claims--;
+        process_confirmed |= err == DMESH_SUCCESS;
+        if (!process_confirmed && process_claims == 0)
+            process_device = -1; /* every claim failed somewhere: not this process's device */
         pthread_mutex_unlock(&process_lock);
     }
     if (err == DMESH_SUCCESS && opts->debug && member)
