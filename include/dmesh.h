@@ -128,6 +128,40 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
                             const char *const dim_names[], MPI_Info info, dmesh_t *mesh);
 
 /**
+ * \brief Create a mesh whose dimensions each have an in-node factor and an
+ *        across-node factor (JAX's create_hybrid_device_mesh): dimension d
+ *        has size in_node[d] * across[d], the in-node factor inner.
+ *
+ * The ranks are listed by (node, local rank), nodes by their lowest rank
+ * (a node: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)), as with
+ * `dmesh_order=node`; index node * P + local rank, where P is the product
+ * of \p in_node. Dimension d then varies across[d] over nodes (stride: the
+ * product of across[d+1..] times P) and in_node[d] inside a node (stride:
+ * the product of in_node[d+1..]), so that a dimension whose across factor
+ * is 1 stays inside every node, whatever the placement of the ranks.
+ * \param[in] comm communicator; every rank of it is in the mesh
+ * \param[in] device_type "cpu" or "cuda"
+ * \param[in] ndims number of dimensions, 1 to DMESH_MAX_DIMS
+ * \param[in] in_node ndims factors >= 1 whose product is the number of
+ *            ranks on every node
+ * \param[in] across ndims factors >= 1 whose product is the number of nodes
+ * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
+ * \param[in] info options, or MPI_INFO_NULL
+ * \param[out] mesh the new mesh
+ * \return DMESH_SUCCESS; DMESH_ERR_SIZE when the product of all factors is
+ *         not the size of \p comm, or when the nodes do not each hold the
+ *         product of \p in_node ranks or are not the product of \p across
+ *         in number (the detail gives the ranks per node); DMESH_ERR_ARG for
+ *         NULL or non-positive factors; otherwise as dmesh_init()
+ * \note Collective over \p comm, like dmesh_init(); it also finds the nodes
+ *       (one node split, one MPI_Allgather of an int) and keeps a rank map
+ *       of the mesh's size.
+ */
+DMESH_EXPORT int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims,
+                                   const int in_node[], const int across[],
+                                   const char *const dim_names[], MPI_Info info, dmesh_t *mesh);
+
+/**
  * \brief Create a mesh of shape \p shape whose row-major elements are the
  *        ranks \p ranks of \p comm.
  * \param[in] comm communicator the ranks refer to

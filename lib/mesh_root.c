@@ -31,6 +31,7 @@ typedef struct {
     dmesh_layout_t layout;
     const char *const *names; /* the caller's, checked; NULL: unnamed */
     dmesh_options_t opts;
+    int hybrid_nodes, hybrid_in_node; /* init_hybrid: the products of across and in_node */
 } root_args_t;
 
 /* The arguments of a root creation call (init, create, from_comms). */
@@ -46,7 +47,32 @@ typedef struct {
     MPI_Info info;
     const MPI_Comm *dim_comms; /* from_comms only */
     int err;                   /* rejected by the caller: still agreed */
+    const int *across;         /* init_hybrid only: shape is then the in-node factors */
 } root_call_t;
+
+/* init_hybrid: each dim's size in_node[d] * across[d]; the products of the
+ * across factors (the nodes) in a->hybrid_nodes. */
+static int hybrid_sizes(const root_call_t *c, int sizes[], root_args_t *a)
+{
+    long long nodes = 1;
+
+    if (c->ndims < 1 || c->ndims > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "ndims %d out of range [1, %d]", c->ndims,
+                               DMESH_MAX_DIMS);
+    DMESH_CHECK_PTR(c->shape);
+    for (int d = 0; d < c->ndims; d++) {
+        long long s = (long long)c->shape[d] * c->across[d];
+        if (c->shape[d] < 1 || c->across[d] < 1)
+            return dmesh_error_set(DMESH_ERR_ARG,
+                                   "%s: in_node[%d] = %d, across[%d] = %d: factors must be >= 1",
+                                   c->fn, d, c->shape[d], d, c->across[d]);
+        if (s > INT_MAX || (nodes *= c->across[d]) > INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE, "%s: sizes exceed INT_MAX", c->fn);
+        sizes[d] = (int)s;
+    }
+    a->hybrid_nodes = (int)nodes;
+    return DMESH_SUCCESS;
+}
 
 static int check_device_type(const char *device_type, int *cuda)
 {
@@ -206,15 +232,30 @@ static int check_comm(MPI_Comm comm, const char *fn, int *size)
 
 static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
 {
+    int sizes[DMESH_MAX_DIMS];
+
     DMESH_CHECK_PTR(mesh);
     DMESH_TRY(check_device_type(c->device_type, &a->cuda));
-    DMESH_TRY(dmesh_check_shape(c->ndims, c->shape, a->size, &a->n));
+    if (c->across != NULL)
+        DMESH_TRY(hybrid_sizes(c, sizes, a));
+    DMESH_TRY(dmesh_check_shape(c->ndims, c->across != NULL ? sizes : c->shape, a->size, &a->n));
     if (c->names != NULL)
         DMESH_TRY(dmesh_names_check(c->ndims, c->names, c->fn));
     a->names = c->names;
     DMESH_TRY(dmesh_options_parse(c->info, c->ndims, c->names, a->cuda, &a->opts));
     DMESH_TRY(dmesh_check_backends(c->ndims, a->cuda, &a->opts));
-    DMESH_TRY(dmesh_layout_row_major(c->ndims, c->shape, &a->layout));
+    if (c->across != NULL) {
+        if (a->n != a->size)
+            return dmesh_error_set(DMESH_ERR_SIZE,
+                                   "%s: the mesh has %d ranks, the communicator %d: a hybrid mesh "
+                                   "spans every rank",
+                                   c->fn, a->n, a->size);
+        DMESH_TRY(dmesh_hybrid_layout(c->ndims, c->shape, c->across, &a->layout));
+        a->opts.order = DMESH_ORDER_NODE; /* its rank map is by node */
+        a->hybrid_in_node = a->n / a->hybrid_nodes;
+    } else {
+        DMESH_TRY(dmesh_layout_row_major(c->ndims, c->shape, &a->layout));
+    }
     if (a->opts.order == DMESH_ORDER_NODE && c->ranks_mode != RANKS_IDENTITY)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: dmesh_order=node orders the ranks of dmesh_init; the ranks "
@@ -337,9 +378,14 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     int *lows = NULL, err;
 
     DMESH_TRY(dmesh_node_lows(comm, &lows));
-    if ((r->a->rank_map = DMESH_FAULT_MALLOC((size_t)r->a->n * sizeof(int))) == NULL)
+    /* the same lows on every rank: the same outcome, agreed below anyway */
+    err = r->c->across == NULL ? DMESH_SUCCESS
+                               : dmesh_node_check_uniform(r->a->size, lows, r->a->hybrid_in_node,
+                                                          r->a->hybrid_nodes, fn);
+    if (err == DMESH_SUCCESS &&
+        (r->a->rank_map = DMESH_FAULT_MALLOC((size_t)r->a->n * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
-    else
+    else if (err == DMESH_SUCCESS)
         err = dmesh_node_order(r->a->size, lows, r->a->n, r->a->rank_map);
     free(lows);
     if (err == DMESH_SUCCESS)
@@ -432,8 +478,8 @@ static int root_create(const root_call_t *c, dmesh_t *mesh)
 int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_init",   comm,      device_type, ndims, shape,        NULL,
-                     RANKS_IDENTITY, dim_names, info,        NULL,  DMESH_SUCCESS};
+    root_call_t c = {"dmesh_init",   comm,      device_type, ndims, shape,         NULL,
+                     RANKS_IDENTITY, dim_names, info,        NULL,  DMESH_SUCCESS, NULL};
 
     return root_create(&c, mesh);
 }
@@ -441,9 +487,23 @@ int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shap
 int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                  const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_create", comm,      device_type, ndims, shape,        ranks,
-                     RANKS_GIVEN,    dim_names, info,        NULL,  DMESH_SUCCESS};
+    root_call_t c = {"dmesh_create", comm,      device_type, ndims, shape,         ranks,
+                     RANKS_GIVEN,    dim_names, info,        NULL,  DMESH_SUCCESS, NULL};
 
+    return root_create(&c, mesh);
+}
+
+int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const int in_node[],
+                      const int across[], const char *const dim_names[], MPI_Info info,
+                      dmesh_t *mesh)
+{
+    root_call_t c = {"dmesh_init_hybrid", comm,      device_type, ndims, in_node,       NULL,
+                     RANKS_IDENTITY,      dim_names, info,        NULL,  DMESH_SUCCESS, across};
+
+    /* rejected here, this still takes part in the agreement (root_create) */
+    if (in_node == NULL || across == NULL)
+        c.err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_init_hybrid: %s is NULL",
+                                in_node == NULL ? "in_node" : "across");
     return root_create(&c, mesh);
 }
 
@@ -461,7 +521,8 @@ int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MP
                      dim_names,
                      MPI_INFO_NULL,
                      dim_comms,
-                     DMESH_SUCCESS};
+                     DMESH_SUCCESS,
+                     NULL};
 
     /* rejected here, these still take part in the agreement (root_create) */
     if (dim_comms == NULL)

@@ -2,6 +2,8 @@
 /* The nodes of a communicator (node.h). */
 #include "config.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "agree.h"
@@ -60,5 +62,56 @@ int dmesh_node_order(int size, const int lows[], int n, int map[])
     for (int i = 0; i < n; i++)
         map[i] = (int)(key[i] % size);
     free(key);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnodes, const char *fn)
+{
+    char sizes[160] = "";
+    size_t at = 0;
+    int found = 0, bad = 0;
+
+    /* a node is counted at its lowest rank (lows[r] == r) */
+    for (int r = 0; r < size; r++) {
+        int count = 0;
+        if (lows[r] != r)
+            continue;
+        for (int q = r; q < size; q++)
+            count += lows[q] == r;
+        found++;
+        bad |= count != per_node;
+        if (at < sizeof(sizes) - 16)
+            at += (size_t)snprintf(sizes + at, sizeof(sizes) - at, "%s%d", found > 1 ? ", " : "",
+                                   count);
+        else if (at < sizeof(sizes) - 4)
+            at += (size_t)snprintf(sizes + at, sizeof(sizes) - at, ", ...");
+    }
+    if (!bad && found == nnodes)
+        return DMESH_SUCCESS;
+    return dmesh_error_set(DMESH_ERR_SIZE,
+                           "%s: the communicator has %d node(s) of %s rank(s); in_node multiplies "
+                           "to %d and across to %d: every node must hold in_node's product of "
+                           "ranks, and across's product must be the number of nodes",
+                           fn, found, sizes, per_node, nnodes);
+}
+
+int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmesh_layout_t *l)
+{
+    long long p = 1, sa = 1, si = 1;
+
+    for (int d = 0; d < ndims; d++)
+        p *= in_node[d];
+    l->naxes = ndims;
+    for (int d = ndims - 1; d >= 0; d--) {
+        dmesh_axis_t *a = &l->axes[d];
+        if (sa * p > INT_MAX || si > INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE, "hybrid layout: strides exceed INT_MAX");
+        a->natoms = 2;
+        a->atoms[0] = (dmesh_atom_t){across[d], (int)(sa * p)};
+        a->atoms[1] = (dmesh_atom_t){in_node[d], (int)si};
+        DMESH_TRY(dmesh_axis_canonical(a, a));
+        sa *= across[d];
+        si *= in_node[d];
+    }
     return DMESH_SUCCESS;
 }

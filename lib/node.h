@@ -9,6 +9,8 @@
 
 #include <mpi.h>
 
+#include "dmesh_layout.h"
+
 /* Collective over comm: *lows (size ints, the caller frees it) holds, for
  * every rank of comm, the lowest rank of comm on its node. Every rank
  * returns the same class; *lows is NULL after a failure. O(size) memory:
@@ -19,5 +21,15 @@ int dmesh_node_lows(MPI_Comm comm, int **lows);
  * the i-th rank by (lows[rank], rank). n <= size. Returns DMESH_ERR_NOMEM
  * when its scratch cannot be allocated. */
 int dmesh_node_order(int size, const int lows[], int n, int map[]);
+
+/* Pure: DMESH_ERR_SIZE (naming fn and the ranks per node) unless the
+ * size ranks of lows sit on exactly nnodes nodes of per_node ranks each. */
+int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnodes, const char *fn);
+
+/* Pure: the layout of a hybrid mesh over a node-ordered rank map (index =
+ * node * P + local rank, P = product of in_node): dim d has the atoms
+ * across[d] : (product of across[d+1..]) * P and in_node[d] : (product of
+ * in_node[d+1..]), the in-node factor inner, each axis canonical. */
+int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmesh_layout_t *l);
 
 #endif /* DMESH_NODE_H */

@@ -11,6 +11,7 @@
 
 #include "comm_mpi.h"
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "mesh_testutil.h"
@@ -160,6 +161,86 @@ MT_TEST(node_order_errors)
     MPI_Info_free(&info);
 }
 
+/* ---- dmesh_init_hybrid ---------------------------------------------------- */
+
+/* Whether every member of each group along axis a (rank map map of n)
+ * shares a node (same_node) or sits on its own node (!same_node). */
+static void expect_groups_by_node(const dmesh_axis_t *a, int n, const int map[], const int lows[],
+                                  int same_node)
+{
+    int members[16], count = 0;
+
+    for (int i = 0; i < n; i++) {
+        MT_OK(dmesh_axis_group_of(a, n, map, i, 16, members, &count));
+        for (int k = 1; k < count; k++)
+            for (int j = 0; j < k; j++)
+                MT_EQ(lows[members[k]] == lows[members[j]], same_node);
+    }
+}
+
+/* 8 ranks on 2 nodes of 4 placed cyclically: in the hybrid (1x2, 2x1,
+ * 2x1) mesh, tp (across 1) stays in a node, dp (in_node 1) spans both. */
+MT_TEST(hybrid_layout_cyclic)
+{
+    static const int lows[8] = {0, 1, 0, 1, 0, 1, 0, 1};
+    int in_node[3] = {1, 2, 2}, across[3] = {2, 1, 1}, map[8];
+    dmesh_layout_t l;
+    dmesh_axis_t tp_cp;
+
+    MT_OK(dmesh_node_check_uniform(8, lows, 4, 2, "t"));
+    MT_OK(dmesh_node_order(8, lows, 8, map));
+    MT_OK(dmesh_hybrid_layout(3, in_node, across, &l));
+    expect_groups_by_node(&l.axes[0], 8, map, lows, 0); /* dp: across nodes */
+    expect_groups_by_node(&l.axes[1], 8, map, lows, 1); /* cp: in a node */
+    expect_groups_by_node(&l.axes[2], 8, map, lows, 1); /* tp: in a node */
+    tp_cp.natoms = 0;
+    MT_OK(dmesh_layout_concat(&(dmesh_layout_t){2, {l.axes[1], l.axes[2]}}, &tp_cp));
+    expect_groups_by_node(&tp_cp, 8, map, lows, 1); /* both in-node dims together: a node */
+}
+
+/* Nodes that do not match the factors: DMESH_ERR_SIZE with the node sizes. */
+MT_TEST(hybrid_uneven_nodes)
+{
+    static const int uneven[8] = {0, 1, 2, 0, 1, 2, 0, 2}; /* 3, 2, 3 ranks */
+
+    MT_RC(dmesh_node_check_uniform(8, uneven, 4, 2, "dmesh_init_hybrid"), DMESH_ERR_SIZE);
+    MT_CHECK(strstr(dmesh_last_error(), "3 node(s) of 3, 2, 3 rank(s)") != NULL);
+}
+
+/* On this one-node machine: across all 1 is dmesh_init of the in-node
+ * shape; an across factor of 2 is a SIZE error naming the node, on every
+ * rank; NULL factors are ARG on every rank. */
+MT_TEST(hybrid_one_node)
+{
+    int in_node[2] = {mt_size % 2 ? 1 : 2, 0}, across[2] = {1, 1}, shape[2], same = 0;
+    int in_half[2] = {1, 0}, across2[2] = {2, 1};
+    const char *names[2] = {"dp", "tp"};
+    dmesh_t hybrid = DMESH_NULL, plain = DMESH_NULL, bad = DMESH_NULL;
+
+    in_node[1] = mt_size / in_node[0];
+    shape[0] = in_node[0];
+    shape[1] = in_node[1];
+    MT_OK(dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, across, names, MPI_INFO_NULL,
+                            &hybrid));
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, names, MPI_INFO_NULL, &plain));
+    MT_OK(dmesh_equal(hybrid, plain, &same));
+    MT_EQ(same, 1);
+    if (mt_size % 2 == 0) {
+        in_half[1] = mt_size / 2;
+        MT_FAILS_CREATE(MPI_COMM_WORLD,
+                        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_half, across2, names,
+                                          MPI_INFO_NULL, &bad),
+                        DMESH_ERR_SIZE, bad);
+        MT_CHECK(strstr(dmesh_last_error(), "1 node(s) of") != NULL);
+    }
+    MT_FAILS_CREATE(
+        MPI_COMM_WORLD,
+        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, NULL, names, MPI_INFO_NULL, &bad),
+        DMESH_ERR_ARG, bad);
+    MT_OK(dmesh_free(&plain));
+    MT_OK(dmesh_free(&hybrid));
+}
+
 static Suite *comm_suite(void)
 {
     Suite *s = suite_create("comm_mpi");
@@ -170,6 +251,9 @@ static Suite *comm_suite(void)
     tcase_add_test(t, node_order_placements);
     tcase_add_test(t, node_order_one_node);
     tcase_add_test(t, node_order_errors);
+    tcase_add_test(t, hybrid_layout_cyclic);
+    tcase_add_test(t, hybrid_uneven_nodes);
+    tcase_add_test(t, hybrid_one_node);
     suite_add_tcase(s, t);
     return s;
 }

@@ -103,6 +103,7 @@ module dmesh_base
 
   ! Used by the modules dmesh and dmesh_f08, which keep them private.
   public :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
+  public :: dmesh_f_init_hybrid_impl
   public :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
@@ -254,6 +255,15 @@ module dmesh_base
       type(c_ptr), value :: names
       type(c_ptr), intent(out) :: mesh
     end function shim_init
+    integer(c_int) function shim_init_hybrid(comm, device_type, ndims, in_node, across, names, &
+        has_info, info, mesh) bind(C, name="dmesh_f_init_hybrid")
+      import :: c_int, c_ptr, c_char
+      integer(c_int), value :: comm, ndims, has_info, info
+      character(kind=c_char), intent(in) :: device_type(*)
+      integer(c_int), intent(in) :: in_node(*), across(*)
+      type(c_ptr), value :: names
+      type(c_ptr), intent(out) :: mesh
+    end function shim_init_hybrid
     integer(c_int) function shim_create(comm, device_type, ndims, shape, ranks, names, &
         has_info, info, mesh) bind(C, name="dmesh_f_create")
       import :: c_int, c_ptr, c_char
@@ -444,6 +454,34 @@ contains
     if (err == DMESH_SUCCESS) mesh%ptr = out
     call finish(ierror, err)
   end subroutine dmesh_f_init_impl
+
+  subroutine dmesh_f_init_hybrid_impl(comm, device_type, in_node, across, mesh, has_info, info, &
+                                      ierror, names)
+    integer, intent(in) :: comm, info
+    character(len=*), intent(in) :: device_type
+    integer, intent(in) :: in_node(:), across(:)
+    type(dmesh_t), intent(inout) :: mesh
+    logical, intent(in) :: has_info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: cin(max(1, size(in_node))), cacross(max(1, size(in_node)))
+    integer(c_int) :: err
+    type(c_ptr) :: out
+    if (size(across) /= size(in_node)) then
+      call fail(ierror, DMESH_ERR_ARG, "dmesh_init_hybrid: in_node and across differ in size")
+      return
+    end if
+    if (.not. names_ok("dmesh_init_hybrid", size(in_node), ierror, names)) return
+    call pack_names(cn, names)
+    cin(1:size(in_node)) = int(in_node, c_int)
+    cacross(1:size(across)) = int(across, c_int)
+    err = shim_init_hybrid(int(comm, c_int), c_string(device_type), int(size(in_node), c_int), &
+                           cin, cacross, cn%array, merge(1_c_int, 0_c_int, has_info), &
+                           int(info, c_int), out)
+    if (err == DMESH_SUCCESS) mesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_init_hybrid_impl
 
   subroutine dmesh_f_create_impl(comm, device_type, shape, ranks, mesh, has_info, info, ierror, &
                                  names)
@@ -907,6 +945,7 @@ module dmesh
 #define DMESH_FINT(h) h
 #define DMESH_HANDLES INTEGER
 #define DMESH_INIT_S dmesh_init_int
+#define DMESH_INIT_HYBRID_S dmesh_init_hybrid_int
 #define DMESH_CREATE_S dmesh_create_int
 #define DMESH_FROM_COMMS_S dmesh_from_comms_int
 #define DMESH_FLATTEN_S dmesh_flatten_int
@@ -924,6 +963,7 @@ module dmesh_f08
 #define DMESH_FINT(h) h%MPI_VAL
 #define DMESH_HANDLES mpi_f08
 #define DMESH_INIT_S dmesh_init_f08
+#define DMESH_INIT_HYBRID_S dmesh_init_hybrid_f08
 #define DMESH_CREATE_S dmesh_create_f08
 #define DMESH_FROM_COMMS_S dmesh_from_comms_f08
 #define DMESH_FLATTEN_S dmesh_flatten_f08

@@ -28,6 +28,9 @@ static _Thread_local int fortran_detail_is_latest;
 /* Declared here (not in a header): the Fortran interfaces are their users. */
 int dmesh_f_init(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
                  const char *const *dim_names, int has_info, MPI_Fint info, dmesh_t *mesh);
+int dmesh_f_init_hybrid(MPI_Fint comm, const char *device_type, int ndims, const int in_node[],
+                        const int across[], const char *const *dim_names, int has_info,
+                        MPI_Fint info, dmesh_t *mesh);
 int dmesh_f_create(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
                    const int ranks[], const char *const *dim_names, int has_info, MPI_Fint info,
                    dmesh_t *mesh);
@@ -52,6 +55,14 @@ int dmesh_f_init(MPI_Fint comm, const char *device_type, int ndims, const int sh
 {
     return dmesh_init(MPI_Comm_f2c(comm), device_type, ndims, shape, dim_names,
                       info_f2c(has_info, info), mesh);
+}
+
+int dmesh_f_init_hybrid(MPI_Fint comm, const char *device_type, int ndims, const int in_node[],
+                        const int across[], const char *const *dim_names, int has_info,
+                        MPI_Fint info, dmesh_t *mesh)
+{
+    return dmesh_init_hybrid(MPI_Comm_f2c(comm), device_type, ndims, in_node, across, dim_names,
+                             info_f2c(has_info, info), mesh);
 }
 
 int dmesh_f_create(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
