@@ -294,6 +294,7 @@ long dmesh_fault_hits(void); /* exported by a fault-injection build only */
 enum {
     C_INIT,
     C_INIT_NODE,
+    C_INIT_HYBRID,
     C_CREATE,
     C_FROM_COMMS,
     C_FLATTEN,
@@ -302,11 +303,11 @@ enum {
     C_DESERIALIZE,
     NCALLS
 };
-static const char *const call_names[NCALLS] = {
-    "dmesh_init",          "dmesh_init (dmesh_order=node)",
-    "dmesh_create",        "dmesh_from_comms",
-    "dmesh_flatten",       "dmesh_unflatten",
-    "dmesh_get_cart_comm", "dmesh_deserialize"};
+static const char *const call_names[NCALLS] = {"dmesh_init",        "dmesh_init (dmesh_order=node)",
+                                               "dmesh_init_hybrid", "dmesh_create",
+                                               "dmesh_from_comms",  "dmesh_flatten",
+                                               "dmesh_unflatten",   "dmesh_get_cart_comm",
+                                               "dmesh_deserialize"};
 static const char *const sites[] = {"dup",        "split",  "create_group", "group",
                                     "errhandler", "malloc", "cart"};
 enum { P_ONE, P_SEVERAL, P_ALL, NPATTERNS };
@@ -392,6 +393,8 @@ static int run_call(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, made_t
         return dmesh_init(comm, "cpu", 2, shape, AB, info, &out->mesh);
     case C_INIT_NODE:
         return init_by_node(comm, shape, info, &out->mesh);
+    case C_INIT_HYBRID: /* one node here: across 1 */
+        return dmesh_init_hybrid(comm, "cpu", 2, shape, (int[]){1, 1}, AB, info, &out->mesh);
     case C_CREATE:
         return dmesh_create(comm, "cpu", 2, shape, ranks, AB, info, &out->mesh);
     case C_FROM_COMMS:
