@@ -540,6 +540,34 @@ DMESH_EXPORT int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int 
 DMESH_EXPORT int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks,
                                       int ranks[], int *ngroups, int *size);
 
+/** Where the groups of a dimension sit (dmesh_get_dim_locality()). */
+enum {
+    DMESH_LOCALITY_NODE = 1,   /**< every group inside one node (a dimension of size 1 too) */
+    DMESH_LOCALITY_ACROSS = 2, /**< no group has two ranks on one node */
+    DMESH_LOCALITY_MIXED = 3   /**< some group has ranks on several nodes and two on one */
+};
+
+/**
+ * \brief Whether the groups of a dimension stay inside a node, spread one
+ *        rank per node, or neither (a node: the ranks that
+ *        MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts together).
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[out] kind DMESH_LOCALITY_NODE, _ACROSS or _MIXED, the same on
+ *             every rank (members of the mesh or not)
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a NULL \p kind, a bad \p dim or a
+ *         mesh of dmesh_from_comms() without ranks (its rank map is private
+ *         to each group), DMESH_ERR_MPI / DMESH_ERR_NOMEM when finding the
+ *         nodes fails
+ * \note The nodes are known from the creation of meshes made with
+ *       `dmesh_order=node` or by dmesh_init_hybrid(): the call is then local.
+ *       Otherwise the first call on a universe finds them and is collective
+ *       over the root communicator (one node split, one MPI_Allgather of an
+ *       int; every rank must make it, in the same order with respect to
+ *       other collective calls); later calls are local. O(mesh size) work.
+ */
+DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
+
 /**
  * \brief An MPI Cartesian communicator with the mesh's shape, for
  *        MPI_Neighbor_* collectives and MPI_Cart_* queries.

@@ -387,9 +387,12 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
     else if (err == DMESH_SUCCESS)
         err = dmesh_node_order(r->a->size, lows, r->a->n, r->a->rank_map);
-    free(lows);
     if (err == DMESH_SUCCESS)
         err = root_reserve(p, r->id, r->a, &r->m);
+    if (err == DMESH_SUCCESS) /* the universe keeps the nodes for dmesh_get_dim_locality */
+        dmesh_universe_set_node_lows(r->m->u, lows);
+    else
+        free(lows);
     return dmesh_agree(comm, 0, err, fn);
 }
 

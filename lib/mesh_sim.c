@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "mesh.h"
+#include "node.h"
 
 /* The rank-map index where the caller's copy of the mesh starts: the
  * caller's index minus the offset of its coordinate. A non-member sees the
@@ -162,4 +163,25 @@ int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int
     *ngroups = ng;
     *size = gs;
     return DMESH_SUCCESS;
+}
+
+int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
+{
+    const int *lows = NULL;
+    int err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    if (mesh->u->local_map) /* the same on every rank */
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: a mesh of dmesh_from_comms without ranks has a rank map "
+                               "private to each group",
+                               __func__);
+    /* finding the nodes may be collective: a NULL kind still takes part */
+    err = dmesh_universe_node_lows(mesh->u, &lows);
+    if (err == DMESH_SUCCESS && kind == NULL)
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'kind' is NULL", __func__);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_node_locality(dmesh_mesh_axis(mesh, dim), mesh->u->n, mesh->u->rank_map, lows,
+                                  kind);
+    return err;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "agree.h"
+#include "dmesh.h"
 #include "error.h"
 #include "fault.h"
 #include "node.h"
@@ -114,4 +115,43 @@ int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmes
         si *= in_node[d];
     }
     return DMESH_SUCCESS;
+}
+
+static int by_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+int dmesh_node_locality(const dmesh_axis_t *a, int n, const int *rank_map, const int lows[],
+                        int *kind)
+{
+    dmesh_prepared_axis_t p;
+    int size, group, pos, count, in_node = 1, across = 1, *members, err = DMESH_SUCCESS;
+
+    DMESH_TRY(dmesh_axis_numel(a, &size));
+    DMESH_TRY(dmesh_axis_prepare(a, n, &p));
+    if ((members = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dimension locality: out of memory");
+    /* each group once, from its member at position 0 */
+    for (int i = 0; i < n && err == DMESH_SUCCESS && (in_node || across); i++) {
+        if ((err = dmesh_prepared_axis_decompose(&p, i, &group, &pos)) != DMESH_SUCCESS || pos != 0)
+            continue;
+        if ((err = dmesh_axis_group_of(a, n, rank_map, i, size, members, &count)) != DMESH_SUCCESS)
+            break;
+        for (int k = 0; k < count; k++)
+            members[k] = lows[members[k]];
+        qsort(members, (size_t)count, sizeof(int), by_int);
+        for (int k = 1; k < count; k++) {
+            in_node &= members[k] == members[0];
+            across &= members[k] != members[k - 1];
+        }
+    }
+    free(members);
+    if (err == DMESH_SUCCESS)
+        *kind = in_node  ? DMESH_LOCALITY_NODE
+                : across ? DMESH_LOCALITY_ACROSS
+                         : DMESH_LOCALITY_MIXED;
+    return err;
 }

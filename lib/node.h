@@ -32,4 +32,11 @@ int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnode
  * in_node[d+1..]), the in-node factor inner, each axis canonical. */
 int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmesh_layout_t *l);
 
+/* Pure: the locality (DMESH_LOCALITY_*) of axis a over a rank map of n
+ * (NULL: identity), the nodes given as lows: NODE when every group sits in
+ * one node (a dimension of size 1 included), ACROSS when no group has two
+ * ranks on a node, else MIXED. */
+int dmesh_node_locality(const dmesh_axis_t *a, int n, const int *rank_map, const int lows[],
+                        int *kind);
+
 #endif /* DMESH_NODE_H */

@@ -15,6 +15,7 @@
 #include "comm_nccl.h"
 #include "error.h"
 #include "fault.h"
+#include "node.h"
 #include "topo.h"
 #include "universe.h"
 
@@ -200,7 +201,26 @@ void dmesh_universe_release(dmesh_universe_t *u)
     free_names(u);
     free(u->flat);
     free(u->rank_map);
+    free(u->node_lows);
     free(u);
+}
+
+int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
+{
+    int *found = NULL;
+
+    if (u->node_lows == NULL) {
+        DMESH_TRY(dmesh_node_lows(u->comm, &found));
+        u->node_lows = found;
+    }
+    *lows = u->node_lows;
+    return DMESH_SUCCESS;
+}
+
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
+{
+    free(u->node_lows);
+    u->node_lows = lows;
 }
 
 int dmesh_universe_abort(dmesh_universe_t *u)

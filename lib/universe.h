@@ -66,6 +66,7 @@ typedef struct dmesh_universe {
     dmesh_nccl_stats_t nccl_stats; /* what NCCL creation cost this rank (dmesh_get_cache_info) */
     dmesh_flat_name_t *flat;       /* names registered by flatten */
     int nflat, flat_capacity;
+    int *node_lows; /* per rank of comm, the lowest rank of its node; NULL until known */
 } dmesh_universe_t;
 
 /* Local: a universe with identity id on p (takes a reference on p; NULL:
@@ -95,6 +96,15 @@ int dmesh_universe_bind(dmesh_universe_t *u, const dmesh_options_t *o);
  * a member of the mesh (a dmesh_from_comms mesh whose dim_comms[0] was
  * MPI_COMM_NULL everywhere). */
 int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn);
+
+/* The nodes of u's ranks (node.h) as lows: kept from the creation when it
+ * found them (dmesh_order=node, dmesh_init_hybrid); otherwise found at the
+ * first call, collectively over u->comm (every rank returns the same
+ * class). *lows is u's: do not free. */
+int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows);
+
+/* Local: u keeps lows (size ints, malloc'd), found by its creation. */
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows);
 
 /* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
  * universe frees it with the others. */

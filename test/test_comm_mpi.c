@@ -241,6 +241,58 @@ MT_TEST(hybrid_one_node)
     MT_OK(dmesh_free(&hybrid));
 }
 
+/* ---- dmesh_get_dim_locality --------------------------------------------- */
+
+/* 8 ranks on 2 nodes placed cyclically, a (2, 4) mesh: in rank order tp
+ * (4 consecutive ranks) mixes the nodes and dp (r, r + 4) stays in one; in
+ * node order tp stays in a node and dp spans both. */
+MT_TEST(locality_cyclic)
+{
+    static const int lows[8] = {0, 1, 0, 1, 0, 1, 0, 1};
+    int shape[2] = {2, 4}, map[8], kind = 0;
+    dmesh_layout_t l;
+
+    MT_OK(dmesh_layout_row_major(2, shape, &l));
+    MT_OK(dmesh_node_locality(&l.axes[1], 8, NULL, lows, &kind));
+    MT_EQ(kind, DMESH_LOCALITY_MIXED);
+    MT_OK(dmesh_node_locality(&l.axes[0], 8, NULL, lows, &kind));
+    MT_EQ(kind, DMESH_LOCALITY_NODE);
+    MT_OK(dmesh_node_order(8, lows, 8, map));
+    MT_OK(dmesh_node_locality(&l.axes[1], 8, map, lows, &kind));
+    MT_EQ(kind, DMESH_LOCALITY_NODE);
+    MT_OK(dmesh_node_locality(&l.axes[0], 8, map, lows, &kind));
+    MT_EQ(kind, DMESH_LOCALITY_ACROSS);
+}
+
+/* On this one node every dimension is NODE: found at the first call (a
+ * collective one) on a rank-order mesh, kept from creation on a node-order
+ * one; a NULL kind on one rank still lets the others through. */
+MT_TEST(locality_one_node)
+{
+    int shape[2] = {mt_size % 2 ? 1 : 2, 0}, kind = 0;
+    dmesh_t mesh = DMESH_NULL, by_node = DMESH_NULL;
+    MPI_Info info = mt_info1("dmesh_order", "node");
+
+    shape[1] = mt_size / shape[0];
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, NULL, MPI_INFO_NULL, &mesh));
+    MT_RC(dmesh_get_dim_locality(mesh, 0, mt_rank == 0 ? NULL : &kind),
+          mt_rank == 0 ? DMESH_ERR_ARG : DMESH_SUCCESS);
+    for (int d = 0; d < 2; d++) {
+        kind = 0;
+        MT_OK(dmesh_get_dim_locality(mesh, d, &kind));
+        MT_EQ(kind, DMESH_LOCALITY_NODE);
+    }
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, NULL, info, &by_node));
+    if (mt_rank == 0) { /* local: kept from the creation */
+        MT_OK(dmesh_get_dim_locality(by_node, 1, &kind));
+        MT_EQ(kind, DMESH_LOCALITY_NODE);
+    }
+    MT_RC(dmesh_get_dim_locality(by_node, 2, &kind), DMESH_ERR_ARG);
+    MT_OK(dmesh_free(&by_node));
+    MT_OK(dmesh_free(&mesh));
+    MPI_Info_free(&info);
+}
+
 static Suite *comm_suite(void)
 {
     Suite *s = suite_create("comm_mpi");
@@ -254,6 +306,8 @@ static Suite *comm_suite(void)
     tcase_add_test(t, hybrid_layout_cyclic);
     tcase_add_test(t, hybrid_uneven_nodes);
     tcase_add_test(t, hybrid_one_node);
+    tcase_add_test(t, locality_cyclic);
+    tcase_add_test(t, locality_one_node);
     suite_add_tcase(s, t);
     return s;
 }

@@ -193,7 +193,8 @@ static void print_table(dmesh_t m, const char *title)
 {
     enum { ROW = 512 };
     char row[ROW], *all = NULL, text[4096];
-    int rank, size, ndims, d, r;
+    static const char *const where[4] = {"", "node", "across", "mixed"};
+    int rank, size, ndims, d, r, kind[DMESH_MAX_DIMS];
     const char *name;
     dmesh_cache_info_t ci;
 
@@ -203,10 +204,13 @@ static void print_table(dmesh_t m, const char *title)
     if (rank == 0 && (all = malloc((size_t)size * ROW)) == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
     MPI_Gather(row, ROW, MPI_CHAR, all, ROW, MPI_CHAR, 0, MPI_COMM_WORLD);
+    dmesh_get_ndims(m, &ndims);
+    for (d = 0; d < ndims; d++) /* collective at the first call: every rank */
+        if (dmesh_get_dim_locality(m, d, &kind[d]) != DMESH_SUCCESS)
+            kind[d] = 0;
     if (rank != 0)
         return;
     dmesh_to_string(m, text, sizeof(text), NULL);
-    dmesh_get_ndims(m, &ndims);
     printf("%s: %s\n%6s  %-14s", title, text, "rank", "coordinate");
     printf("  groups along each dimension:\n%6s  %-14s", "", "");
     for (d = 0; d < ndims; d++) {
@@ -217,7 +221,12 @@ static void print_table(dmesh_t m, const char *title)
     for (r = 0; r < size; r++)
         printf("%6d  %s\n", r, all + (size_t)r * ROW);
     dmesh_get_cache_info(m, &ci);
-    printf("cache: %d MPI communicators, %d NCCL, %ld lookups, %ld hits\n\n", ci.comms_mpi,
+    printf("locality (MPI_COMM_TYPE_SHARED nodes):");
+    for (d = 0; d < ndims; d++) {
+        dmesh_get_dim_name(m, d, &name);
+        printf(" %s %s", name ? name : "?", kind[d] >= 1 && kind[d] <= 3 ? where[kind[d]] : "?");
+    }
+    printf("\ncache: %d MPI communicators, %d NCCL, %ld lookups, %ld hits\n\n", ci.comms_mpi,
            ci.comms_nccl, ci.lookups, ci.hits);
     free(all);
 }

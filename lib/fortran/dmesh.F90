@@ -65,6 +65,11 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_LASTCODE = 16  !< one past the last error class
   !> @}
 
+  !> Where the groups of a dimension sit (dmesh_get_dim_locality()).
+  integer, parameter, public :: DMESH_LOCALITY_NODE = 1  !< every group inside one node
+  integer, parameter, public :: DMESH_LOCALITY_ACROSS = 2  !< no group has two ranks on a node
+  integer, parameter, public :: DMESH_LOCALITY_MIXED = 3  !< neither
+
   !> Most dimensions a mesh can have.
   integer, parameter, public :: DMESH_MAX_DIMS = 16
   !> Longest dimension name in bytes, including C's terminating NUL (so at
@@ -98,6 +103,7 @@ module dmesh_base
   public :: dmesh_get_dim_index, dmesh_get_device_type, dmesh_get_coordinate
   public :: dmesh_get_local_rank, dmesh_get_group_ranks, dmesh_get_ranks
   public :: dmesh_get_device, dmesh_equal, dmesh_to_string, dmesh_get_cache_info
+  public :: dmesh_get_dim_locality
   public :: dmesh_push, dmesh_pop, dmesh_get_current
   public :: dmesh_error_string, dmesh_last_error
 
@@ -148,6 +154,13 @@ module dmesh_base
       integer(c_int), value :: maxdims
       integer(c_int), intent(out) :: shape(*)
     end function c_get_shape
+    integer(c_int) function c_get_dim_locality(mesh, dim, kind) &
+        bind(C, name="dmesh_get_dim_locality")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim
+      integer(c_int), intent(out) :: kind
+    end function c_get_dim_locality
     integer(c_int) function c_get_size(mesh, size) bind(C, name="dmesh_get_size")
       import :: c_int, c_ptr
       type(c_ptr), value :: mesh
@@ -697,6 +710,21 @@ contains
     if (err == DMESH_SUCCESS) size = int(n)
     call finish(ierror, err)
   end subroutine dmesh_get_size
+
+  !> \brief Whether the groups of dimension \p dim (0-based) stay inside a
+  !>        node, spread one rank per node, or neither
+  !>        (dmesh_get_dim_locality()). Collective over the root communicator
+  !>        at its first call on a universe whose nodes are not known yet.
+  subroutine dmesh_get_dim_locality(mesh, dim, kind, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    integer, intent(out) :: kind  !< DMESH_LOCALITY_NODE, _ACROSS or _MIXED
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: k, err
+    err = c_get_dim_locality(mesh%ptr, int(dim, c_int), k)
+    if (err == DMESH_SUCCESS) kind = int(k)
+    call finish(ierror, err)
+  end subroutine dmesh_get_dim_locality
 
   !> \brief Name of dimension \p dim (0-based); "" for an unnamed mesh
   !>        (dmesh_get_dim_name()). Local.
