@@ -12,7 +12,8 @@
 #            this machine and injected (host speed = the model's 100 Gflop/s
 #            per core: one measured second is one simulated second)
 # Time inside the MPI library (SMPI's own group and communicator handling)
-# is never charged in either mode.
+# is never charged in either mode. Collectives use Open MPI's algorithm
+# choices (--cfg=smpi/coll-selector:ompi), not SMPI's default, simpler ones.
 #
 #   tools/bench-scale.sh [-b BUILD] [-o OUT] [-s SIZES] [-d DIMS] [-m MODES]
 #                        [-t SECONDS] [-x MAX]
@@ -75,7 +76,7 @@ for mode in $modes; do
             start=$(date +%s)
             # shellcheck disable=SC2086
             $timer timeout "$limit" smpirun -platform "$out/cluster-$n.xml" \
-                -hostfile "$out/cluster-$n.block" -np "$n" $cfg --cfg=smpi/host-speed:100Gf \
+                -hostfile "$out/cluster-$n.block" -np "$n" $cfg --cfg=smpi/host-speed:100Gf --cfg=smpi/coll-selector:ompi \
                 --log=root.thres:error "$prog" -d "$nd" -x "$max_create_all" -l "$mode" >"$log" 2>&1
             rc=$?
             wall=$(($(date +%s) - start))
