@@ -12,11 +12,15 @@
 #            this machine and injected (host speed = the model's 100 Gflop/s
 #            per core: one measured second is one simulated second)
 # Time inside the MPI library (SMPI's own group and communicator handling)
-# is never charged in either mode. Collectives use Open MPI's algorithm
-# choices (--cfg=smpi/coll-selector:ompi), not SMPI's default, simpler ones.
+# is never charged in either mode. Collectives: SMPI's own algorithms
+# (-c SELECTOR: --cfg=smpi/coll-selector, default "default"). With
+# "ompi" or "mpich" (the algorithms those MPIs would pick), SMPI detects
+# the hosts of every new communicator at its first collective, an
+# allgather over it: N^2 simulated messages for a duplicate of
+# MPI_COMM_WORLD, which takes over 10 minutes at 4,096 ranks here.
 #
 #   tools/bench-scale.sh [-b BUILD] [-o OUT] [-s SIZES] [-d DIMS] [-m MODES]
-#                        [-t SECONDS] [-x MAX]
+#                        [-t SECONDS] [-x MAX] [-c SELECTOR]
 # BUILD: a build configured with --with-smpi (default _build-smpi); OUT:
 # output directory (default bench-scale); SIZES (default "64 256 1024 4096
 # 16384 65536"), DIMS ("3 4"), MODES ("comm compute"); -t bounds each
@@ -30,8 +34,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=_build-smpi out=bench-scale sizes="64 256 1024 4096 16384 65536" dims="3 4"
-modes="comm compute" limit=1800 max_create_all=4096
-while getopts b:o:s:d:m:t:x: opt; do
+modes="comm compute" limit=1800 max_create_all=4096 selector=default
+while getopts b:o:s:d:m:t:x:c: opt; do
     case $opt in
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -40,6 +44,7 @@ while getopts b:o:s:d:m:t:x: opt; do
     m) modes=$OPTARG ;;
     t) limit=$OPTARG ;;
     x) max_create_all=$OPTARG ;;
+    c) selector=$OPTARG ;;
     *) sed -n '2,30s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
     esac
 done
@@ -76,7 +81,7 @@ for mode in $modes; do
             start=$(date +%s)
             # shellcheck disable=SC2086
             $timer timeout "$limit" smpirun -platform "$out/cluster-$n.xml" \
-                -hostfile "$out/cluster-$n.block" -np "$n" $cfg --cfg=smpi/host-speed:100Gf --cfg=smpi/coll-selector:ompi \
+                -hostfile "$out/cluster-$n.block" -np "$n" $cfg --cfg=smpi/host-speed:100Gf --cfg=smpi/coll-selector:$selector \
                 --log=root.thres:error "$prog" -d "$nd" -x "$max_create_all" -l "$mode" >"$log" 2>&1
             rc=$?
             wall=$(($(date +%s) - start))
