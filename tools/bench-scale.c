@@ -5,7 +5,7 @@
  * MPI_COMM_WORLD. Written for SimGrid's SMPI (tools/bench-scale.sh runs it
  * from 64 to 65,536 simulated ranks), it runs under any MPI.
  *
- *   bench-scale [-d 3|4] [-x MAX] [-l LABEL]
+ *   bench-scale [-d 3|4] [-x MAX] [-l LABEL] [-m METHOD,...]
  *
  * The mesh: 3-D (n/32, 4, 8) or 4-D (n/64, 2, 4, 8). The ways, one after
  * the other on the same ranks:
@@ -42,7 +42,17 @@
 #include <dmesh.h>
 
 static int rank, size, ndims, shape[4], ranks_per_process = 1;
-static const char *label = "run";
+static const char *label = "run", *methods; /* -m: only these */
+
+static int wanted(const char *method)
+{
+    size_t n = strlen(method);
+
+    for (const char *p = methods; p != NULL; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, method, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return methods == NULL;
+}
 
 /* Rank 0's view of the heap: under SMPI the heap of every simulated rank.
  * The other ranks do not ask: mallinfo2 walks the free lists, and
@@ -247,7 +257,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    while ((opt = getopt(argc, argv, "d:x:l:")) != -1) {
+    while ((opt = getopt(argc, argv, "d:x:l:m:")) != -1) {
         switch (opt) {
         case 'd':
             ndims = atoi(optarg);
@@ -258,14 +268,19 @@ int main(int argc, char **argv)
         case 'l':
             label = optarg;
             break;
+        case 'm':
+            methods = optarg;
+            break;
         default:
             ndims = 0;
         }
     }
     if ((ndims != 3 && ndims != 4) || size % (ndims == 3 ? 32 : 64) != 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: bench-scale [-d 3|4] [-x MAX] [-l LABEL], at a multiple of "
-                            "32 (3-D) or 64 (4-D) ranks\n");
+            fprintf(
+                stderr,
+                "usage: bench-scale [-d 3|4] [-x MAX] [-l LABEL] [-m METHOD,...], at a multiple of "
+                "32 (3-D) or 64 (4-D) ranks\n");
         MPI_Finalize();
         return 2;
     }
@@ -281,12 +296,17 @@ int main(int argc, char **argv)
     MPI_Info_create(&split);
     MPI_Info_set(split, "dmesh_comm_create", "split");
 
-    run_dmesh("dmesh_init", MPI_INFO_NULL);
-    run_dmesh("dmesh_init_warm", MPI_INFO_NULL);
-    run_dmesh("dmesh_init_split", split);
-    run_cart();
-    run_split();
-    if (size <= max_create_all)
+    if (wanted("dmesh_init"))
+        run_dmesh("dmesh_init", MPI_INFO_NULL);
+    if (wanted("dmesh_init_warm"))
+        run_dmesh("dmesh_init_warm", MPI_INFO_NULL);
+    if (wanted("dmesh_init_split"))
+        run_dmesh("dmesh_init_split", split);
+    if (wanted("cart_sub"))
+        run_cart();
+    if (wanted("comm_split"))
+        run_split();
+    if (size <= max_create_all && wanted("create_all"))
         run_create_all();
     MPI_Info_free(&split);
     MPI_Finalize();
