@@ -3,6 +3,8 @@
 # dmesh quick start for a fresh Debian machine.
 #   ./quickstart.sh         install what is missing, build, run the 8-rank demo
 #   ./quickstart.sh check   install what is missing, build, run make check
+#   ./quickstart.sh smpi    the same with SimGrid's SMPI (libsimgrid-dev) in
+#                           _build-smpi (configure --with-smpi), make check-smpi
 # Environment: BUILD_DIR (default _build), CONFIGURE_FLAGS, MAKEFLAGS.
 set -eu
 
@@ -12,6 +14,11 @@ what=${1:-demo}
 
 packages="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 mpich libmpich-dev libhwloc-dev hwloc check gfortran valgrind"
+if [ "$what" = smpi ]; then
+    packages="build-essential autoconf automake libtool pkg-config check libsimgrid-dev"
+    build=${BUILD_DIR:-$top/_build-smpi}
+    CONFIGURE_FLAGS="--with-smpi --without-cuda --without-nccl --without-hwloc ${CONFIGURE_FLAGS:-}"
+fi
 
 install_packages() {
     command -v dpkg-query >/dev/null 2>&1 || return 0
@@ -49,8 +56,11 @@ demo)
 check)
     make -j"$(nproc 2>/dev/null || echo 2)" check
     ;;
+smpi)
+    make check-smpi
+    ;;
 *)
-    echo "usage: $0 [check]" >&2
+    echo "usage: $0 [check|smpi]" >&2
     exit 2
     ;;
 esac

@@ -7,6 +7,7 @@ AC_DEFUN([DMESH_CHECK_MPI], [
   AC_ARG_VAR([MPIEXEC], [MPI launcher used by make check (default: mpiexec next to MPICC)])
   AC_ARG_VAR([MPIFC], [MPI Fortran compiler wrapper (default: mpifort next to MPICC)])
   AC_ARG_VAR([MPICXX], [MPI C++ compiler wrapper, for the header test (default: mpicxx next to MPICC)])
+  DMESH_SMPI_SETUP
   AS_IF([test -z "$MPICC" && test -z "$CC"], [AC_CHECK_PROGS([MPICC], [mpicc], [])])
   AS_IF([test -n "$MPICC"], [CC="$MPICC"])
   dnl The C++ test of the public headers needs mpi.h too: use the matching wrapper.
@@ -57,4 +58,60 @@ AC_DEFUN([DMESH_CHECK_MPI_WORKS], [
     [AS_IF([test "$dmesh_mpi_impl" = MPICH], [DMESH_TEST_MAX_NP=4], [DMESH_TEST_MAX_NP=16])])
   AC_SUBST([MPIEXEC_PREFLAGS])
   AC_SUBST([DMESH_MPI_IMPL], [$dmesh_mpi_impl])
+])
+
+# DMESH_SMPI_SETUP: --with-smpi, a build against SimGrid's simulated MPI
+# (smpicc, smpirun), for studies at thousands of simulated ranks. smpicc
+# links every program as a shared object that smpirun loads, which
+# configure cannot run ("cannot run C compiled programs"): configure's own
+# test programs are built with SMPI_PRETEND_CC=1 (plain executables; smpicc
+# then prints a warning on standard output, which spoils libtool's
+# "$CC -print-prog-name=ld", hence LD=ld), and the build itself without it.
+# libdmesh is static (each simulated rank gets its own copy of the
+# program's globals, its own copy of libdmesh's with it), and the Fortran
+# module is off. smpicc's forced header turns malloc, calloc, realloc and
+# free into macros (SMPI's shared-malloc), which breaks any later
+# declaration of them (<malloc.h>): SMPI_NO_OVERRIDE_MALLOC keeps them
+# functions. MPI_Comm_idup: see DMESH_CHECK_MPI_FEATURES.
+AC_DEFUN([DMESH_SMPI_SETUP], [
+  AC_ARG_WITH([smpi],
+    [AS_HELP_STRING([--with-smpi],
+      [build against SimGrid's SMPI (smpicc, smpirun): static library, no Fortran; make check-smpi])],
+    [], [with_smpi=no])
+  AS_IF([test "x$with_smpi" != xno], [
+    AS_IF([test "x$with_smpi" != xyes], [dmesh_smpi_bin="$with_smpi/bin/"], [dmesh_smpi_bin=])
+    : ${MPICC:=${dmesh_smpi_bin}smpicc}
+    : ${MPICXX:=${dmesh_smpi_bin}smpicxx}
+    : ${MPIEXEC:=${dmesh_smpi_bin}smpirun}
+    : ${LD:=ld}
+    CPPFLAGS="$CPPFLAGS -DSMPI_NO_OVERRIDE_MALLOC"
+    SMPI_PRETEND_CC=1
+    export SMPI_PRETEND_CC
+    AS_IF([test "x${enable_shared+set}" != xset], [enable_shared=no])
+    AS_IF([test "x${enable_fortran+set}" != xset], [enable_fortran=no])
+    dmesh_cv_mpi_smpi=yes
+  ])
+  AM_CONDITIONAL([DMESH_SMPI], [test "x$with_smpi" != xno])
+])
+
+# DMESH_CHECK_MPI_FEATURES: what the MPI offers beyond MPI-3.0's basics.
+# MPI_Comm_idup (MPI-3.0, but missing from old MPIs, and present in SMPI
+# 3.32 as a symbol that aborts, "Not yet implemented"): without it the
+# private duplicate of a user communicator is made by MPI_Comm_dup, which
+# blocks where MPI_Comm_idup overlapped the agreement that follows.
+# dmesh_cv_mpi_comm_idup=yes|no overrides the check (an SMPI that has it).
+AC_DEFUN([DMESH_CHECK_MPI_FEATURES], [
+  AC_CACHE_CHECK([whether MPI_Comm_idup works], [dmesh_cv_mpi_comm_idup], [
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+#ifdef SMPI_H /* SimGrid's mpi.h */
+#error SMPI: MPI_Comm_idup is declared, not implemented
+#endif
+]])], [
+      AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+MPI_Comm c; MPI_Request r;
+MPI_Comm_idup(MPI_COMM_WORLD, &c, &r);]])],
+        [dmesh_cv_mpi_comm_idup=yes], [dmesh_cv_mpi_comm_idup=no])],
+      [dmesh_cv_mpi_comm_idup="no (SMPI)"])])
+  AS_IF([test "x$dmesh_cv_mpi_comm_idup" = xyes],
+    [AC_DEFINE([DMESH_HAVE_MPI_COMM_IDUP], [1], [Define to 1 if MPI_Comm_idup works.])])
 ])

@@ -6,7 +6,8 @@
 # installation from the tarball has it without doxygen (doc/man.mk). The man
 # pages of the tools are installed.
 EXTRA_DIST += doc/Doxyfile.in doc/performance-notes.md
-dist_doc_DATA += doc/user-guide.md doc/architecture.md doc/gpu.md doc/performance.md doc/bench-sweep.svg doc/bench-sweep.csv
+dist_doc_DATA += doc/user-guide.md doc/architecture.md doc/gpu.md doc/performance.md doc/bench-sweep.svg doc/bench-sweep.csv \
+	doc/bench-scale.svg doc/bench-scale.csv
 dist_man1_MANS = doc/dmesh-info.1 doc/dmesh-bench.1
 
 doc/Doxyfile: $(srcdir)/doc/Doxyfile.in Makefile

@@ -51,29 +51,56 @@ static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)keyval;
     (void)extra;
     pthread_mutex_lock(&lock);
-    if (p->prev)
-        p->prev->next = p->next;
-    else
-        attached = p->next;
-    if (p->next)
-        p->next->prev = p->prev;
+    if (p->prev || attached == p) { /* still listed (see finalize_attr_delete) */
+        if (p->prev)
+            p->prev->next = p->next;
+        else
+            attached = p->next;
+        if (p->next)
+            p->next->prev = p->prev;
+        p->prev = p->next = NULL;
+    }
     pthread_mutex_unlock(&lock);
     dmesh_private_comm_release(p);
     return MPI_SUCCESS;
 }
 
 /* MPI_Finalize deletes MPI_COMM_SELF's attributes first: release every
- * private duplicate still cached on a user communicator, then the keyvals. */
+ * private duplicate still cached on a user communicator, then the keyvals.
+ * An MPI may run this callback when it already counts itself finalised and
+ * refuse attribute calls (SimGrid's SMPI: "MPI_Init was not called"), then
+ * delete the attributes of MPI_COMM_WORLD itself. A duplicate whose
+ * attribute MPI_Comm_delete_attr did not remove (the call failed, or did
+ * not run comm_attr_delete) is only taken off the list here, without MPI,
+ * so that the loop ends; its attribute keeps its reference, which
+ * comm_attr_delete drops if the MPI deletes the attribute later, and the
+ * keyvals stay (freeing them would need the refused calls). */
 static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
+    dmesh_private_comm_t *p;
+    int finalized = 0, refused = 0;
+
     (void)comm;
     (void)keyval;
     (void)value;
     (void)extra;
-    while (attached != NULL)
-        MPI_Comm_delete_attr(attached->user, comm_keyval);
-    MPI_Comm_free_keyval(&comm_keyval);
-    MPI_Comm_free_keyval(&finalize_keyval);
+    if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
+        refused = 1;
+    while ((p = attached) != NULL) {
+        if (!refused && MPI_Comm_delete_attr(p->user, comm_keyval) == MPI_SUCCESS && attached != p)
+            continue;
+        refused = 1;
+        pthread_mutex_lock(&lock);
+        attached = p->next;
+        if (attached)
+            attached->prev = NULL;
+        p->prev = p->next = NULL;
+        pthread_mutex_unlock(&lock);
+    }
+    if (!refused) {
+        MPI_Comm_free_keyval(&comm_keyval);
+        MPI_Comm_free_keyval(&finalize_keyval);
+    }
     return MPI_SUCCESS;
 }
 
@@ -125,9 +152,16 @@ void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
         dmesh_private_comm_retain(s->p);
         return;
     }
-    /* Every rank joins the duplication, whatever failed before it. */
+    /* Every rank joins the duplication, whatever failed before it. Without
+     * a working MPI_Comm_idup (configure), MPI_Comm_dup: the same
+     * collective at the same place on every rank, only blocking. */
     s->fresh = 1;
-    if ((rc = MPI_Comm_idup(user, &s->comm, &s->req)) != MPI_SUCCESS) {
+#if DMESH_HAVE_MPI_COMM_IDUP
+    rc = MPI_Comm_idup(user, &s->comm, &s->req);
+#else
+    rc = MPI_Comm_dup(user, &s->comm);
+#endif
+    if (rc != MPI_SUCCESS) {
         s->req = MPI_REQUEST_NULL;
         s->comm = MPI_COMM_NULL;
         if (s->err == DMESH_SUCCESS)

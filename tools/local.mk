@@ -28,3 +28,11 @@ check-format:
 format:
 	$(SHELL) $(top_srcdir)/tools/check-format.sh --fix
 .PHONY: check-format format
+
+# bench-scale: creation time and memory of one mesh's communicators, five
+# ways, for tools/bench-scale.sh under SimGrid's SMPI (doc/performance.md,
+# "At scale"). Built with make check, installed nowhere.
+check_PROGRAMS += tools/bench-scale
+tools_bench_scale_SOURCES = tools/bench-scale.c
+tools_bench_scale_LDADD = lib/libdmesh.la
+EXTRA_DIST += tools/bench-scale.sh

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# test/smpi/local.mk: make check-smpi, the mesh operations at 1,024 and
+# 4,096 simulated ranks under SimGrid's SMPI (./configure --with-smpi), on
+# clusters of 8-core hosts with block and cyclic placement
+# (test/smpi/platform.sh writes the platforms, test/smpi/check-smpi.sh runs
+# test/smpi/mesh_scale). SMPI_RANKS and SMPI_PLACEMENTS choose the runs.
+EXTRA_DIST += test/smpi/platform.sh test/smpi/check-smpi.sh test/smpi/mesh_scale.c
+SMPI_RANKS = 1024 4096
+SMPI_PLACEMENTS = block cyclic
+if DMESH_SMPI
+check_PROGRAMS += test/smpi/mesh_scale
+test_smpi_mesh_scale_SOURCES = test/smpi/mesh_scale.c
+test_smpi_mesh_scale_LDADD = lib/libdmesh.la
+check-smpi: test/smpi/mesh_scale
+	$(SHELL) $(srcdir)/test/smpi/check-smpi.sh $(srcdir)/test/smpi test/smpi/mesh_scale \
+		'$(MPIEXEC)' '$(SMPI_RANKS)' '$(SMPI_PLACEMENTS)'
+else
+check-smpi:
+	@echo "make check-smpi needs a build configured with --with-smpi (SimGrid's SMPI)" >&2; exit 1
+endif
+.PHONY: check-smpi
