@@ -4,16 +4,24 @@
 # clusters of 8-core hosts with block and cyclic placement
 # (test/smpi/platform.sh writes the platforms, test/smpi/check-smpi.sh runs
 # test/smpi/mesh_scale). SMPI_RANKS and SMPI_PLACEMENTS choose the runs.
-EXTRA_DIST += test/smpi/platform.sh test/smpi/check-smpi.sh test/smpi/mesh_scale.c
+# Then the node-aware meshes (test/smpi/locality, run by check-locality.sh)
+# at SMPI_LOCALITY_RANKS, on block, cyclic and uneven placements.
+EXTRA_DIST += test/smpi/platform.sh test/smpi/check-smpi.sh test/smpi/mesh_scale.c \
+	test/smpi/check-locality.sh test/smpi/locality.c
 SMPI_RANKS = 1024 4096
 SMPI_PLACEMENTS = block cyclic
+SMPI_LOCALITY_RANKS = 64
 if DMESH_SMPI
-check_PROGRAMS += test/smpi/mesh_scale
+check_PROGRAMS += test/smpi/mesh_scale test/smpi/locality
 test_smpi_mesh_scale_SOURCES = test/smpi/mesh_scale.c
 test_smpi_mesh_scale_LDADD = lib/libdmesh.la
-check-smpi: test/smpi/mesh_scale
+test_smpi_locality_SOURCES = test/smpi/locality.c
+test_smpi_locality_LDADD = lib/libdmesh.la
+check-smpi: test/smpi/mesh_scale test/smpi/locality
 	$(SHELL) $(srcdir)/test/smpi/check-smpi.sh $(srcdir)/test/smpi test/smpi/mesh_scale \
 		'$(MPIEXEC)' '$(SMPI_RANKS)' '$(SMPI_PLACEMENTS)'
+	$(SHELL) $(srcdir)/test/smpi/check-locality.sh $(srcdir)/test/smpi test/smpi/locality \
+		'$(MPIEXEC)' '$(SMPI_LOCALITY_RANKS)'
 else
 check-smpi:
 	@echo "make check-smpi needs a build configured with --with-smpi (SimGrid's SMPI)" >&2; exit 1
