@@ -165,6 +165,29 @@ int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int
     return DMESH_SUCCESS;
 }
 
+/* Under DMESH_DEBUG: when the innermost dimension of a rank-order mesh
+ * leaves its nodes but node order would keep it in one, say so (rank 0). */
+static void hint_node_order(dmesh_t mesh, int dim, const int lows[], int kind)
+{
+    dmesh_universe_t *u = mesh->u;
+    int *map, better = 0;
+
+    if (!u->debug || kind == DMESH_LOCALITY_NODE || dim != mesh->ndims - 1 || u->rank_map != NULL)
+        return;
+    if ((map = malloc((size_t)u->n * sizeof(int))) == NULL)
+        return;
+    if (dmesh_node_order(u->size, lows, u->n, map) == DMESH_SUCCESS &&
+        dmesh_node_locality(dmesh_mesh_axis(mesh, dim), u->n, map, lows, &better) ==
+            DMESH_SUCCESS &&
+        better == DMESH_LOCALITY_NODE)
+        dmesh_universe_debug(u,
+                             "dim %d (%s) is %s across nodes; dmesh_order=node (or "
+                             "dmesh_init_hybrid) would keep each of its groups in one node",
+                             dim, mesh->named ? dmesh_mesh_name(mesh, dim) : "unnamed",
+                             kind == DMESH_LOCALITY_ACROSS ? "spread" : "mixed");
+    free(map);
+}
+
 int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
 {
     const int *lows = NULL;
@@ -183,5 +206,7 @@ int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
     if (err == DMESH_SUCCESS)
         err = dmesh_node_locality(dmesh_mesh_axis(mesh, dim), mesh->u->n, mesh->u->rank_map, lows,
                                   kind);
+    if (err == DMESH_SUCCESS)
+        hint_node_order(mesh, dim, lows, *kind);
     return err;
 }

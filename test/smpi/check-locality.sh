@@ -22,14 +22,19 @@ for n in $ranks; do
         xml=$p.xml
         [ "$placement" = uneven ] && xml=$p-uneven.xml
         log=$dir/locality-$n-$placement.log
-        timeout "${DMESH_SMPI_TIMEOUT:-600}" $smpirun -platform "$xml" -hostfile "$p.$placement" \
+        # cyclic under DMESH_DEBUG: the hint that node order keeps tp in a node
+        debug=0
+        [ "$placement" = cyclic ] && debug=1
+        DMESH_DEBUG=$debug timeout "${DMESH_SMPI_TIMEOUT:-600}" $smpirun -platform "$xml" -hostfile "$p.$placement" \
             -np "$n" --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:100Gf \
             --log=root.thres:warning "$program" "$placement" >"$log" 2>&1
         rc=$?
-        if [ $rc -eq 0 ] && grep -q "^locality: $n ranks, $placement: ok" "$log"; then
+        hint=ok
+        [ $debug = 1 ] && ! grep -q "dim 1 (tp) is spread across nodes; dmesh_order=node" "$log" && hint=missing
+        if [ $rc -eq 0 ] && [ $hint = ok ] && grep -q "^locality: $n ranks, $placement: ok" "$log"; then
             echo "PASS: $(grep '^locality:.*allreduce' "$log")"
         else
-            echo "FAIL: $n ranks, $placement placement (exit $rc); $log:"
+            echo "FAIL: $n ranks, $placement placement (exit $rc, DMESH_DEBUG hint $hint); $log:"
             tail -n 30 "$log"
             failed=1
         fi

@@ -96,7 +96,8 @@ int main(int argc, char **argv)
     if (strcmp(placement, "uneven") != 0)
         expect(kind == DMESH_LOCALITY_NODE, "tp in a node in node order");
 
-    rc = dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, across, names, MPI_INFO_NULL, &hybrid);
+    rc =
+        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, across, names, MPI_INFO_NULL, &hybrid);
     if (strcmp(placement, "uneven") == 0) {
         expect(rc == DMESH_ERR_SIZE, "uneven: dmesh_init_hybrid is DMESH_ERR_SIZE");
         if (rank == 0)
