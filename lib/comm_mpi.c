@@ -23,7 +23,8 @@ static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int
      * an int, takes part, so that none hangs */
     if (my_index >= 0 && (err = dmesh_prepared_axis_decompose(axis, my_index, &colour, &key)) != 0)
         colour = MPI_UNDEFINED;
-    else if (my_index >= 0 && colour_base > INT_MAX - (long long)colour) {
+    else if (my_index >= 0 &&
+             (colour_base > INT_MAX - (long long)colour || dmesh_fault(DMESH_FAULT_COLOUR))) {
         err = dmesh_error_set(DMESH_ERR_SIZE,
                               "MPI_Comm_split colour %lld exceeds INT_MAX (the groups of a "
                               "dmesh_from_comms mesh without ranks are told apart by their "

@@ -19,7 +19,7 @@
 
 static const char *const site_names[DMESH_FAULT_NSITES] = {
     "dup",   "split",     "create_group", "errhandler", "nccl_init", "nccl_hang", "set_device",
-    "hwloc", "allgather", "malloc",       "cart",       "gpu_lib",   "group",
+    "hwloc", "allgather", "malloc",       "cart",       "gpu_lib",   "group",     "colour",
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

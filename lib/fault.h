@@ -28,6 +28,7 @@ enum dmesh_fault_site {
     DMESH_FAULT_CART,         /* "cart": MPI_Cart_create of dmesh_get_cart_comm */
     DMESH_FAULT_GPU_LIB,      /* "gpu_lib": loading the CUDA runtime or NCCL */
     DMESH_FAULT_GROUP,        /* "group": MPI_Group_incl of an axis's group, before its creation */
+    DMESH_FAULT_COLOUR,       /* "colour": a split colour taken as past INT_MAX (at scale) */
     DMESH_FAULT_NSITES
 };
 

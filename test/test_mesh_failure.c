@@ -308,8 +308,10 @@ static const char *const call_names[NCALLS] = {"dmesh_init",        "dmesh_init 
                                                "dmesh_from_comms",  "dmesh_flatten",
                                                "dmesh_unflatten",   "dmesh_get_cart_comm",
                                                "dmesh_deserialize"};
+/* "colour": a split colour past INT_MAX on the chosen ranks, as at about
+ * 50,000 ranks; the ranks concerned must still enter the split. */
 static const char *const sites[] = {"dup",        "split",  "create_group", "group",
-                                    "errhandler", "malloc", "cart"};
+                                    "errhandler", "malloc", "cart",         "colour"};
 enum { P_ONE, P_SEVERAL, P_ALL, NPATTERNS };
 static const char *const pattern_names[NPATTERNS] = {"one rank", "several ranks", "all ranks"};
 #define NSITES ((int)(sizeof(sites) / sizeof(sites[0])))
@@ -433,8 +435,9 @@ static int one_fault(int call, const char *site, int pattern, int nth)
 {
     MPI_Comm comm;
     /* group creation is the default; the split site needs the other one */
-    MPI_Info info =
-        strcmp(site, "split") == 0 ? mt_info1("dmesh_comm_create", "split") : MPI_INFO_NULL;
+    MPI_Info info = strcmp(site, "split") == 0 || strcmp(site, "colour") == 0
+                        ? mt_info1("dmesh_comm_create", "split")
+                        : MPI_INFO_NULL;
     dmesh_t root = DMESH_NULL;
     made_t made = {DMESH_NULL, MPI_COMM_NULL};
     dmesh_cache_info_t before = {0, 0, 0, 0}, after;
