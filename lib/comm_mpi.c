@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Creation of the MPI communicator of one axis. Every rank computes its own
- * colour (group index) and key (position) from the layout; nothing is
- * enumerated over the world and nothing is exchanged but the split itself. */
+/* Creation of the MPI communicator of one axis, by MPI_Comm_split (every
+ * rank of the communicator computes its own colour, the group index, and
+ * key, the position, from the layout) or by MPI_Comm_create_group (only the
+ * group's members, from the group built at reservation). Nothing is
+ * enumerated over the world and nothing is exchanged but the creation call
+ * itself. */
 #include "config.h"
 
 #include <limits.h>
