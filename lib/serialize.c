@@ -171,9 +171,8 @@ static int saved_make(dmesh_creation_t *c)
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
     int i;
 
-    if (s->cuda)
-        DMESH_TRY(dmesh_universe_agree(c->u, 0, dmesh_universe_bind(c->u, x->o),
-                                       "dmesh_deserialize (device binding)"));
+    if (s->cuda) /* agreed inside, over the universe's communicator */
+        DMESH_TRY(dmesh_universe_bind(c->u, x->o));
     for (i = 0; i < s->ndims; i++)
         e[i] = dmesh_mesh_entry(x->m, i);
     for (i = 0; i < s->nflat; i++)
