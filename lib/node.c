@@ -70,23 +70,24 @@ int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnode
 {
     char sizes[160] = "";
     size_t at = 0;
-    int found = 0, bad = 0;
+    int found = 0, bad = 0, *count = DMESH_FAULT_CALLOC((size_t)size, sizeof(int));
 
-    /* a node is counted at its lowest rank (lows[r] == r) */
+    if (count == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    for (int q = 0; q < size; q++) /* one pass: ranks per node, at the node's lowest rank */
+        count[lows[q]]++;
     for (int r = 0; r < size; r++) {
-        int count = 0;
         if (lows[r] != r)
             continue;
-        for (int q = r; q < size; q++)
-            count += lows[q] == r;
         found++;
-        bad |= count != per_node;
+        bad |= count[r] != per_node;
         if (at < sizeof(sizes) - 16)
             at += (size_t)snprintf(sizes + at, sizeof(sizes) - at, "%s%d", found > 1 ? ", " : "",
-                                   count);
+                                   count[r]);
         else if (at < sizeof(sizes) - 4)
             at += (size_t)snprintf(sizes + at, sizeof(sizes) - at, ", ...");
     }
+    free(count);
     if (!bad && found == nnodes)
         return DMESH_SUCCESS;
     return dmesh_error_set(DMESH_ERR_SIZE,

@@ -23,7 +23,8 @@ int dmesh_node_lows(MPI_Comm comm, int **lows);
 int dmesh_node_order(int size, const int lows[], int n, int map[]);
 
 /* Pure: DMESH_ERR_SIZE (naming fn and the ranks per node) unless the
- * size ranks of lows sit on exactly nnodes nodes of per_node ranks each. */
+ * size ranks of lows sit on exactly nnodes nodes of per_node ranks each;
+ * O(size), DMESH_ERR_NOMEM when its count cannot be allocated. */
 int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnodes, const char *fn);
 
 /* Pure: the layout of a hybrid mesh over a node-ordered rank map (index =
