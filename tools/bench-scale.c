@@ -123,6 +123,25 @@ static void split_args(int d, int *colour, int *key)
     *colour = rank - *key * stride;
 }
 
+/* A timed case: every rank in step and the heap read before the clock
+ * starts; after it stops, in step again and the heap read. */
+static double case_begin(size_t *before)
+{
+    sync_all();
+    *before = heap();
+    sync_all();
+    return MPI_Wtime();
+}
+
+static double case_end(double t0, size_t *after)
+{
+    double t = MPI_Wtime() - t0;
+
+    sync_all();
+    *after = heap();
+    return t;
+}
+
 static void run_dmesh(const char *method, MPI_Info info)
 {
     static const char *names[4] = {"a", "b", "c", "d"};
@@ -132,14 +151,9 @@ static void run_dmesh(const char *method, MPI_Info info)
     double t0, t;
     int rc;
 
-    sync_all();
-    before = heap();
-    sync_all();
-    t0 = MPI_Wtime();
+    t0 = case_begin(&before);
     rc = dmesh_init(MPI_COMM_WORLD, "cpu", ndims, shape, names, info, &mesh);
-    t = MPI_Wtime() - t0;
-    sync_all();
-    after = heap();
+    t = case_end(t0, &after);
     if (rc != DMESH_SUCCESS) {
         fprintf(stderr, "rank %d: %s: %s\n", rank, method, dmesh_last_error());
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -156,10 +170,7 @@ static void run_cart(void)
     size_t before, after;
     double t0, t;
 
-    sync_all();
-    before = heap();
-    sync_all();
-    t0 = MPI_Wtime();
+    t0 = case_begin(&before);
     MPI_Cart_create(MPI_COMM_WORLD, ndims, shape, periods, 0, &cart);
     for (int d = 0; d < ndims; d++) {
         int remain[4] = {0};
@@ -167,9 +178,7 @@ static void run_cart(void)
         remain[d] = 1;
         MPI_Cart_sub(cart, remain, &sub[d]);
     }
-    t = MPI_Wtime() - t0;
-    sync_all();
-    after = heap();
+    t = case_end(t0, &after);
     report("cart_sub", t, before, after, ndims + 1);
     for (int d = 0; d < ndims; d++)
         MPI_Comm_free(&sub[d]);
@@ -182,19 +191,14 @@ static void run_split(void)
     size_t before, after;
     double t0, t;
 
-    sync_all();
-    before = heap();
-    sync_all();
-    t0 = MPI_Wtime();
+    t0 = case_begin(&before);
     for (int d = 0; d < ndims; d++) {
         int colour, key;
 
         split_args(d, &colour, &key);
         MPI_Comm_split(MPI_COMM_WORLD, colour, key, &comm[d]);
     }
-    t = MPI_Wtime() - t0;
-    sync_all();
-    after = heap();
+    t = case_end(t0, &after);
     report("comm_split", t, before, after, ndims);
     for (int d = 0; d < ndims; d++)
         MPI_Comm_free(&comm[d]);
@@ -210,10 +214,7 @@ static void run_create_all(void)
     double t0, t;
 
     MPI_Comm_group(MPI_COMM_WORLD, &world);
-    sync_all();
-    before = heap();
-    sync_all();
-    t0 = MPI_Wtime();
+    t0 = case_begin(&before);
     for (int d = 0; d < ndims; d++) {
         int stride = 1, n = shape[d];
 
@@ -236,9 +237,7 @@ static void run_create_all(void)
                 mine[d] = c;
         }
     }
-    t = MPI_Wtime() - t0;
-    sync_all();
-    after = heap();
+    t = case_end(t0, &after);
     report("create_all", t, before, after, ndims);
     for (int d = 0; d < ndims; d++)
         if (mine[d] != MPI_COMM_NULL)
