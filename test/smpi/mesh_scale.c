@@ -99,6 +99,22 @@ static int dim_size(const dimspec_t *d)
     return s;
 }
 
+/* The world ranks of the n members of comm, in comm's rank order (world:
+ * MPI_COMM_WORLD's group); malloc'd. */
+static int *world_ranks_of(MPI_Comm comm, int n, MPI_Group world)
+{
+    int *local = malloc(2 * sizeof(int) * (size_t)n), *out = malloc(sizeof(int) * (size_t)n);
+    MPI_Group group;
+
+    for (int i = 0; i < n; i++)
+        local[i] = i;
+    MPI_Comm_group(comm, &group);
+    MPI_Group_translate_ranks(group, n, local, world, out);
+    MPI_Group_free(&group);
+    free(local);
+    return out;
+}
+
 /* Every dimension of mesh against its specification. */
 static void check_mesh(const char *what, dmesh_t mesh, int ndims, const dimspec_t *dims,
                        int reversed)
@@ -113,8 +129,7 @@ static void check_mesh(const char *what, dmesh_t mesh, int ndims, const dimspec_
         int n = dim_size(&dims[d]), size = -1, rank = -1;
         long sum = -1, expected_sum = 0, mine = world_rank;
         MPI_Comm comm = MPI_COMM_NULL;
-        MPI_Group group;
-        int *local, *translated;
+        int *translated;
 
         OK(dmesh_get_comm(mesh, d, &comm));
         if (comm == MPI_COMM_NULL) {
@@ -128,13 +143,7 @@ static void check_mesh(const char *what, dmesh_t mesh, int ndims, const dimspec_
               rank, my_position(&dims[d], my_root));
         if (size != n)
             continue;
-        local = malloc(2 * sizeof(int) * (size_t)n);
-        translated = local + n;
-        for (int i = 0; i < n; i++)
-            local[i] = i;
-        MPI_Comm_group(comm, &group);
-        MPI_Group_translate_ranks(group, n, local, world_group, translated);
-        MPI_Group_free(&group);
+        translated = world_ranks_of(comm, n, world_group);
         for (int i = 0; i < n; i++) {
             int want = map_rank(reversed, member_root_index(&dims[d], my_root, i));
 
@@ -142,7 +151,7 @@ static void check_mesh(const char *what, dmesh_t mesh, int ndims, const dimspec_
             CHECK(translated[i] == want, "%s: dim %d: member %d is world rank %d, expected %d",
                   what, d, i, translated[i], want);
         }
-        free(local);
+        free(translated);
         MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, comm);
         CHECK(sum == expected_sum, "%s: dim %d: allreduce %ld, expected %ld", what, d, sum,
               expected_sum);
@@ -167,19 +176,12 @@ static void check_cart(dmesh_t mesh, int ndims, const int shape[])
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     for (int d = 0; d < ndims; d++) {
         int remain[MAXF] = {0}, n = shape[d], ngroups = 0, size = 0, found = -1;
-        int *all, *mine, *local;
+        int *all, *mine;
         MPI_Comm sub, dim_comm;
-        MPI_Group sub_group;
 
         remain[d] = 1;
         MPI_Cart_sub(cart, remain, &sub);
-        mine = malloc(2 * sizeof(int) * (size_t)n);
-        local = mine + n;
-        for (int i = 0; i < n; i++)
-            local[i] = i;
-        MPI_Comm_group(sub, &sub_group);
-        MPI_Group_translate_ranks(sub_group, n, local, world_group, mine);
-        MPI_Group_free(&sub_group);
+        mine = world_ranks_of(sub, n, world_group);
         MPI_Comm_free(&sub);
         /* The groups of the layout: the caller's row must be Cart_sub's. */
         OK(dmesh_get_all_groups(mesh, d, 0, 0, NULL, &ngroups, &size));
