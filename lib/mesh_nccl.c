@@ -47,10 +47,11 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
         return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
     if (mesh->u->my_index < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
+    /* local, as dmesh_abort is: its communicators are gone, nothing to join */
+    if (mesh->u->aborted)
+        return dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no NCCL "
+                                              "communicator");
     if (x.e->nccl_pending && x.e->comm != MPI_COMM_NULL) {
-        if (err == DMESH_SUCCESS && mesh->u->aborted)
-            err = dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no new NCCL "
-                                                 "communicator");
         /* checked: a rank that failed still takes part; the request holds
          * nothing but the call, so only the outcome is compared */
         dmesh_creation_begin(&c, &nccl_ops, "dmesh_get_nccl_comm", mesh->u, 1, &x);

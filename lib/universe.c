@@ -591,9 +591,6 @@ int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
 
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
-    if (u->aborted)
-        return dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no new NCCL "
-                                              "communicator");
     if (!e->nccl_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)

@@ -174,7 +174,9 @@ int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
                                const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
                                dmesh_comm_entry_t **e);
 
-/* Create the pending NCCL communicator of e (collective over e->comm). */
+/* Create the pending NCCL communicator of e (collective over e->comm).
+ * The callers refuse an aborted universe first (its communicators are
+ * gone). */
 int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
 
 /* Room for n more registered names (before the agreement of a call that

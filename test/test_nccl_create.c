@@ -373,6 +373,30 @@ GT_TEST(test_lazy_null_output)
     CHECK_EQ(nccl_double_live_comms(), 0);
 }
 
+/* After dmesh_abort the communicators are gone: dmesh_get_nccl_comm is
+ * DMESH_ERR_ARG, eager or lazy, and leaves its output alone. */
+GT_TEST(test_get_nccl_comm_after_abort)
+{
+    int shape[1] = {world_size};
+    ncclComm_t c = NULL;
+
+    for (int lazy = 0; lazy < 2; lazy++) {
+        MPI_Info info = info_for(NULL);
+        dmesh_t m = DMESH_NULL;
+
+        if (lazy)
+            MPI_Info_set(info, "dmesh_nccl_init", "lazy");
+        CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 1, shape, NULL, info, &m), DMESH_SUCCESS);
+        MPI_Info_free(&info);
+        CHECK_EQ(dmesh_abort(m), DMESH_SUCCESS);
+        CHECK_EQ(dmesh_get_nccl_comm(m, 0, &c), DMESH_ERR_ARG);
+        CHECK_MSG("aborted");
+        CHECK(c == NULL);
+        dmesh_free(&m);
+    }
+    CHECK_EQ(nccl_double_live_comms(), 0);
+}
+
 /* The double's ncclCommSplit as NCCL's: NOCOLOR gives NULL, keys order. */
 GT_TEST(test_double_split)
 {
@@ -419,6 +443,7 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_size1_dims_made_once);
     tcase_add_test(t, test_get_nccl_comm_args);
     tcase_add_test(t, test_lazy_null_output);
+    tcase_add_test(t, test_get_nccl_comm_after_abort);
     tcase_add_test(t, test_nccl_missing_everywhere);
     tcase_add_test(t, test_nccl_missing_on_last_rank);
     suite_add_tcase(s, t);
