@@ -21,19 +21,24 @@ int dmesh_node_lows(MPI_Comm comm, int **lows)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    if (rc == MPI_SUCCESS)
+    if (rc != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+    else if ((*lows = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
+    /* agreed before the collectives on node and comm: every rank has its
+     * node communicator and takes part in both */
+    if ((err = dmesh_agree(comm, 0, err, "nodes (MPI_Comm_split_type)")) == DMESH_SUCCESS) {
+        /* both calls on every rank, whatever the first gave here */
         rc = MPI_Allreduce(&rank, &low, 1, MPI_INT, MPI_MIN, node);
+        if (rc != MPI_SUCCESS)
+            err = dmesh_error_mpi(rc, "nodes: MPI_Allreduce on the node");
+        rc = MPI_Allgather(&low, 1, MPI_INT, *lows, 1, MPI_INT, comm);
+        if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
+            err = dmesh_error_mpi(rc, "nodes: MPI_Allgather of the nodes");
+        err = dmesh_agree(comm, 0, err, "nodes (MPI_Allgather)");
+    }
     if (node != MPI_COMM_NULL)
         MPI_Comm_free(&node);
-    if (rc != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "dmesh_order=node: the node of each rank");
-    else if ((*lows = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_order=node: out of memory");
-    /* agreed before the allgather: no rank may be missing from it */
-    if ((err = dmesh_agree(comm, 0, err, "dmesh_order=node (nodes)")) == DMESH_SUCCESS &&
-        (rc = MPI_Allgather(&low, 1, MPI_INT, *lows, 1, MPI_INT, comm)) != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "dmesh_order=node: MPI_Allgather of the nodes");
-    err = dmesh_agree(comm, 0, err, "dmesh_order=node (MPI_Allgather)");
     if (err != DMESH_SUCCESS) {
         free(*lows);
         *lows = NULL;
