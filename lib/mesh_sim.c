@@ -193,14 +193,17 @@ int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
     const int *lows = NULL;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     if (mesh->u->local_map) /* the same on every rank */
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: a mesh of dmesh_from_comms without ranks has a rank map "
                                "private to each group",
                                __func__);
-    /* finding the nodes may be collective: a NULL kind still takes part */
+    /* finding the nodes may be collective over the universe, whatever the
+     * dim: a bad dim or a NULL kind on one rank still takes part */
     err = dmesh_universe_node_lows(mesh->u, &lows);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_mesh_check(mesh, dim, __func__);
     if (err == DMESH_SUCCESS && kind == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'kind' is NULL", __func__);
     if (err == DMESH_SUCCESS)
