@@ -294,7 +294,7 @@ MT_TEST(locality_one_node)
     MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, NULL, MPI_INFO_NULL, &by_node));
     MT_RC(dmesh_get_dim_locality(by_node, mt_rank == 0 ? 2 : 1, &kind),
           mt_rank == 0 ? DMESH_ERR_ARG : DMESH_SUCCESS);
-    MPI_Barrier(MPI_COMM_WORLD); /* no rank is still inside the call */
+    MPI_Barrier(MPI_COMM_WORLD);                      /* no rank is still inside the call */
     MT_OK(dmesh_get_dim_locality(by_node, 1, &kind)); /* local now, on every rank */
     MT_EQ(kind, DMESH_LOCALITY_NODE);
     MT_OK(dmesh_free(&by_node));
