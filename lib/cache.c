@@ -130,11 +130,19 @@ void dmesh_cache_destroy(dmesh_cache_t *c)
     memset(c, 0, sizeof(*c));
 }
 
-int dmesh_cache_count_nccl(const dmesh_cache_t *c)
+int dmesh_cache_count_paired(const dmesh_cache_t *c, int b)
 {
     int i, n = 0;
 
     for (i = 0; i < c->count; i++)
-        n += c->order[i]->nccl != NULL;
+        n += c->order[i]->backend == b && c->order[i]->paired != NULL;
     return n;
+}
+
+int dmesh_cache_listed_before(dmesh_comm_entry_t *const e[], int i)
+{
+    for (int j = 0; j < i; j++)
+        if (e[j] == e[i])
+            return 1;
+    return 0;
 }

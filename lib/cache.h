@@ -17,19 +17,20 @@
 typedef struct dmesh_comm_entry {
     dmesh_axis_t axis;                   /* canonical */
     char options[DMESH_OPTIONS_KEY_LEN]; /* dmesh_axis_options_key(): backend and its options */
-    int backend;                         /* enum dmesh_backend */
+    int backend;                         /* index in the backend table (backend.h) */
     uint64_t hash;
     int position; /* the caller's coordinate along the axis (-1 outside the mesh) */
     int group;    /* the caller's group index (MPI_Comm_split colour), -1 outside */
     dmesh_prepared_axis_t prepared; /* axis in the universe's rank map: decompose in ns */
     MPI_Comm comm;                  /* this rank's group along the axis; MPI_COMM_NULL if none */
-    void *nccl;                     /* ncclComm_t paired with comm, NULL until created */
-    int nccl_pending;               /* lazy NCCL creation still to do */
+    void *paired;                   /* the backend's communicator paired with comm (nccl: an
+                                     * ncclComm_t); NULL until made, and for mpi */
+    int paired_pending;             /* the backend's communicator is still to make (lazy) */
     int reserved;                   /* added by a call that has not made its communicators yet */
     int by_group;                   /* made by MPI_Comm_create_group (chosen when reserved) */
     MPI_Group members; /* the caller's group for that, until made; MPI_GROUP_NULL otherwise */
-    dmesh_nccl_options_t nccl_options;
-    struct dmesh_comm_entry *next; /* hash chain */
+    dmesh_backend_axis_t backend_options; /* the backend's options of the axis */
+    struct dmesh_comm_entry *next;        /* hash chain */
 } dmesh_comm_entry_t;
 
 typedef struct {
@@ -40,8 +41,12 @@ typedef struct {
     long lookups, hits;
 } dmesh_cache_t;
 
-/* The number of entries with an NCCL communicator. */
-int dmesh_cache_count_nccl(const dmesh_cache_t *c);
+/* The number of entries of backend b with a paired communicator. */
+int dmesh_cache_count_paired(const dmesh_cache_t *c, int b);
+
+/* Whether e[i] is also among e[0..i): the dims of size 1 of a mesh share
+ * one entry, which is made once. */
+int dmesh_cache_listed_before(dmesh_comm_entry_t *const e[], int i);
 
 int dmesh_cache_init(dmesh_cache_t *c);
 

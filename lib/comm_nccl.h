@@ -6,7 +6,40 @@
 
 #include <mpi.h>
 
-#include "options.h"
+/* How NCCL communicators are made (dmesh_nccl_create; doc/gpu.md). */
+enum dmesh_nccl_create {
+    DMESH_NCCL_CREATE_INIT = 0,
+    DMESH_NCCL_CREATE_SPLIT = 1,
+    DMESH_NCCL_CREATE_SCALABLE = 2
+};
+
+/* ncclConfig_t fields an axis may set; a field is used only when its bit is
+ * in set_mask. Plain values, so that this header needs no NCCL. */
+enum {
+    DMESH_NCCL_OPT_BLOCKING = 1 << 0,
+    DMESH_NCCL_OPT_CGA_CLUSTER_SIZE = 1 << 1,
+    DMESH_NCCL_OPT_MIN_CTAS = 1 << 2,
+    DMESH_NCCL_OPT_MAX_CTAS = 1 << 3,
+    DMESH_NCCL_OPT_NET_NAME = 1 << 4,
+    DMESH_NCCL_OPT_SPLIT_SHARE = 1 << 5
+};
+
+/* The nccl backend's options of one axis (backend_nccl.c keeps them in
+ * the axis's backend bytes). */
+typedef struct {
+    unsigned set_mask;
+    int blocking;
+    int cga_cluster_size;
+    int min_ctas;
+    int max_ctas;
+    int split_share;
+    char net_name[64];
+    /* ncclConfig_t.commName, "<mesh dim names>/<dim name>", so that NCCL's
+     * logs name the mesh; not part of the cache key (the first mesh to
+     * create a communicator names it). */
+    char comm_name[128];
+    double timeout; /* dmesh_timeout: bound of the wait for a non-blocking init, 0: none */
+} dmesh_nccl_options_t;
 
 /* Whether the library was built with NCCL. */
 int dmesh_nccl_available(void);

@@ -13,6 +13,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c lib/layout_text.c lib/layout_check.h \
 	lib/options.c lib/options.h \
+	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
 	lib/pcomm.c lib/pcomm.h \
 	lib/universe.c lib/universe.h \

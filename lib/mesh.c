@@ -5,10 +5,11 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm_nccl.h"
+#include "backend.h"
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
@@ -88,15 +89,11 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o)
 {
     int d;
 
+    char what[16];
+
     for (d = 0; d < ndims; d++) {
-        if (o->axis[d].backend != DMESH_BACKEND_NCCL)
-            continue;
-        if (!cuda)
-            return dmesh_error_set(DMESH_ERR_BACKEND,
-                                   "backend \"nccl\" (dim %d) needs device type \"cuda\"", d);
-        if (!dmesh_nccl_available())
-            return dmesh_error_set(DMESH_ERR_BACKEND,
-                                   "backend \"nccl\" (dim %d): dmesh was built without NCCL", d);
+        snprintf(what, sizeof(what), "dim %d", d);
+        DMESH_TRY(dmesh_backend_check(o->axis[d].backend, cuda, what));
     }
     return DMESH_SUCCESS;
 }

@@ -6,6 +6,7 @@
 
 #include "dmesh_nccl.h"
 #include "agree.h"
+#include "backend.h"
 #include "create.h"
 #include "error.h"
 #include "mesh.h"
@@ -27,7 +28,7 @@ static int nccl_make(dmesh_creation_t *c)
 {
     nccl_call_t *x = c->call;
 
-    return dmesh_universe_nccl_entry(c->u, x->e);
+    return dmesh_universe_pair_entry(c->u, x->e);
 }
 
 static const dmesh_creation_ops_t nccl_ops = {.agree = nccl_agree, .make = nccl_make};
@@ -43,7 +44,7 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
 
     /* the backend and the membership are the same on every rank of the
      * group (agreed when the mesh was made): returning here strands none */
-    if (x.e->backend != DMESH_BACKEND_NCCL)
+    if (dmesh_backends[x.e->backend] != &dmesh_backend_nccl)
         return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
     if (mesh->u->my_index < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
@@ -51,14 +52,14 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
     if (mesh->u->aborted)
         return dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no NCCL "
                                               "communicator");
-    if (x.e->nccl_pending && x.e->comm != MPI_COMM_NULL) {
+    if (x.e->paired_pending && x.e->comm != MPI_COMM_NULL) {
         /* checked: a rank that failed still takes part; the request holds
          * nothing but the call, so only the outcome is compared */
         dmesh_creation_begin(&c, &nccl_ops, "dmesh_get_nccl_comm", mesh->u, 1, &x);
         err = dmesh_creation_run(&c, err);
     }
     DMESH_TRY(err);
-    *nccl = x.e->nccl;
+    *nccl = x.e->paired;
     return DMESH_SUCCESS;
 }
 

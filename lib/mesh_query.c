@@ -174,19 +174,9 @@ int dmesh_get_device(dmesh_t mesh, int *device)
 
 int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
 {
-    const dmesh_cache_t *c;
-
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(info);
-    c = &mesh->u->cache;
-    memset(info, 0, sizeof(*info));
-    info->comms_mpi = c->count;
-    info->comms_nccl = dmesh_cache_count_nccl(c);
-    info->lookups = c->lookups;
-    info->hits = c->hits;
-    info->nccl_bootstraps = mesh->u->nccl_stats.bootstraps;
-    info->nccl_splits = mesh->u->nccl_stats.splits;
-    info->nccl_scalable_inits = mesh->u->nccl_stats.scalable;
+    dmesh_universe_cache_info(mesh->u, info);
     return DMESH_SUCCESS;
 }
 

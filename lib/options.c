@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Options of creation calls: MPI_Info keys, with environment variables as
  * defaults. Keys without the dmesh_ prefix are ignored (the info may carry
- * keys for other libraries; nccl_* go to NCCL). Unknown dmesh_* keys and
+ * keys for other libraries), but for the per-axis keys of a backend
+ * (nccl_*: backend.h), which its table entry parses. Unknown dmesh_* keys and
  * DMESH_* variables are listed under DMESH_DEBUG and are DMESH_ERR_ARG under
  * dmesh_strict / DMESH_STRICT; a recognised key with a bad value is
  * DMESH_ERR_ARG. */
@@ -14,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm_nccl.h"
+#include "backend.h"
 #include "error.h"
 #include "options.h"
 
-/* The dims that the ".<dim>" forms of one key (dmesh_backend, nccl_<field>)
+/* The dims that the ".<dim>" forms of one key (dmesh_backend, a backend's
+ * per-axis key such as nccl_<field>)
  * named, by name or by index: one table per key, so that both forms for one
  * dim are refused within a key only, and a per-dim value is never replaced
  * by the key's global form, whatever the key order in the info. */
@@ -44,7 +46,7 @@ static key_forms_t *forms_of(dim_forms_t *f, const char *base)
     return &f->key[f->n++];
 }
 
-static int parse_int(const char *key, const char *val, int lo, int hi, int *out)
+int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out)
 {
     char *end;
     long v;
@@ -59,7 +61,7 @@ static int parse_int(const char *key, const char *val, int lo, int hi, int *out)
     return DMESH_SUCCESS;
 }
 
-static int parse_choice(const char *key, const char *val, const char *a, const char *b, int *out)
+int dmesh_option_choice(const char *key, const char *val, const char *a, const char *b, int *out)
 {
     if (strcmp(val, a) == 0)
         *out = 0;
@@ -79,7 +81,7 @@ static int parse_bool(const char *key, const char *val, int *out)
         val = "true";
     if (strcmp(val, "0") == 0 || strcmp(val, "no") == 0 || strcmp(val, "off") == 0)
         val = "false";
-    DMESH_TRY(parse_choice(key, val, "false", "true", &v));
+    DMESH_TRY(dmesh_option_choice(key, val, "false", "true", &v));
     *out = v;
     return DMESH_SUCCESS;
 }
@@ -101,64 +103,18 @@ static int parse_seconds(const char *key, const char *val, double *out)
     return DMESH_SUCCESS;
 }
 
+/* A backend of the table, by name. */
 static int parse_backend(const char *key, const char *val, int *out)
 {
-    int v = 0;
+    char all[64];
+    int b = dmesh_backend_find(val);
 
-    DMESH_TRY(parse_choice(key, val, "mpi", "nccl", &v));
-    *out = v ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
-    return DMESH_SUCCESS;
-}
-
-/* Apply one nccl_<field> value to o; *known = 0 when field is not one. */
-/* dmesh_nccl_create: init, split or scalable (enum dmesh_nccl_create). */
-static int parse_nccl_create(const char *key, const char *val, int *out)
-{
-    static const char *const names[] = {"init", "split", "scalable"};
-
-    for (int i = 0; i < 3; i++)
-        if (strcmp(val, names[i]) == 0) {
-            *out = i;
-            return DMESH_SUCCESS;
-        }
-    return dmesh_error_set(DMESH_ERR_ARG,
-                           "option %s: value \"%s\" is not \"init\", \"split\" or \"scalable\"",
-                           key, val);
-}
-
-static int parse_nccl_field(const char *key, const char *field, const char *val,
-                            dmesh_nccl_options_t *o, int *known)
-{
-    static const struct {
-        const char *name;
-        unsigned bit;
-        size_t off;
-    } ints[] = {
-        {"blocking", DMESH_NCCL_OPT_BLOCKING, offsetof(dmesh_nccl_options_t, blocking)},
-        {"cga_cluster_size", DMESH_NCCL_OPT_CGA_CLUSTER_SIZE,
-         offsetof(dmesh_nccl_options_t, cga_cluster_size)},
-        {"min_ctas", DMESH_NCCL_OPT_MIN_CTAS, offsetof(dmesh_nccl_options_t, min_ctas)},
-        {"max_ctas", DMESH_NCCL_OPT_MAX_CTAS, offsetof(dmesh_nccl_options_t, max_ctas)},
-        {"split_share", DMESH_NCCL_OPT_SPLIT_SHARE, offsetof(dmesh_nccl_options_t, split_share)},
-    };
-    size_t i;
-
-    *known = 1;
-    if (strcmp(field, "net_name") == 0) {
-        if (val[0] == '\0' || strlen(val) >= sizeof(o->net_name))
-            return dmesh_error_set(DMESH_ERR_ARG, "option %s: bad network name \"%s\"", key, val);
-        strcpy(o->net_name, val);
-        o->set_mask |= DMESH_NCCL_OPT_NET_NAME;
-        return DMESH_SUCCESS;
+    if (b < 0) {
+        dmesh_backend_names(all, sizeof(all));
+        return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not one of %s", key, val,
+                               all);
     }
-    for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
-        if (strcmp(field, ints[i].name) == 0) {
-            DMESH_TRY(parse_int(key, val, 0, INT_MAX, (int *)((char *)o + ints[i].off)));
-            o->set_mask |= ints[i].bit;
-            return DMESH_SUCCESS;
-        }
-    }
-    *known = 0;
+    *out = b;
     return DMESH_SUCCESS;
 }
 
@@ -193,9 +149,11 @@ check:
     return DMESH_SUCCESS;
 }
 
-/* Apply one per-axis key (dmesh_backend or nccl_<field>) to the axes it names. */
-static int apply_axis_key(const char *key, const char *val, int ndims, const char *const names[],
-                          dmesh_options_t *o, dim_forms_t *forms)
+/* Apply one per-axis key, dmesh_backend (b < 0) or a per-axis key of
+ * backend b, to the axes it names. A dim keeps the options of one backend:
+ * keys of two backends for one dim are an error. */
+static int apply_axis_key(const char *key, const char *val, int b, int ndims,
+                          const char *const names[], dmesh_options_t *o, dim_forms_t *forms)
 {
     char base[MPI_MAX_INFO_KEY + 1];
     const char *dot = strchr(key, '.');
@@ -209,14 +167,21 @@ static int apply_axis_key(const char *key, const char *val, int ndims, const cha
         hi = lo + 1;
     }
     for (d = lo; d < hi; d++) {
+        dmesh_axis_options_t *a = &o->axis[d];
         if (dot == NULL && (kf->by_name[d] || kf->by_index[d]))
             continue; /* a per-dim value wins over the global one */
-        if (strcmp(base, "dmesh_backend") == 0)
-            DMESH_TRY(parse_backend(key, val, &o->axis[d].backend));
-        else
-            DMESH_TRY(parse_nccl_field(key, base + 5, val, &o->axis[d].nccl, &known));
+        if (b < 0) {
+            DMESH_TRY(parse_backend(key, val, &a->backend));
+            continue;
+        }
+        if (a->owner != DMESH_BACKEND_MPI && a->owner != b)
+            return dmesh_error_set(DMESH_ERR_ARG, "option %s: dim %d has options of backend %s",
+                                   key, d, dmesh_backends[a->owner]->name);
+        DMESH_TRY(dmesh_backends[b]->axis_option(key, base + strlen(dmesh_backends[b]->axis_prefix),
+                                                 val, &a->opts, &known));
+        if (known)
+            a->owner = b;
     }
-    (void)known;
     return DMESH_SUCCESS;
 }
 
@@ -224,21 +189,32 @@ static int apply_axis_key(const char *key, const char *val, int ndims, const cha
  * keys of the creation calls and the DMESH_* variables the library, its tests
  * and its tools read. A trailing '*' matches any rest. */
 static const char *const known_names[] = {
-    "dmesh_backend",        "dmesh_backend.*",    "dmesh_bind",        "dmesh_check",
-    "dmesh_comm_create",    "dmesh_device",       "dmesh_nccl_create", "dmesh_nccl_init",
-    "dmesh_order",          "dmesh_strict",       "dmesh_timeout",     "DMESH_CHECK",
-    "DMESH_COMM_CREATE",    "DMESH_LAUNCH_CHECK", "DMESH_NCCL_CREATE", "DMESH_DEVICE",
-    "DMESH_TIMEOUT",        "DMESH_DEBUG",        "DMESH_STRICT",      "DMESH_FAULT",
-    "DMESH_CUDART_LIBRARY", "DMESH_NCCL_LIBRARY", "DMESH_TEST_*"};
+    "dmesh_backend",     "dmesh_backend.*",      "dmesh_bind",        "dmesh_check",
+    "dmesh_comm_create", "dmesh_device",         "dmesh_order",       "dmesh_strict",
+    "dmesh_timeout",     "DMESH_CHECK",          "DMESH_COMM_CREATE", "DMESH_LAUNCH_CHECK",
+    "DMESH_DEVICE",      "DMESH_TIMEOUT",        "DMESH_DEBUG",       "DMESH_STRICT",
+    "DMESH_FAULT",       "DMESH_CUDART_LIBRARY", "DMESH_TEST_*",      NULL};
 
-static int known_name(const char *name, size_t len)
+/* Whether the first len bytes of name are one of list (NULL-terminated). */
+static int listed(const char *const *list, const char *name, size_t len)
 {
-    for (size_t i = 0; i < sizeof(known_names) / sizeof(known_names[0]); i++) {
-        size_t n = strlen(known_names[i]);
-        if (known_names[i][n - 1] == '*' ? len >= n - 1 && strncmp(name, known_names[i], n - 1) == 0
-                                         : len == n && strncmp(name, known_names[i], n) == 0)
+    for (; list != NULL && *list != NULL; list++) {
+        size_t n = strlen(*list);
+        if ((*list)[n - 1] == '*' ? len >= n - 1 && strncmp(name, *list, n - 1) == 0
+                                  : len == n && strncmp(name, *list, n) == 0)
             return 1;
     }
+    return 0;
+}
+
+/* The library's names and every backend's (backend.h). */
+static int known_name(const char *name, size_t len)
+{
+    if (listed(known_names, name, len))
+        return 1;
+    for (int b = 0; b < dmesh_backend_count; b++)
+        if (listed(dmesh_backends[b]->names, name, len))
+            return 1;
     return 0;
 }
 
@@ -250,25 +226,27 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
     if (strcmp(key, "dmesh_check") == 0)
         return parse_bool(key, val, &o->check);
     if (strcmp(key, "dmesh_comm_create") == 0)
-        return parse_choice(key, val, "split", "group", &o->comm_create);
+        return dmesh_option_choice(key, val, "split", "group", &o->comm_create);
     if (strcmp(key, "dmesh_device") == 0)
-        return parse_int(key, val, 0, INT_MAX, &o->device);
+        return dmesh_option_int(key, val, 0, INT_MAX, &o->device);
     if (strcmp(key, "dmesh_bind") == 0)
-        return parse_choice(key, val, "auto", "none", &o->bind);
+        return dmesh_option_choice(key, val, "auto", "none", &o->bind);
     if (strcmp(key, "dmesh_order") == 0)
-        return parse_choice(key, val, "rank", "node", &o->order);
+        return dmesh_option_choice(key, val, "rank", "node", &o->order);
     if (strcmp(key, "dmesh_timeout") == 0)
         return parse_seconds(key, val, &o->timeout);
-    if (strcmp(key, "dmesh_nccl_init") == 0)
-        return parse_choice(key, val, "eager", "lazy", &o->nccl_lazy);
-    if (strcmp(key, "dmesh_nccl_create") == 0)
-        return parse_nccl_create(key, val, &o->nccl_create);
-    if (strcmp(key, "nccl_scalable_roots") == 0)
-        return parse_int(key, val, 0, INT_MAX, &o->nccl_scalable_roots);
     if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
-        return apply_axis_key(key, val, ndims, names, o, forms);
-    if (strncmp(key, "nccl_", 5) == 0)
-        return apply_axis_key(key, val, ndims, names, o, forms);
+        return apply_axis_key(key, val, -1, ndims, names, o, forms);
+    for (int b = 0; b < dmesh_backend_count; b++) {
+        const dmesh_backend_t *be = dmesh_backends[b];
+        int known = 0;
+        if (be->call_option != NULL)
+            DMESH_TRY(be->call_option(key, val, &o->call[b], &known));
+        if (known)
+            return DMESH_SUCCESS;
+        if (be->axis_prefix != NULL && strncmp(key, be->axis_prefix, strlen(be->axis_prefix)) == 0)
+            return apply_axis_key(key, val, b, ndims, names, o, forms);
+    }
     return DMESH_SUCCESS;
 }
 
@@ -290,20 +268,11 @@ static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL 
  * undefined. Like MPI's and NCCL's own variables, they must be set before
  * the program starts (or before its first dmesh call).
  */
-enum {
-    ENV_CHECK,
-    ENV_COMM_CREATE,
-    ENV_NCCL_CREATE,
-    ENV_DEVICE,
-    ENV_TIMEOUT,
-    ENV_DEBUG,
-    ENV_STRICT,
-    ENV_COUNT
-};
+enum { ENV_CHECK, ENV_COMM_CREATE, ENV_DEVICE, ENV_TIMEOUT, ENV_DEBUG, ENV_STRICT, ENV_COUNT };
 
-static const char *const env_names[ENV_COUNT] = {
-    "DMESH_CHECK",   "DMESH_COMM_CREATE", "DMESH_NCCL_CREATE", "DMESH_DEVICE",
-    "DMESH_TIMEOUT", "DMESH_DEBUG",       "DMESH_STRICT"};
+static const char *const env_names[ENV_COUNT] = {"DMESH_CHECK",  "DMESH_COMM_CREATE",
+                                                 "DMESH_DEVICE", "DMESH_TIMEOUT",
+                                                 "DMESH_DEBUG",  "DMESH_STRICT"};
 
 extern char **environ;
 
@@ -316,18 +285,47 @@ static int env_unknown_count;
 #define ENV_VALUE_LEN 256
 static char env_values[ENV_COUNT][ENV_VALUE_LEN];
 static int env_set[ENV_COUNT];
+/* The backends' variables (the names of their lists without '*'). */
+#define ENV_BACKEND_MAX 8
+static char env_backend_values[DMESH_BACKEND_MAX][ENV_BACKEND_MAX][ENV_VALUE_LEN];
+static int env_backend_set[DMESH_BACKEND_MAX][ENV_BACKEND_MAX];
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+/* Copy variable name into value; whether it is set and not empty. */
+static int env_copy(const char *name, char value[ENV_VALUE_LEN])
+{
+    const char *v = getenv(name);
+
+    if (v == NULL || *v == '\0')
+        return 0;
+    if (snprintf(value, ENV_VALUE_LEN, "%s", v) >= ENV_VALUE_LEN)
+        snprintf(value + ENV_VALUE_LEN - 16, 16, "...(too long)");
+    return 1;
+}
+
+/* The i-th name of backend b's list, when it is a variable to read. */
+static const char *env_backend_name(int b, int i)
+{
+    const char *const *list = dmesh_backends[b]->names;
+    const char *name;
+
+    for (int k = 0; list != NULL && list[k] != NULL; k++)
+        if (k == i) {
+            name = list[k];
+            return strncmp(name, "DMESH_", 6) == 0 && strchr(name, '*') == NULL ? name : NULL;
+        }
+    return NULL;
+}
 
 static void env_read(void)
 {
-    for (int i = 0; i < ENV_COUNT; i++) {
-        const char *v = getenv(env_names[i]);
-        if (v == NULL || *v == '\0')
-            continue;
-        env_set[i] = 1;
-        if (snprintf(env_values[i], ENV_VALUE_LEN, "%s", v) >= ENV_VALUE_LEN)
-            snprintf(env_values[i] + ENV_VALUE_LEN - 16, 16, "...(too long)");
-    }
+    for (int i = 0; i < ENV_COUNT; i++)
+        env_set[i] = env_copy(env_names[i], env_values[i]);
+    for (int b = 0; b < dmesh_backend_count; b++)
+        for (int i = 0; i < ENV_BACKEND_MAX; i++) {
+            const char *name = env_backend_name(b, i);
+            env_backend_set[b][i] = name != NULL && env_copy(name, env_backend_values[b][i]);
+        }
     for (char **e = environ; e != NULL && *e != NULL; e++) {
         size_t len = strcspn(*e, "="), at = strlen(env_unknown);
         if (strncmp(*e, "DMESH_", 6) != 0 || known_name(*e, len))
@@ -370,24 +368,30 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
     if ((v = env_value(ENV_CHECK)) != NULL && !info_value(info, "dmesh_check", val))
         DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
     if ((v = env_value(ENV_COMM_CREATE)) != NULL)
-        DMESH_TRY(parse_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
-    if ((v = env_value(ENV_NCCL_CREATE)) != NULL)
-        DMESH_TRY(parse_nccl_create("DMESH_NCCL_CREATE", v, &o->nccl_create));
+        DMESH_TRY(dmesh_option_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
     if ((v = env_value(ENV_DEVICE)) != NULL)
-        DMESH_TRY(parse_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
+        DMESH_TRY(dmesh_option_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
     if ((v = env_value(ENV_TIMEOUT)) != NULL && !info_value(info, "dmesh_timeout", val))
         DMESH_TRY(parse_seconds("DMESH_TIMEOUT", v, &o->timeout));
     if ((v = env_value(ENV_DEBUG)) != NULL)
         o->debug = strcmp(v, "0") != 0;
     if ((v = env_value(ENV_STRICT)) != NULL && !info_value(info, "dmesh_strict", val))
         DMESH_TRY(parse_bool("DMESH_STRICT", v, &o->strict));
+    for (int b = 0; b < dmesh_backend_count; b++) /* before the info keys, which override them */
+        for (int i = 0; dmesh_backends[b]->call_option != NULL && i < ENV_BACKEND_MAX; i++) {
+            int known = 0;
+            if (env_backend_set[b][i])
+                DMESH_TRY(dmesh_backends[b]->call_option(
+                    env_backend_name(b, i), env_backend_values[b][i], &o->call[b], &known));
+        }
     return DMESH_SUCCESS;
 }
 
-/* The default backend is NCCL on GPUs when it is built in, MPI otherwise. */
+/* The default backend is the device backend on GPUs when it is built in
+ * (nccl), mpi otherwise. */
 static void set_defaults(int cuda, dmesh_options_t *o)
 {
-    int d;
+    int d, b = dmesh_backend_default(cuda);
 
     memset(o, 0, sizeof(*o));
     o->check = 1;
@@ -395,60 +399,46 @@ static void set_defaults(int cuda, dmesh_options_t *o)
     /* faster than the split on Open MPI (16, 32 ranks) and MPICH (2 ranks):
      * doc/performance.md, "Creation strategy" */
     o->comm_create = DMESH_COMM_CREATE_GROUP;
-    o->nccl_create = DMESH_NCCL_CREATE_SPLIT; /* one bootstrap per universe: doc/gpu.md */
     for (d = 0; d < DMESH_MAX_DIMS; d++)
-        o->axis[d].backend =
-            cuda && dmesh_nccl_available() ? DMESH_BACKEND_NCCL : DMESH_BACKEND_MPI;
+        o->axis[d].backend = b;
+    for (b = 0; b < dmesh_backend_count; b++)
+        if (dmesh_backends[b]->call_defaults != NULL)
+            dmesh_backends[b]->call_defaults(&o->call[b]);
 }
 
-/* What NCCL's parseCommConfig refuses, refused here with the dmesh key:
- * blocking and splitShare other than 0 or 1, and minCTAs above maxCTAs,
- * which NCCL compares before it applies its defaults, so that nccl_min_ctas
- * without nccl_max_ctas fails there too. */
-static int check_nccl(int d, const dmesh_nccl_options_t *n)
+/* The dim names joined by "," ("dmesh" when unnamed), cut to fit: the
+ * first part of the label that backends show in their logs. */
+static void label_base(int ndims, const char *const names[], char all[128])
 {
-    unsigned m = n->set_mask;
-
-    if ((m & DMESH_NCCL_OPT_BLOCKING) && n->blocking > 1)
-        return dmesh_error_set(DMESH_ERR_ARG, "option nccl_blocking (dim %d): %d is not 0 or 1", d,
-                               n->blocking);
-    if ((m & DMESH_NCCL_OPT_SPLIT_SHARE) && n->split_share > 1)
-        return dmesh_error_set(DMESH_ERR_ARG, "option nccl_split_share (dim %d): %d is not 0 or 1",
-                               d, n->split_share);
-    if (((m & DMESH_NCCL_OPT_MIN_CTAS) && n->min_ctas < 1) ||
-        ((m & DMESH_NCCL_OPT_MAX_CTAS) && n->max_ctas < 1))
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "options nccl_min_ctas/nccl_max_ctas (dim %d) must "
-                               "be at least 1",
-                               d);
-    if ((m & DMESH_NCCL_OPT_MIN_CTAS) && !(m & DMESH_NCCL_OPT_MAX_CTAS))
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "option nccl_min_ctas (dim %d) needs nccl_max_ctas "
-                               "(NCCL refuses a minimum without a maximum)",
-                               d);
-    if ((m & DMESH_NCCL_OPT_MIN_CTAS) && n->min_ctas > n->max_ctas)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "options nccl_min_ctas=%d > nccl_max_ctas=%d (dim %d)", n->min_ctas,
-                               n->max_ctas, d);
-    return DMESH_SUCCESS;
-}
-
-/* commName of each dim: "<dim names joined by ,>/<dim name>" ("dmesh/<d>"
- * for an unnamed mesh), cut to fit. */
-static void comm_names(int ndims, const char *const names[], dmesh_options_t *o)
-{
-    char all[128] = "dmesh";
     size_t at = 0;
 
-    for (int d = 0; names != NULL && d < ndims; d++)
-        at += (size_t)snprintf(all + at, at < sizeof(all) ? sizeof(all) - at : 0, "%s%s",
-                               d ? "," : "", names[d]);
-    for (int d = 0; d < ndims; d++) {
-        char dim[16];
+    snprintf(all, 128, "dmesh");
+    for (int i = 0; names != NULL && i < ndims; i++)
+        at += (size_t)snprintf(all + at, at < 128 ? 128 - at : 0, "%s%s", i ? "," : "", names[i]);
+}
+
+/* Each dim's options complete: those another backend's keys set are
+ * dropped, then the dim's backend checks and keeps its own, with the label
+ * "<dim names>/<dim name>" ("dmesh/<d>" when unnamed; NCCL's commName). */
+static int finish_axes(int ndims, const char *const names[], dmesh_options_t *o)
+{
+    char all[128] = "", label[128], dim[16];
+
+    for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++) {
+        dmesh_axis_options_t *a = &o->axis[d];
+        const dmesh_backend_t *b = dmesh_backends[a->backend];
+        if (a->owner != a->backend)
+            memset(&a->opts, 0, sizeof(a->opts));
+        a->owner = a->backend;
+        if (b->axis_finish == NULL)
+            continue;
+        if (all[0] == '\0')
+            label_base(ndims, names, all);
         snprintf(dim, sizeof(dim), "%d", d);
-        snprintf(o->axis[d].nccl.comm_name, sizeof(o->axis[d].nccl.comm_name), "%.63s/%.63s", all,
-                 names != NULL ? names[d] : dim);
+        snprintf(label, sizeof(label), "%.63s/%.63s", all, names != NULL ? names[d] : dim);
+        DMESH_TRY(b->axis_finish(d, label, o->timeout, &a->opts));
     }
+    return DMESH_SUCCESS;
 }
 
 /* Parse the keys of info; the first unknown dmesh_* key goes to unknown
@@ -497,28 +487,16 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
         return dmesh_error_set(DMESH_ERR_ARG,
                                "environment variable%s %s: unknown to dmesh (dmesh_strict is on)",
                                env_unknown_count > 1 ? "s" : "", env_unknown);
-    for (int d = 0; d < DMESH_MAX_DIMS; d++) /* the NCCL creation of each dim waits so long */
-        opts->axis[d].nccl.timeout = opts->timeout;
-    for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++)
-        if (opts->axis[d].backend == DMESH_BACKEND_NCCL)
-            DMESH_TRY(check_nccl(d, &opts->axis[d].nccl));
-    comm_names(ndims, names, opts);
-    return DMESH_SUCCESS;
+    return finish_axes(ndims, names, opts);
 }
 
 void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len)
 {
-    const dmesh_nccl_options_t *n = &o->nccl;
+    const dmesh_backend_t *b = dmesh_backends[o->backend];
+    int at = snprintf(buf, len, "%s", b->name);
 
-    if (o->backend != DMESH_BACKEND_NCCL) {
-        snprintf(buf, len, "mpi");
-        return;
+    if (b->axis_key != NULL && at >= 0 && (size_t)at + 1 < len) {
+        buf[at] = ' ';
+        b->axis_key(&o->opts, buf + at + 1, len - (size_t)at - 1);
     }
-    snprintf(buf, len, "nccl m%x b%d c%d n%d x%d s%d %s", n->set_mask,
-             n->set_mask & DMESH_NCCL_OPT_BLOCKING ? n->blocking : -1,
-             n->set_mask & DMESH_NCCL_OPT_CGA_CLUSTER_SIZE ? n->cga_cluster_size : -1,
-             n->set_mask & DMESH_NCCL_OPT_MIN_CTAS ? n->min_ctas : -1,
-             n->set_mask & DMESH_NCCL_OPT_MAX_CTAS ? n->max_ctas : -1,
-             n->set_mask & DMESH_NCCL_OPT_SPLIT_SHARE ? n->split_share : -1,
-             n->set_mask & DMESH_NCCL_OPT_NET_NAME ? n->net_name : "-");
 }

@@ -8,71 +8,62 @@
 
 #include "dmesh.h"
 
-enum dmesh_backend { DMESH_BACKEND_UNSET = -1, DMESH_BACKEND_MPI = 0, DMESH_BACKEND_NCCL = 1 };
 enum dmesh_comm_create { DMESH_COMM_CREATE_SPLIT = 0, DMESH_COMM_CREATE_GROUP = 1 };
 enum dmesh_bind { DMESH_BIND_AUTO = 0, DMESH_BIND_NONE = 1 };
 /* The rank map of dmesh_init: by rank, or by (node, local rank). */
 enum dmesh_order { DMESH_ORDER_RANK = 0, DMESH_ORDER_NODE = 1 };
-/* How NCCL communicators are made (dmesh_nccl_create; doc/gpu.md). */
-enum dmesh_nccl_create {
-    DMESH_NCCL_CREATE_INIT = 0,
-    DMESH_NCCL_CREATE_SPLIT = 1,
-    DMESH_NCCL_CREATE_SCALABLE = 2
-};
 
-/* ncclConfig_t fields an axis may set; a field is used only when its bit is
- * in set_mask. Plain values, so that this header needs no NCCL. */
-enum {
-    DMESH_NCCL_OPT_BLOCKING = 1 << 0,
-    DMESH_NCCL_OPT_CGA_CLUSTER_SIZE = 1 << 1,
-    DMESH_NCCL_OPT_MIN_CTAS = 1 << 2,
-    DMESH_NCCL_OPT_MAX_CTAS = 1 << 3,
-    DMESH_NCCL_OPT_NET_NAME = 1 << 4,
-    DMESH_NCCL_OPT_SPLIT_SHARE = 1 << 5
-};
+/* Backends are the entries of the backend table (backend.h), by index; the
+ * first, mpi, pairs nothing with the MPI communicators. */
+#define DMESH_BACKEND_MPI 0
+#define DMESH_BACKEND_MAX 4 /* room in the table (and in the options below) */
 
+/* A backend's options of one axis (for nccl, the ncclConfig_t fields) and
+ * of one call (for nccl, the creation strategy): plain bytes here, the
+ * backend's own struct inside its file, so that this header knows no
+ * backend. Zero bytes are the defaults. */
+typedef union {
+    unsigned char bytes[256];
+    double align_double;
+    void *align_pointer;
+    long long align_long;
+} dmesh_backend_axis_t;
+
+typedef union {
+    unsigned char bytes[32];
+    double align_double;
+    void *align_pointer;
+    long long align_long;
+} dmesh_backend_call_t;
+
+/* Backend choice and backend options of one mesh dimension. */
 typedef struct {
-    unsigned set_mask;
-    int blocking;
-    int cga_cluster_size;
-    int min_ctas;
-    int max_ctas;
-    int split_share;
-    char net_name[64];
-    /* ncclConfig_t.commName, "<mesh dim names>/<dim name>", so that NCCL's
-     * logs name the mesh; not part of the cache key (the first mesh to
-     * create a communicator names it). */
-    char comm_name[128];
-    double timeout; /* dmesh_timeout: bound of the wait for a non-blocking init, 0: none */
-} dmesh_nccl_options_t;
-
-/* Backend choice and NCCL settings of one mesh dimension. */
-typedef struct {
-    int backend; /* enum dmesh_backend */
-    dmesh_nccl_options_t nccl;
+    int backend; /* index in the backend table */
+    int owner;   /* the backend whose keys set opts: a dim's options of
+                  * another backend than its own are ignored; 0 (mpi): none */
+    dmesh_backend_axis_t opts;
 } dmesh_axis_options_t;
 
 typedef struct {
-    int check;               /* agreement check before creating communicators */
-    int comm_create;         /* enum dmesh_comm_create */
-    int device;              /* forced CUDA ordinal, or -1 */
-    int bind;                /* enum dmesh_bind */
-    int nccl_lazy;           /* create NCCL communicators at first dmesh_get_nccl_comm */
-    int order;               /* enum dmesh_order (dmesh_order) */
-    int nccl_create;         /* enum dmesh_nccl_create */
-    int nccl_scalable_roots; /* ids per scalable init; 0: one per 128 ranks */
-    int debug;               /* DMESH_DEBUG */
-    int strict;              /* dmesh_strict / DMESH_STRICT: unknown names are errors */
-    double timeout;          /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
+    int check;       /* agreement check before creating communicators */
+    int comm_create; /* enum dmesh_comm_create */
+    int device;      /* forced CUDA ordinal, or -1 */
+    int bind;        /* enum dmesh_bind */
+    int order;       /* enum dmesh_order (dmesh_order) */
+    int debug;       /* DMESH_DEBUG */
+    int strict;      /* dmesh_strict / DMESH_STRICT: unknown names are errors */
+    double timeout;  /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */
     dmesh_axis_options_t axis[DMESH_MAX_DIMS];
+    dmesh_backend_call_t call[DMESH_BACKEND_MAX]; /* each backend's options of the call */
 } dmesh_options_t;
 
 /* Parse info (may be MPI_INFO_NULL) for a mesh of ndims dims named names
  * (NULL: unnamed) and device type cuda (1) or cpu (0). Environment variables
  * give the defaults. Keys without the dmesh_ prefix are ignored; unknown
  * dmesh_* keys and DMESH_* variables are listed under DMESH_DEBUG and are
- * DMESH_ERR_ARG with dmesh_strict on; bad values, and NCCL settings that
- * ncclCommInitRankConfig would refuse, are DMESH_ERR_ARG. */
+ * DMESH_ERR_ARG with dmesh_strict on; bad values, and backend settings that
+ * the backend's library would refuse, are DMESH_ERR_ARG. Each backend of
+ * the table (backend.h) parses its own keys and variables. */
 int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int cuda,
                         dmesh_options_t *opts);
 
@@ -80,6 +71,11 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
  * key, else DMESH_CHECK, else on), read before the other arguments are
  * validated; a bad value counts as on (dmesh_options_parse reports it). */
 int dmesh_options_check(MPI_Info info);
+
+/* The value parsers the backends share: an integer of [lo, hi], and a
+ * choice of a (0) or b (1); DMESH_ERR_ARG naming key otherwise. */
+int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out);
+int dmesh_option_choice(const char *key, const char *val, const char *a, const char *b, int *out);
 
 /* Canonical text of an axis's backend options, part of the cache key and of
  * the agreement hash: equal options give equal text. */

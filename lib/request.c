@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "backend.h"
 #include "hash.h"
 #include "request.h"
 
@@ -64,9 +65,9 @@ void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t 
     char key[DMESH_OPTIONS_KEY_LEN];
 
     dmesh_request_bytes(r, &o->comm_create, sizeof(o->comm_create));
-    dmesh_request_bytes(r, &o->nccl_lazy, sizeof(o->nccl_lazy));
-    dmesh_request_bytes(r, &o->nccl_create, sizeof(o->nccl_create));
-    dmesh_request_bytes(r, &o->nccl_scalable_roots, sizeof(o->nccl_scalable_roots));
+    for (int b = 0; b < dmesh_backend_count; b++) /* each backend's options of the call */
+        if (dmesh_backends[b]->call_option != NULL)
+            dmesh_request_bytes(r, &o->call[b], sizeof(o->call[b]));
     dmesh_request_bytes(r, &o->order, sizeof(o->order));
     for (int d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));

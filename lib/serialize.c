@@ -7,10 +7,11 @@
  * choice, building communicators) is followed by the agreement (dmesh_universe_agree). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm_nccl.h"
+#include "backend.h"
 #include "create.h"
 #include "error.h"
 #include "fault.h"
@@ -27,8 +28,8 @@ static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t
     strcpy(d->name, name);
     d->axis = *axis;
     if (e != NULL) {
-        d->opts.backend = e->backend;
-        d->opts.nccl = e->nccl_options;
+        d->opts.backend = d->opts.owner = e->backend;
+        d->opts.opts = e->backend_options;
     }
 }
 
@@ -107,11 +108,9 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
     DMESH_TRY(dmesh_options_parse(info, s->ndims, s->named ? names : NULL, s->cuda, o));
     for (i = 0; i < s->ndims + s->nflat; i++) {
         const dmesh_saved_dim_t *d = i < s->ndims ? &s->dims[i] : &s->flat[i - s->ndims];
-        if (d->opts.backend == DMESH_BACKEND_NCCL && (!s->cuda || !dmesh_nccl_available()))
-            return dmesh_error_set(DMESH_ERR_BACKEND,
-                                   "dmesh_deserialize: backend nccl of \"%s\" "
-                                   "needs device type cuda and a dmesh built with NCCL",
-                                   d->name);
+        char what[DMESH_MAX_NAME + 32];
+        snprintf(what, sizeof(what), "dmesh_deserialize, \"%s\"", d->name);
+        DMESH_TRY(dmesh_backend_check(d->opts.backend, s->cuda, what));
     }
     return DMESH_SUCCESS;
 }

@@ -8,7 +8,8 @@
  *   root "tp" 4:1
  *   flat "dp_tp" 8:1 mpi           names registered by dmesh_flatten
  *   dim "tp" 4:1 mpi               one line per dimension of the mesh, with
- *                                  its backend: mpi, or nccl MASK BLOCKING
+ *                                  its backend and the backend's options
+ *                                  (backend.h): mpi, or nccl MASK BLOCKING
  *                                  CGA MIN_CTAS MAX_CTAS SPLIT_SHARE "NET"
  *   is-root 0
  *   end
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "error.h"
 #include "fault.h"
 #include "serialize.h"
@@ -34,38 +36,23 @@
 
 /* ---- printer ------------------------------------------------------------ */
 
-static void put_quoted(dmesh_text_t *o, const char *s)
-{
-    dmesh_text_put(o, " \"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
-            dmesh_text_put(o, "\\x%02x", ch);
-        else
-            dmesh_text_put(o, "%c", ch);
-    }
-    dmesh_text_put(o, "\"");
-}
-
 static void put_dim(dmesh_text_t *o, const char *kw, const dmesh_saved_dim_t *d, int named,
                     int backend)
 {
     char axis[1024];
-    const dmesh_nccl_options_t *n = &d->opts.nccl;
 
     dmesh_text_put(o, "%s", kw);
     if (named)
-        put_quoted(o, d->name);
+        dmesh_text_put_quoted(o, d->name);
     else
         dmesh_text_put(o, " -");
     dmesh_axis_to_string(&d->axis, axis, sizeof(axis), NULL);
     dmesh_text_put(o, " %s", axis);
-    if (backend && d->opts.backend == DMESH_BACKEND_NCCL) {
-        dmesh_text_put(o, " nccl %u %d %d %d %d %d", n->set_mask, n->blocking, n->cga_cluster_size,
-                       n->min_ctas, n->max_ctas, n->split_share);
-        put_quoted(o, n->net_name);
-    } else if (backend) {
-        dmesh_text_put(o, " mpi");
+    if (backend) {
+        const dmesh_backend_t *b = dmesh_backends[d->opts.backend];
+        dmesh_text_put(o, " %s", b->name);
+        if (b->axis_print != NULL)
+            b->axis_print(o, &d->opts.opts);
     }
     dmesh_text_put(o, "\n");
 }
@@ -96,7 +83,7 @@ void dmesh_saved_print(const dmesh_saved_t *s, char *buf, size_t len, size_t *ne
 
 /* ---- parser ------------------------------------------------------------- */
 
-typedef struct {
+typedef struct dmesh_scan {
     const char *text, *p, *line_start;
     int line;
 } cursor_t;
@@ -253,30 +240,32 @@ static int axis(cursor_t *c, int n, dmesh_axis_t *a)
     return DMESH_SUCCESS;
 }
 
+int dmesh_scan_int(struct dmesh_scan *c, long long lo, long long hi, const char *what, int *v)
+{
+    return integer(c, lo, hi, what, v);
+}
+
+int dmesh_scan_name(struct dmesh_scan *c, char out[DMESH_MAX_NAME], int empty_ok)
+{
+    return name(c, out, empty_ok ? NAME_EMPTY_OK : NAME_REQUIRED);
+}
+
+/* A backend of the table by name, then its options (backend.h). */
 static int backend(cursor_t *c, dmesh_axis_options_t *o)
 {
-    char tok[TOKEN_MAX];
+    char tok[TOKEN_MAX], all[64];
     const char *at = c->p + 1;
-    dmesh_nccl_options_t *n = &o->nccl;
-    int mask = 0;
+    int b;
 
     memset(o, 0, sizeof(*o));
-    DMESH_TRY(word(c, 1, tok, "a backend (mpi or nccl)"));
-    if (strcmp(tok, "mpi") == 0) {
-        o->backend = DMESH_BACKEND_MPI;
+    dmesh_backend_names(all, sizeof(all));
+    DMESH_TRY(word(c, 1, tok, "a backend"));
+    if ((b = dmesh_backend_find(tok)) < 0)
+        return fail_at(c, at, "backend \"%.40s\" is not one of %s", tok, all);
+    o->backend = o->owner = b;
+    if (dmesh_backends[b]->axis_scan == NULL)
         return DMESH_SUCCESS;
-    }
-    if (strcmp(tok, "nccl") != 0)
-        return fail_at(c, at, "backend \"%.40s\" is not mpi or nccl", tok);
-    o->backend = DMESH_BACKEND_NCCL;
-    DMESH_TRY(integer(c, 0, 63, "nccl option mask", &mask));
-    n->set_mask = (unsigned)mask;
-    DMESH_TRY(integer(c, INT_MIN, INT_MAX, "nccl_blocking", &n->blocking));
-    DMESH_TRY(integer(c, INT_MIN, INT_MAX, "nccl_cga_cluster_size", &n->cga_cluster_size));
-    DMESH_TRY(integer(c, INT_MIN, INT_MAX, "nccl_min_ctas", &n->min_ctas));
-    DMESH_TRY(integer(c, INT_MIN, INT_MAX, "nccl_max_ctas", &n->max_ctas));
-    DMESH_TRY(integer(c, INT_MIN, INT_MAX, "nccl_split_share", &n->split_share));
-    return name(c, n->net_name, NAME_EMPTY_OK);
+    return dmesh_backends[b]->axis_scan(c, &o->opts);
 }
 
 static int cmp_int(const void *a, const void *b)

@@ -21,6 +21,19 @@ void dmesh_text_put(dmesh_text_t *t, const char *fmt, ...)
         t->used += (size_t)k;
 }
 
+void dmesh_text_put_quoted(dmesh_text_t *t, const char *s)
+{
+    dmesh_text_put(t, " \"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
+            dmesh_text_put(t, "\\x%02x", ch);
+        else
+            dmesh_text_put(t, "%c", ch);
+    }
+    dmesh_text_put(t, "\"");
+}
+
 void dmesh_text_finish(dmesh_text_t *t, size_t *needed)
 {
     if (t->len > 0 && t->used >= t->len)

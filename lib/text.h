@@ -19,6 +19,10 @@ typedef struct {
 /* Append printf-formatted text. */
 void dmesh_text_put(dmesh_text_t *t, const char *fmt, ...) DMESH_PRINTF(2, 3);
 
+/* Append a blank and s in double quotes, with '"', '\\' and bytes outside printable
+ * ASCII written \xHH (the saved text form's names). */
+void dmesh_text_put_quoted(dmesh_text_t *t, const char *s);
+
 /* End the text: NUL-terminated within len, full length in *needed (may be NULL). */
 void dmesh_text_finish(dmesh_text_t *t, size_t *needed);
 

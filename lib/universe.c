@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "agree.h"
+#include "backend.h"
 #include "comm_mpi.h"
-#include "comm_nccl.h"
 #include "error.h"
 #include "fault.h"
 #include "node.h"
@@ -140,18 +140,22 @@ static void members_free(dmesh_comm_entry_t *e)
         MPI_Group_free(&e->members);
 }
 
-/* Free the communicators of the cache: NCCL first, then MPI, each in
- * reverse creation order (an NCCL communicator may use its MPI one). */
+/* A backend's communicator paired with e's, freed by its backend. */
+static void paired_free(const dmesh_universe_t *u, dmesh_comm_entry_t *e)
+{
+    if (e->paired != NULL)
+        dmesh_backends[e->backend]->destroy(e->paired, u->device);
+    e->paired = NULL;
+}
+
+/* Free the communicators of the cache: the backends' first, then MPI, each
+ * in reverse creation order (a paired communicator may use its MPI one). */
 static void free_comms(dmesh_universe_t *u)
 {
     int i;
 
-    for (i = u->cache.count - 1; i >= 0; i--) {
-        dmesh_comm_entry_t *e = u->cache.order[i];
-        if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl, u->device);
-        e->nccl = NULL;
-    }
+    for (i = u->cache.count - 1; i >= 0; i--)
+        paired_free(u, u->cache.order[i]);
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];
         if (e->comm != MPI_COMM_NULL)
@@ -223,21 +227,38 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
     u->node_lows = lows;
 }
 
+/* Abort backend b's paired communicators together (its abort_all). */
+static int abort_backend(dmesh_universe_t *u, int b)
+{
+    void **paired = NULL;
+    int i, n = 0, err;
+
+    for (i = 0; i < u->cache.count; i++)
+        n += u->cache.order[i]->backend == b && u->cache.order[i]->paired != NULL;
+    if (n == 0 || dmesh_backends[b]->abort_all == NULL)
+        return DMESH_SUCCESS;
+    if ((paired = malloc((size_t)n * sizeof(*paired))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_abort: out of memory");
+    for (i = u->cache.count - 1, n = 0; i >= 0; i--) {
+        dmesh_comm_entry_t *e = u->cache.order[i];
+        if (e->backend == b && e->paired != NULL)
+            paired[n++] = e->paired;
+        if (e->backend == b)
+            e->paired = NULL;
+    }
+    err = dmesh_backends[b]->abort_all(n, paired, u->device);
+    free(paired);
+    return err;
+}
+
 int dmesh_universe_abort(dmesh_universe_t *u)
 {
-    void **nccl = NULL;
-    int i, n = 0, err = DMESH_SUCCESS;
+    int err = DMESH_SUCCESS;
 
-    if (u->cache.count > 0 && (nccl = malloc((size_t)u->cache.count * sizeof(*nccl))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_abort: out of memory");
-    for (i = u->cache.count - 1; i >= 0; i--) {
-        if (u->cache.order[i]->nccl != NULL)
-            nccl[n++] = u->cache.order[i]->nccl;
-        u->cache.order[i]->nccl = NULL;
+    for (int b = 0; b < dmesh_backend_count; b++) {
+        int one = abort_backend(u, b);
+        err = err != DMESH_SUCCESS ? err : one;
     }
-    if (n > 0)
-        err = dmesh_nccl_comm_abort_all(n, nccl, u->device);
-    free(nccl);
     free_comms(u);
     u->aborted = 1;
     return err;
@@ -266,11 +287,11 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
         return DMESH_SUCCESS;
     }
     DMESH_TRY(dmesh_cache_entry_new(axis, key, o->backend, &e));
-    e->nccl_options = o->nccl;
+    e->backend_options = o->opts;
     e->position = -1;
     e->group = -1;
     e->reserved = 1;
-    e->nccl_pending = e->backend == DMESH_BACKEND_NCCL;
+    e->paired_pending = dmesh_backends[e->backend]->make != NULL;
     /* prepared once per entry (on every rank, so that all fail alike); the
      * caller's coordinate, once: queries then read it instead of decomposing */
     e->by_group = comm_create == DMESH_COMM_CREATE_GROUP;
@@ -323,8 +344,10 @@ void dmesh_universe_unreserve(dmesh_universe_t *u)
 {
     while (u->cache.count > 0 && u->cache.order[u->cache.count - 1]->reserved) {
         dmesh_comm_entry_t *e = u->cache.order[u->cache.count - 1];
-        if (e->nccl != NULL)
-            dmesh_nccl_comm_destroy(e->nccl, u->device);
+        for (int b = 0; b < dmesh_backend_count; b++)
+            if (dmesh_backends[b]->forget != NULL)
+                dmesh_backends[b]->forget(&u->backend_state[b], e);
+        paired_free(u, e);
         if (e->comm != MPI_COMM_NULL)
             MPI_Comm_free(&e->comm);
         members_free(e);
@@ -361,87 +384,6 @@ static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm 
     return DMESH_SUCCESS;
 }
 
-static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
-{
-    to->bootstraps += st->bootstraps;
-    to->splits += st->splits;
-    to->scalable += st->scalable;
-    to->id_calls += st->id_calls;
-    to->id_bytes += st->id_bytes;
-}
-
-static const char *const create_names[] = {"init", "split", "scalable"};
-
-#define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
-
-/* Whether e[i] is also among e[0..i) (dims of size 1 share one entry): it
- * is made once. */
-static int listed_before(dmesh_comm_entry_t *const e[], int i)
-{
-    for (int j = 0; j < i; j++)
-        if (e[j] == e[i])
-            return 1;
-    return 0;
-}
-
-/* Collective over all: the pending NCCL communicators among e[0..n), n <=
- * NCCL_BATCH, made together (dmesh_nccl_comms_create), counted, and timed
- * under DMESH_DEBUG. */
-static int nccl_batch(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
-                      dmesh_comm_entry_t *const e[])
-{
-    dmesh_nccl_request_t req[NCCL_BATCH];
-    dmesh_comm_entry_t *pending[NCCL_BATCH];
-    dmesh_nccl_stats_t st;
-    void *parent = NULL;
-    double t;
-    int k = 0, err;
-
-    /* each entry once: within the batch by listed_before, across batches
-     * by nccl_pending (cleared below) */
-    for (int i = 0; i < n; i++) {
-        if (!e[i]->nccl_pending || listed_before(e, i))
-            continue;
-        memset(&req[k], 0, sizeof(req[k]));
-        req[k].comm = e[i]->comm;
-        req[k].opts = &e[i]->nccl_options;
-        req[k].color = e[i]->group;
-        req[k].key = e[i]->position;
-        pending[k++] = e[i];
-    }
-    if (k == 0)
-        return DMESH_SUCCESS;
-    if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root != NULL)
-        parent = u->nccl_root->nccl; /* NULL outside the mesh */
-    memset(&st, 0, sizeof(st));
-    t = MPI_Wtime();
-    err = dmesh_nccl_comms_create(all, how, parent, roots, u->device, k, req, &st);
-    t = MPI_Wtime() - t;
-    if (err != DMESH_SUCCESS)
-        return err;
-    for (int i = 0; i < k; i++) {
-        pending[i]->nccl = req[i].nccl;
-        pending[i]->nccl_pending = 0;
-    }
-    stats_add(&u->nccl_stats, &st);
-    dmesh_universe_debug(u,
-                         "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
-                         "%ld scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
-                         create_names[how], k, st.bootstraps, st.splits, st.scalable, st.id_calls,
-                         st.id_bytes, t);
-    return DMESH_SUCCESS;
-}
-
-/* nccl_batch over e[0..n) in batches (dmesh_deserialize may make more
- * entries than a mesh has dims); the same batches on every rank. */
-static int nccl_entries(dmesh_universe_t *u, MPI_Comm all, int how, int roots, int n,
-                        dmesh_comm_entry_t *const e[])
-{
-    for (int i = 0; i < n; i += NCCL_BATCH)
-        DMESH_TRY(nccl_batch(u, all, how, roots, n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
-    return DMESH_SUCCESS;
-}
-
 /* Make one reserved entry's MPI communicator, followed by the agreement
  * over the universe (a member of a group whose split failed must not go on
  * while the others return). */
@@ -452,87 +394,58 @@ static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm
     return dmesh_universe_agree(u, 0, err, "communicator creation");
 }
 
-/* Whether making e[0..n) needs the split root first. */
-static int needs_root(const dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
-                      const dmesh_options_t *o)
-{
-    if (o->nccl_create != DMESH_NCCL_CREATE_SPLIT || o->nccl_lazy || u->nccl_root != NULL)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (e[i]->reserved && e[i]->nccl_pending)
-            return 1;
-    return 0;
-}
-
-/* split: the universe's NCCL communicator over the whole mesh (its rank map
- * as one axis, options of the first NCCL dim), bootstrapped once by init
- * and kept in the cache; every later split of the universe starts from it.
- * Reserved in front of the call's own reservations, so that the teardown
- * (reverse creation order) and unreserve keep working. */
-static int make_root(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[])
+int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *o,
+                               dmesh_comm_entry_t **out)
 {
     dmesh_axis_t axis;
-    dmesh_axis_options_t ro;
-    dmesh_comm_entry_t *root = NULL, **order;
-    int i, first, err;
+    dmesh_comm_entry_t *e = NULL, **order;
+    int first, count = u->cache.count, err;
 
-    for (i = 0; i < n && !(e[i]->reserved && e[i]->nccl_pending); i++)
-        ;
-    ro.backend = DMESH_BACKEND_NCCL;
-    ro.nccl = e[i]->nccl_options;
-    snprintf(ro.nccl.comm_name, sizeof(ro.nccl.comm_name), "dmesh/root");
     memset(&axis, 0, sizeof(axis));
     if (u->n > 1) {
         axis.natoms = 1;
         axis.atoms[0].size = u->n;
         axis.atoms[0].stride = 1;
     }
-    for (first = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
+    for (first = count; first > 0 && u->cache.order[first - 1]->reserved; first--)
         ;
-    err = dmesh_universe_reserve(u, &axis, &ro, DMESH_COMM_CREATE_SPLIT, &root);
-    DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the root NCCL communicator"));
-    order = u->cache.order;                                    /* reserving may have moved it */
-    if (root->reserved && order[u->cache.count - 1] == root) { /* new: move it to the front */
-        memmove(&order[first + 1], &order[first],
-                (size_t)(u->cache.count - 1 - first) * sizeof(*order));
-        order[first] = root;
+    err = dmesh_universe_reserve(u, &axis, o, DMESH_COMM_CREATE_SPLIT, &e);
+    DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the whole mesh's communicator"));
+    if (u->cache.count > count) { /* new: in front of the call's reservations, then made */
+        order = u->cache.order;
+        memmove(&order[first + 1], &order[first], (size_t)(count - first) * sizeof(*order));
+        order[first] = e;
+        DMESH_TRY(make_entry(u, e, NULL));
     }
-    if (root->reserved)
-        DMESH_TRY(make_entry(u, root, NULL));
-    if (root->nccl_pending) {
-        err = dmesh_universe_nccl_entry(u, root);
-        DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
-    }
-    u->nccl_root = root;
+    *out = e;
     return DMESH_SUCCESS;
 }
 
 static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
                     const MPI_Comm given[], const dmesh_options_t *o)
 {
-    int i, err, made, how = o->nccl_create;
+    int i, b, err, made, first, count;
 
-    if (needs_root(u, n, e, o))
-        DMESH_TRY(make_root(u, n, e));
-    if (how == DMESH_NCCL_CREATE_SPLIT && u->nccl_root == NULL)
-        how = DMESH_NCCL_CREATE_INIT; /* nothing to split from (nothing pending) */
     /* every rank takes part in every creation, whatever failed before it:
      * one agreement after all of them (the groups were made before the
      * agreement on the reservations, so no member skips its group's) */
     for (i = 0, err = DMESH_SUCCESS, made = 0; i < n; i++)
-        if (e[i]->reserved && e[i] != u->nccl_root && !listed_before(e, i)) {
+        if (e[i]->reserved && !dmesh_cache_listed_before(e, i)) {
             int one = make_comm(u, e[i], given ? &given[i] : NULL);
             err = err != DMESH_SUCCESS ? err : one;
             made++;
         }
     if (made > 0) /* the same on every rank: the reservations were agreed */
         DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
-    if (!o->nccl_lazy)
-        DMESH_TRY(nccl_entries(u, u->comm, how, o->nccl_scalable_roots, n, e));
+    for (first = count = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
+        ;
+    for (b = 0; b < dmesh_backend_count; b++) /* then each backend pairs its own */
+        if (dmesh_backends[b]->make != NULL)
+            DMESH_TRY(dmesh_backends[b]->make(u, &u->backend_state[b], u->comm, &o->call[b], n, e));
     for (i = 0; i < n; i++)
         e[i]->reserved = 0;
-    if (u->nccl_root != NULL)
-        u->nccl_root->reserved = 0;
+    for (i = first; i < first + u->cache.count - count; i++)
+        u->cache.order[i]->reserved = 0; /* what the backends added in front (whole_entry) */
     return DMESH_SUCCESS;
 }
 
@@ -541,62 +454,45 @@ int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[
 {
     int err = make_all(u, n, e, given, o);
 
-    if (err != DMESH_SUCCESS) {
-        if (u->nccl_root != NULL && u->nccl_root->reserved)
-            u->nccl_root = NULL;     /* made by this call: unreserved with the rest */
+    if (err != DMESH_SUCCESS)
         dmesh_universe_unreserve(u); /* the same entries on every rank */
-    }
     return err;
 }
 
-/* One entry outside a call that reserved it before its agreement: the
- * reservation is agreed on its own when it was not found. */
-static int entry_with(dmesh_universe_t *u, const dmesh_axis_t *axis, const dmesh_axis_options_t *o,
-                      const MPI_Comm *given, int comm_create, int nccl_lazy,
-                      dmesh_comm_entry_t **out)
+int dmesh_universe_pair_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
-    dmesh_comm_entry_t *e = NULL;
-    int err = dmesh_universe_reserve(u, axis, o, comm_create, &e);
+    const dmesh_backend_t *b = dmesh_backends[e->backend];
 
-    if (err != DMESH_SUCCESS || e->reserved) { /* not found: the same on every rank */
-        err = dmesh_universe_agree(u, 0, err, "communicator cache");
-        if (err == DMESH_SUCCESS) {
-            dmesh_options_t o;
-            memset(&o, 0, sizeof(o));
-            o.comm_create = comm_create;
-            o.nccl_lazy = nccl_lazy;
-            o.nccl_create = DMESH_NCCL_CREATE_INIT;
-            err = dmesh_universe_make(u, 1, &e, given, &o);
-        } else
-            dmesh_universe_unreserve(u);
-    }
-    if (err == DMESH_SUCCESS)
-        *out = e;
-    return err;
-}
-
-int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
-                               dmesh_comm_entry_t **out)
-{
-    return entry_with(u, axis, o, &given, DMESH_COMM_CREATE_SPLIT, nccl_lazy, out);
-}
-
-int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                             const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
-                             dmesh_comm_entry_t **out)
-{
-    return entry_with(u, axis, o, NULL, comm_create, nccl_lazy, out);
-}
-
-int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
-{
-    if (!e->nccl_pending)
+    if (!e->paired_pending)
         return DMESH_SUCCESS;
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(nccl_entries(u, e->comm, DMESH_NCCL_CREATE_INIT, 0, 1, &e));
-    e->nccl_pending = 0;
+        DMESH_TRY(b->make(u, &u->backend_state[e->backend], e->comm, NULL, 1, &e));
+    e->paired_pending = 0;
     return DMESH_SUCCESS;
+}
+
+void dmesh_universe_pair_done(dmesh_comm_entry_t *e, void *paired)
+{
+    e->paired = paired;
+    e->paired_pending = 0;
+}
+
+const dmesh_backend_state_t *dmesh_universe_backend_state(const dmesh_universe_t *u,
+                                                          const dmesh_backend_t *b)
+{
+    return &u->backend_state[dmesh_backend_index(b)];
+}
+
+void dmesh_universe_cache_info(const dmesh_universe_t *u, dmesh_cache_info_t *info)
+{
+    memset(info, 0, sizeof(*info));
+    info->comms_mpi = u->cache.count;
+    info->lookups = u->cache.lookups;
+    info->hits = u->cache.hits;
+    for (int b = 0; b < dmesh_backend_count; b++)
+        if (dmesh_backends[b]->info != NULL)
+            dmesh_backends[b]->info(&u->backend_state[b], dmesh_cache_count_paired(&u->cache, b),
+                                    info);
 }
 
 int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)

@@ -10,8 +10,8 @@
 #include <mpi.h>
 
 #include "agree.h"
+#include "backend.h"
 #include "cache.h"
-#include "comm_nccl.h"
 #include "dmesh_layout.h"
 #include "error.h"
 #include "options.h"
@@ -62,9 +62,8 @@ typedef struct dmesh_universe {
     dmesh_layout_t root_layout;             /* of the root mesh: serialized, and its names */
     const char *root_names[DMESH_MAX_DIMS]; /* are no flatten names; NULL when unnamed */
     dmesh_interned_t *names;                /* every name of the universe's meshes */
-    dmesh_comm_entry_t *nccl_root; /* split: the entry over the whole mesh, parent of the rest */
-    dmesh_nccl_stats_t nccl_stats; /* what NCCL creation cost this rank (dmesh_get_cache_info) */
-    dmesh_flat_name_t *flat;       /* names registered by flatten */
+    dmesh_backend_state_t backend_state[DMESH_BACKEND_MAX]; /* each backend's, backend.h */
+    dmesh_flat_name_t *flat;                                /* names registered by flatten */
     int nflat, flat_capacity;
     int *node_lows; /* per rank of comm, the lowest rank of its node; NULL until known */
 } dmesh_universe_t;
@@ -110,8 +109,9 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows);
  * universe frees it with the others. */
 void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm);
 
-/* Drop one reference; the last one frees the communicators (NCCL first,
- * then MPI, each in reverse creation order) and the universe. */
+/* Drop one reference; the last one frees the communicators (the backends'
+ * paired ones first, then MPI, each in reverse creation order) and the
+ * universe. */
 void dmesh_universe_release(dmesh_universe_t *u);
 
 /* Rank of the root communicator at rank-map index i. */
@@ -154,30 +154,42 @@ void dmesh_universe_unreserve(dmesh_universe_t *u);
  * the reserved entries among e[0..n) in order (split, or group creation as
  * chosen when reserved; or a duplicate of given[i], MPI_COMM_NULL outside
  * the mesh, when given is not NULL), every rank taking part in each whatever
- * failed before, then one agreement; then, unless
- * o->nccl_lazy, all their NCCL communicators together as o->nccl_create
- * says (split first makes the universe's root NCCL communicator when it has
- * none), with one agreement. On failure every rank unreserves and returns
- * the same class. */
+ * failed before, then one agreement; then each backend of the table pairs
+ * its communicators with theirs (its make hook, with the call's options
+ * o->call[b]: nccl defers them under dmesh_nccl_init=lazy). On failure
+ * every rank unreserves and returns the same class. */
 int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
                         const MPI_Comm given[], const dmesh_options_t *o);
 
-/* Collective over u->comm: reserve, agree when not found, make (for calls
- * that need one entry and did not reserve it before their agreement). */
-int dmesh_universe_get_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                             const dmesh_axis_options_t *o, int comm_create, int nccl_lazy,
-                             dmesh_comm_entry_t **e);
-
-/* Same, the entry holding a duplicate of given (MPI_COMM_NULL outside the
- * mesh) instead of a split; collective over the members of given. */
-int dmesh_universe_adopt_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                               const dmesh_axis_options_t *o, MPI_Comm given, int nccl_lazy,
+/* Collective over u->comm, for a backend's make: the entry of the axis
+ * that holds the whole rank map, with the options o, its MPI communicator
+ * made. When the call has to add it, it is reserved in front of the call's
+ * own reservations (so that the teardown and a rollback treat it as
+ * theirs) and agreed; every rank returns the same class. */
+int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *o,
                                dmesh_comm_entry_t **e);
 
-/* Create the pending NCCL communicator of e (collective over e->comm).
- * The callers refuse an aborted universe first (its communicators are
- * gone). */
-int dmesh_universe_nccl_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
+/* Collective over the members of e->comm: make e's pending paired
+ * communicator on its own (its backend's make, without call options); the
+ * callers refuse an aborted universe first (its communicators are gone). */
+int dmesh_universe_pair_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
+
+/* Local, for a backend: e holds paired from now on (no longer pending); the
+ * universe frees it with its backend's destroy. */
+void dmesh_universe_pair_done(dmesh_comm_entry_t *e, void *paired);
+
+/* Local: backend b's state in u (read-only; b's make gets it writable). */
+const dmesh_backend_state_t *dmesh_universe_backend_state(const dmesh_universe_t *u,
+                                                          const dmesh_backend_t *b);
+
+/* Local: the figures of dmesh_get_cache_info (the backends add theirs). */
+void dmesh_universe_cache_info(const dmesh_universe_t *u, dmesh_cache_info_t *info);
+
+/* The CUDA ordinal the universe's ranks use, -1 for cpu. */
+static inline int dmesh_universe_device(const dmesh_universe_t *u)
+{
+    return u->device;
+}
 
 /* Room for n more registered names (before the agreement of a call that
  * registers them, so that registering cannot fail after it). */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_nccl.h"
 #include "bench.h"
 #include "mesh.h"
 
@@ -39,10 +40,10 @@ static double create_once(const bench_args_t *a, MPI_Comm comm, MPI_Info info, n
         bench_die("dmesh_init of a cuda mesh", err);
     MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (row != NULL) {
-        row->made = m->u->nccl_stats;
+        dmesh_backend_nccl_stats(m->u, &row->made);
         if ((err = dmesh_flatten(m, "all", info, &f)) != DMESH_SUCCESS)
             bench_die("dmesh_flatten", err);
-        row->after_flatten = m->u->nccl_stats;
+        dmesh_backend_nccl_stats(m->u, &row->after_flatten);
         dmesh_free(&f);
     }
     dmesh_free(&m);
