@@ -19,6 +19,7 @@
 #define DMESH_BACKEND_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <mpi.h>
 
@@ -41,11 +42,34 @@ typedef union {
     long long align_long;
 } dmesh_backend_state_t;
 
+/* What a backend's make gets from the universe: the universe, opaque here
+ * and handed back to its services; the backend's state in it; and those
+ * services as function pointers (the universe's functions of the same
+ * names), so that the backends sit below universe.c and call nothing above
+ * them. */
+typedef struct {
+    struct dmesh_universe *u;
+    dmesh_backend_state_t *state; /* the backend's, writable */
+    int self;                     /* the backend's index in the table */
+    int device;                   /* the universe's CUDA ordinal, -1 for cpu */
+    /* collective over the universe: the entry of the whole rank map, made */
+    int (*whole_entry)(struct dmesh_universe *u, const dmesh_axis_options_t *o,
+                       struct dmesh_comm_entry **e);
+    /* collective over e's members: e's paired communicator on its own */
+    int (*pair_entry)(struct dmesh_universe *u, struct dmesh_comm_entry *e);
+    /* local: e holds paired from now on */
+    void (*pair_done)(struct dmesh_comm_entry *e, void *paired);
+    /* collective over the universe: the one agreement */
+    int (*agree)(struct dmesh_universe *u, uint64_t hash, int local_err, const char *what);
+    /* a DMESH_DEBUG line on the universe's rank 0 */
+    void (*debug)(const struct dmesh_universe *u, const char *fmt, ...) DMESH_PRINTF(2, 3);
+} dmesh_backend_ctx_t;
+
 typedef struct dmesh_backend {
-    const char *name;    /* the dmesh_backend value, the word of the saved text form and
-                          * the start of the cache key */
-    const char *library; /* what it needs built in, for messages ("NCCL"); NULL: nothing */
-    int needs_cuda;      /* usable with device type "cuda" only (and the default there) */
+    const char *name;       /* the dmesh_backend value, the word of the saved text form and
+                             * the start of the cache key */
+    const char *library;    /* what it needs built in, for messages ("NCCL"); NULL: nothing */
+    int needs_cuda;         /* usable with device type "cuda" only (and the default there) */
     int (*available)(void); /* built in; NULL: always */
 
     /* Names: its dmesh_* info keys and DMESH_* environment variables
@@ -80,13 +104,14 @@ typedef struct dmesh_backend {
 
     /* Collective over all (every rank of it calls, with the same n and
      * entries): pair a communicator with each entry of e[0..n) whose
-     * backend this is and which is still pending (dmesh_universe_pair_done
-     * records one), then agree; every rank returns the same class and a
-     * failure leaves nothing made. call is the call's options; NULL when
-     * one entry is made on its own, over its MPI communicator (the lazy
-     * creation of dmesh_get_nccl_comm). NULL hook: nothing is paired. */
-    int (*make)(struct dmesh_universe *u, dmesh_backend_state_t *state, MPI_Comm all,
-                const dmesh_backend_call_t *call, int n, struct dmesh_comm_entry *const e[]);
+     * backend this is (ctx->self) and which is still pending
+     * (ctx->pair_done records one), then agree; every rank returns the same
+     * class and a failure leaves nothing made. call is the call's options;
+     * NULL when one entry is made on its own, over its MPI communicator
+     * (the lazy creation of dmesh_get_nccl_comm). NULL hook: nothing is
+     * paired. */
+    int (*make)(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backend_call_t *call,
+                int n, struct dmesh_comm_entry *const e[]);
     /* Local: free one paired communicator (the universe's teardown), and
      * abort several at once (dmesh_abort), with the universe's device. */
     int (*destroy)(void *paired, int device);

@@ -16,10 +16,11 @@
 
 #include "backend.h"
 #include "backend_nccl.h"
+#include "cache.h"
 #include "comm_nccl.h"
 #include "error.h"
-#include "serialize.h"
-#include "universe.h"
+#include "option_value.h"
+#include "scan.h"
 
 /* The call's options, in its backend bytes. */
 typedef struct {
@@ -203,7 +204,7 @@ static void axis_print(dmesh_text_t *t, const dmesh_backend_axis_t *axis)
     dmesh_text_put_quoted(t, n.net_name);
 }
 
-static int axis_scan(struct dmesh_scan *s, dmesh_backend_axis_t *axis)
+static int axis_scan(dmesh_scan_t *s, dmesh_backend_axis_t *axis)
 {
     dmesh_nccl_options_t n;
     int mask = 0;
@@ -216,7 +217,7 @@ static int axis_scan(struct dmesh_scan *s, dmesh_backend_axis_t *axis)
     DMESH_TRY(dmesh_scan_int(s, INT_MIN, INT_MAX, "nccl_min_ctas", &n.min_ctas));
     DMESH_TRY(dmesh_scan_int(s, INT_MIN, INT_MAX, "nccl_max_ctas", &n.max_ctas));
     DMESH_TRY(dmesh_scan_int(s, INT_MIN, INT_MAX, "nccl_split_share", &n.split_share));
-    DMESH_TRY(dmesh_scan_name(s, n.net_name, 1));
+    DMESH_TRY(dmesh_scan_name(s, n.net_name, DMESH_SCAN_NAME_EMPTY_OK));
     axis_put(axis, &n);
     return DMESH_SUCCESS;
 }
@@ -248,21 +249,21 @@ static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
 #define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
 
 /* Whether e is this backend's and has no NCCL communicator yet. */
-static int pending(const dmesh_comm_entry_t *e)
+static int pending(const dmesh_backend_ctx_t *ctx, const dmesh_comm_entry_t *e)
 {
-    return e->paired_pending && dmesh_backends[e->backend] == &dmesh_backend_nccl;
+    return e->paired_pending && e->backend == ctx->self;
 }
 
 /* Collective over all: the pending NCCL communicators among e[0..n), n <=
  * NCCL_BATCH, made together (dmesh_nccl_comms_create), counted, and timed
  * under DMESH_DEBUG. */
-static int batch(dmesh_universe_t *u, dmesh_backend_state_t *state, MPI_Comm all, int how,
-                 int roots, int n, dmesh_comm_entry_t *const e[])
+static int batch(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int roots, int n,
+                 dmesh_comm_entry_t *const e[])
 {
     dmesh_nccl_request_t req[NCCL_BATCH];
     dmesh_nccl_options_t opts[NCCL_BATCH];
     dmesh_comm_entry_t *todo[NCCL_BATCH];
-    nccl_state_t st = state_get(state);
+    nccl_state_t st = state_get(ctx->state);
     dmesh_nccl_stats_t made;
     void *parent = NULL;
     double t;
@@ -271,7 +272,7 @@ static int batch(dmesh_universe_t *u, dmesh_backend_state_t *state, MPI_Comm all
     /* each entry once: within the batch by dmesh_cache_listed_before, across batches
      * by pending (cleared below) */
     for (int i = 0; i < n; i++) {
-        if (!pending(e[i]) || dmesh_cache_listed_before(e, i))
+        if (!pending(ctx, e[i]) || dmesh_cache_listed_before(e, i))
             continue;
         opts[k] = axis_get(&e[i]->backend_options);
         memset(&req[k], 0, sizeof(req[k]));
@@ -287,37 +288,36 @@ static int batch(dmesh_universe_t *u, dmesh_backend_state_t *state, MPI_Comm all
         parent = st.root->paired; /* NULL outside the mesh */
     memset(&made, 0, sizeof(made));
     t = MPI_Wtime();
-    err = dmesh_nccl_comms_create(all, how, parent, roots, dmesh_universe_device(u), k, req, &made);
+    err = dmesh_nccl_comms_create(all, how, parent, roots, ctx->device, k, req, &made);
     t = MPI_Wtime() - t;
     if (err != DMESH_SUCCESS)
         return err;
     for (int i = 0; i < k; i++)
-        dmesh_universe_pair_done(todo[i], req[i].nccl);
+        ctx->pair_done(todo[i], req[i].nccl);
     stats_add(&st.stats, &made);
-    state_put(state, &st);
-    dmesh_universe_debug(u,
-                         "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
-                         "%ld scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
-                         create_names[how], k, made.bootstraps, made.splits, made.scalable,
-                         made.id_calls, made.id_bytes, t);
+    state_put(ctx->state, &st);
+    ctx->debug(ctx->u,
+               "NCCL %s: %d communicator(s) together, %ld bootstraps, %ld splits, "
+               "%ld scalable inits, %ld MPI calls and %ld bytes of ids, %.6f s",
+               create_names[how], k, made.bootstraps, made.splits, made.scalable, made.id_calls,
+               made.id_bytes, t);
     return DMESH_SUCCESS;
 }
 
 /* batch over e[0..n) in batches (dmesh_deserialize may make more entries
  * than a mesh has dims); the same batches on every rank. */
-static int batches(dmesh_universe_t *u, dmesh_backend_state_t *state, MPI_Comm all, int how,
-                   int roots, int n, dmesh_comm_entry_t *const e[])
+static int batches(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int roots, int n,
+                   dmesh_comm_entry_t *const e[])
 {
     for (int i = 0; i < n; i += NCCL_BATCH)
-        DMESH_TRY(batch(u, state, all, how, roots, n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
+        DMESH_TRY(batch(ctx, all, how, roots, n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
     return DMESH_SUCCESS;
 }
 
 /* split: the universe's NCCL communicator over the whole mesh (options of
  * the first pending dim), bootstrapped once by init and kept in the cache;
  * every later split of the universe starts from it. */
-static int make_root(dmesh_universe_t *u, dmesh_backend_state_t *state, int n,
-                     dmesh_comm_entry_t *const e[])
+static int make_root(const dmesh_backend_ctx_t *ctx, int n, dmesh_comm_entry_t *const e[])
 {
     dmesh_axis_options_t ro;
     dmesh_nccl_options_t no;
@@ -325,26 +325,26 @@ static int make_root(dmesh_universe_t *u, dmesh_backend_state_t *state, int n,
     nccl_state_t st;
     int i, err;
 
-    for (i = 0; i < n - 1 && !(e[i]->reserved && pending(e[i])); i++)
+    for (i = 0; i < n - 1 && !(e[i]->reserved && pending(ctx, e[i])); i++)
         ;
     memset(&ro, 0, sizeof(ro));
     ro.backend = ro.owner = e[i]->backend;
     no = axis_get(&e[i]->backend_options);
     snprintf(no.comm_name, sizeof(no.comm_name), "dmesh/root");
     axis_put(&ro.opts, &no);
-    DMESH_TRY(dmesh_universe_whole_entry(u, &ro, &root));
+    DMESH_TRY(ctx->whole_entry(ctx->u, &ro, &root));
     if (root->paired_pending) { /* collective over its members: agreed over all */
-        err = dmesh_universe_pair_entry(u, root);
-        DMESH_TRY(dmesh_universe_agree(u, 0, err, "root NCCL communicator"));
+        err = ctx->pair_entry(ctx->u, root);
+        DMESH_TRY(ctx->agree(ctx->u, 0, err, "root NCCL communicator"));
     }
-    st = state_get(state);
+    st = state_get(ctx->state);
     st.root = root;
-    state_put(state, &st);
+    state_put(ctx->state, &st);
     return DMESH_SUCCESS;
 }
 
-static int make(dmesh_universe_t *u, dmesh_backend_state_t *state, MPI_Comm all,
-                const dmesh_backend_call_t *call, int n, dmesh_comm_entry_t *const e[])
+static int make(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backend_call_t *call,
+                int n, dmesh_comm_entry_t *const e[])
 {
     nccl_call_t c = {DMESH_NCCL_CREATE_INIT, 0, 0};
     int i;
@@ -353,15 +353,15 @@ static int make(dmesh_universe_t *u, dmesh_backend_state_t *state, MPI_Comm all,
         memcpy(&c, call->bytes, sizeof(c));
     if (c.lazy)
         return DMESH_SUCCESS;
-    if (c.create == DMESH_NCCL_CREATE_SPLIT && state_get(state).root == NULL) {
-        for (i = 0; i < n && !(e[i]->reserved && pending(e[i])); i++)
+    if (c.create == DMESH_NCCL_CREATE_SPLIT && state_get(ctx->state).root == NULL) {
+        for (i = 0; i < n && !(e[i]->reserved && pending(ctx, e[i])); i++)
             ;
         if (i == n) /* nothing new to split: the same on every rank (agreed) */
             c.create = DMESH_NCCL_CREATE_INIT;
         else
-            DMESH_TRY(make_root(u, state, n, e));
+            DMESH_TRY(make_root(ctx, n, e));
     }
-    return batches(u, state, all, c.create, c.roots, n, e);
+    return batches(ctx, all, c.create, c.roots, n, e);
 }
 
 static void forget(dmesh_backend_state_t *state, const dmesh_comm_entry_t *e)
@@ -384,9 +384,9 @@ static void fill_info(const dmesh_backend_state_t *state, int paired, dmesh_cach
     info->nccl_scalable_inits = st.stats.scalable;
 }
 
-void dmesh_backend_nccl_stats(const dmesh_universe_t *u, dmesh_nccl_stats_t *stats)
+void dmesh_backend_nccl_stats(const dmesh_backend_state_t *state, dmesh_nccl_stats_t *stats)
 {
-    *stats = state_get(dmesh_universe_backend_state(u, &dmesh_backend_nccl)).stats;
+    *stats = state_get(state).stats;
 }
 
 static const char *const names[] = {"dmesh_nccl_create", "dmesh_nccl_init", "DMESH_NCCL_CREATE",

@@ -4,11 +4,11 @@
 #ifndef DMESH_BACKEND_NCCL_H
 #define DMESH_BACKEND_NCCL_H
 
+#include "backend.h"
 #include "comm_nccl.h"
 
-struct dmesh_universe;
-
-/* What NCCL creation cost the calling rank in universe u so far. */
-void dmesh_backend_nccl_stats(const struct dmesh_universe *u, dmesh_nccl_stats_t *stats);
+/* What NCCL creation cost the calling rank so far in the universe whose
+ * nccl state is state (dmesh_universe_backend_state). */
+void dmesh_backend_nccl_stats(const dmesh_backend_state_t *state, dmesh_nccl_stats_t *stats);
 
 #endif /* DMESH_BACKEND_NCCL_H */

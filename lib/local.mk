@@ -12,7 +12,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h \
 	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c lib/layout_text.c lib/layout_check.h \
-	lib/options.c lib/options.h \
+	lib/options.c lib/options.h lib/option_value.c lib/option_value.h \
 	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
 	lib/pcomm.c lib/pcomm.h \
@@ -36,7 +36,8 @@ include lib/gpu.mk
 # Simulation codes: queries on the whole mesh, Cartesian
 # communicators, save and restore.
 lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
-	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c
+	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c \
+	lib/scan.c lib/scan.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 

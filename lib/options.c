@@ -17,6 +17,7 @@
 
 #include "backend.h"
 #include "error.h"
+#include "option_value.h"
 #include "options.h"
 
 /* The dims that the ".<dim>" forms of one key (dmesh_backend, a backend's
@@ -44,33 +45,6 @@ static key_forms_t *forms_of(dim_forms_t *f, const char *base)
         return &f->key[f->n - 1]; /* not reached: unknown nccl_ fields change nothing */
     snprintf(f->key[f->n].base, sizeof(f->key[f->n].base), "%s", base);
     return &f->key[f->n++];
-}
-
-int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(val, &end, 10);
-    if (errno != 0 || end == val || *end != '\0' || v < lo || v > hi)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "option %s: value \"%s\" is not an integer in [%d, %d]", key, val,
-                               lo, hi);
-    *out = (int)v;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_option_choice(const char *key, const char *val, const char *a, const char *b, int *out)
-{
-    if (strcmp(val, a) == 0)
-        *out = 0;
-    else if (strcmp(val, b) == 0)
-        *out = 1;
-    else
-        return dmesh_error_set(
-            DMESH_ERR_ARG, "option %s: value \"%s\" is neither \"%s\" nor \"%s\"", key, val, a, b);
-    return DMESH_SUCCESS;
 }
 
 static int parse_bool(const char *key, const char *val, int *out)

@@ -72,11 +72,6 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
  * validated; a bad value counts as on (dmesh_options_parse reports it). */
 int dmesh_options_check(MPI_Info info);
 
-/* The value parsers the backends share: an integer of [lo, hi], and a
- * choice of a (0) or b (1); DMESH_ERR_ARG naming key otherwise. */
-int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out);
-int dmesh_option_choice(const char *key, const char *val, const char *a, const char *b, int *out);
-
 /* Canonical text of an axis's backend options, part of the cache key and of
  * the agreement hash: equal options give equal text. */
 void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len);

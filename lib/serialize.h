@@ -42,12 +42,4 @@ int dmesh_saved_parse(const char *text, dmesh_saved_t *s);
 
 void dmesh_saved_free(dmesh_saved_t *s);
 
-/* The parser's scanner, for a backend's options after its name on a flat or
- * dim line (backend.h): an integer of [lo, hi] named what, and a quoted
- * name (of 0 bytes too when empty_ok), each after blanks. Errors name the
- * line, column and byte offset as the parser's own do. */
-struct dmesh_scan;
-int dmesh_scan_int(struct dmesh_scan *s, long long lo, long long hi, const char *what, int *v);
-int dmesh_scan_name(struct dmesh_scan *s, char out[DMESH_MAX_NAME], int empty_ok);
-
 #endif /* DMESH_SERIALIZE_H */

@@ -31,6 +31,7 @@
 #include "backend.h"
 #include "error.h"
 #include "fault.h"
+#include "scan.h"
 #include "serialize.h"
 #include "text.h"
 
@@ -83,185 +84,36 @@ void dmesh_saved_print(const dmesh_saved_t *s, char *buf, size_t len, size_t *ne
 
 /* ---- parser ------------------------------------------------------------- */
 
-typedef struct dmesh_scan {
-    const char *text, *p, *line_start;
-    int line;
-} cursor_t;
-
-#define TOKEN_MAX 1024
-
-static int fail_at(const cursor_t *c, const char *at, const char *fmt, ...) DMESH_PRINTF(3, 4);
-static int fail_at(const cursor_t *c, const char *at, const char *fmt, ...)
-{
-    char what[300];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    return dmesh_error_set(DMESH_ERR_ARG, "dmesh_deserialize: line %d, column %d (byte %zu): %s",
-                           c->line, (int)(at - c->line_start) + 1, (size_t)(at - c->text), what);
-}
-
-static int is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t';
-}
-
-static int is_end(char ch)
-{
-    return ch == '\0' || ch == '\n' || is_blank(ch);
-}
-
-/* A run of non-blank characters, after one or more blanks (lead) or at the
- * start of a line (!lead). */
-static int word(cursor_t *c, int lead, char out[TOKEN_MAX], const char *what)
-{
-    size_t k = 0;
-
-    if (lead && !is_blank(*c->p))
-        return fail_at(c, c->p, "expected a blank before %s", what);
-    while (is_blank(*c->p))
-        c->p++;
-    if (is_end(*c->p))
-        return fail_at(c, c->p, "expected %s", what);
-    while (!is_end(*c->p)) {
-        if (k == TOKEN_MAX - 1)
-            return fail_at(c, c->p, "%s is too long", what);
-        out[k++] = *c->p++;
-    }
-    out[k] = '\0';
-    return DMESH_SUCCESS;
-}
-
-static int integer(cursor_t *c, long long lo, long long hi, const char *what, int *v)
-{
-    char tok[TOKEN_MAX], *end;
-    const char *at;
-    long long x;
-
-    while (is_blank(*c->p) && is_blank(c->p[1]))
-        c->p++;
-    at = c->p + is_blank(*c->p);
-    DMESH_TRY(word(c, 1, tok, what));
-    if (tok[0] != '-' && (tok[0] < '0' || tok[0] > '9'))
-        return fail_at(c, at, "%s: \"%.40s\" is not an integer", what, tok);
-    if (strlen(tok) > 12)
-        return fail_at(c, at, "%s: \"%.40s\" is out of range [%lld, %lld]", what, tok, lo, hi);
-    x = strtoll(tok, &end, 10);
-    if (*end != '\0' || end == tok || (tok[0] == '-' && end == tok + 1))
-        return fail_at(c, at, "%s: \"%.40s\" is not an integer", what, tok);
-    if (x < lo || x > hi)
-        return fail_at(c, at, "%s: %lld is out of range [%lld, %lld]", what, x, lo, hi);
-    *v = (int)x;
-    return DMESH_SUCCESS;
-}
-
-static int end_of_line(cursor_t *c)
-{
-    while (is_blank(*c->p))
-        c->p++;
-    if (*c->p != '\n')
-        return fail_at(c, c->p,
-                       *c->p ? "unexpected text at the end of the line"
-                             : "unexpected end of the text (missing \"end\")");
-    c->p++;
-    c->line++;
-    c->line_start = c->p;
-    return DMESH_SUCCESS;
-}
-
-static int hex(char ch)
-{
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
-enum { NAME_REQUIRED = 0, NAME_DASH_OK = 1, NAME_EMPTY_OK = 2 };
-
-/* A quoted name of 1 to DMESH_MAX_NAME - 1 bytes (0 with NAME_EMPTY_OK), or
- * "-" with NAME_DASH_OK (unnamed: out = ""). */
-static int name(cursor_t *c, char out[DMESH_MAX_NAME], int flags)
-{
-    int allow_unnamed = flags & NAME_DASH_OK;
-
-    size_t k = 0;
-
-    if (!is_blank(*c->p))
-        return fail_at(c, c->p, "expected a blank before a name");
-    while (is_blank(*c->p))
-        c->p++;
-    if (allow_unnamed && c->p[0] == '-' && is_end(c->p[1])) {
-        c->p++;
-        out[0] = '\0';
-        return DMESH_SUCCESS;
-    }
-    if (*c->p != '"')
-        return fail_at(c, c->p,
-                       allow_unnamed ? "expected a quoted name or -" : "expected a quoted name");
-    for (c->p++; *c->p != '"'; c->p++) {
-        unsigned char ch = (unsigned char)*c->p;
-        if (ch < 0x20 || ch == 0x7f)
-            return fail_at(c, c->p, "unterminated name or control byte in a name");
-        if (ch == '\\') {
-            int hi = c->p[1] == 'x' ? hex(c->p[2]) : -1, lo = hi >= 0 ? hex(c->p[3]) : -1;
-            if (lo < 0 || hi * 16 + lo == 0)
-                return fail_at(c, c->p, "bad escape in a name (\\xHH, not \\x00)");
-            ch = (unsigned char)(hi * 16 + lo);
-            c->p += 3;
-        }
-        if (k == DMESH_MAX_NAME - 1)
-            return fail_at(c, c->p, "name longer than %d bytes", DMESH_MAX_NAME - 1);
-        out[k++] = (char)ch;
-    }
-    c->p++;
-    if (k == 0 && !(flags & NAME_EMPTY_OK))
-        return fail_at(c, c->p - 2, "empty name");
-    out[k] = '\0';
-    return DMESH_SUCCESS;
-}
-
 /* A canonical axis whose copies tile a rank map of n. */
-static int axis(cursor_t *c, int n, dmesh_axis_t *a)
+static int axis(dmesh_scan_t *c, int n, dmesh_axis_t *a)
 {
-    char tok[TOKEN_MAX];
+    char tok[DMESH_SCAN_TOKEN_MAX];
     dmesh_axis_t canon, comp;
     const char *at;
 
-    while (is_blank(*c->p) && is_blank(c->p[1]))
-        c->p++;
-    at = c->p + is_blank(*c->p);
-    DMESH_TRY(word(c, 1, tok, "an axis"));
+    at = dmesh_scan_at(c);
+    DMESH_TRY(dmesh_scan_word(c, 1, tok, "an axis"));
     if (dmesh_axis_parse(tok, a) != DMESH_SUCCESS)
-        return fail_at(c, at, "bad axis \"%.60s\" (%s)", tok, dmesh_last_error());
+        return dmesh_scan_fail(c, at, "bad axis \"%.60s\" (%s)", tok, dmesh_last_error());
     if (dmesh_axis_canonical(a, &canon) != DMESH_SUCCESS || !dmesh_axis_equal(a, &canon))
-        return fail_at(c, at, "axis \"%.60s\" is not canonical", tok);
+        return dmesh_scan_fail(c, at, "axis \"%.60s\" is not canonical", tok);
     if (dmesh_axis_complement(a, n, &comp) != DMESH_SUCCESS)
-        return fail_at(c, at, "axis \"%.60s\" does not tile the %d ranks", tok, n);
+        return dmesh_scan_fail(c, at, "axis \"%.60s\" does not tile the %d ranks", tok, n);
     return DMESH_SUCCESS;
 }
 
-int dmesh_scan_int(struct dmesh_scan *c, long long lo, long long hi, const char *what, int *v)
-{
-    return integer(c, lo, hi, what, v);
-}
-
-int dmesh_scan_name(struct dmesh_scan *c, char out[DMESH_MAX_NAME], int empty_ok)
-{
-    return name(c, out, empty_ok ? NAME_EMPTY_OK : NAME_REQUIRED);
-}
-
 /* A backend of the table by name, then its options (backend.h). */
-static int backend(cursor_t *c, dmesh_axis_options_t *o)
+static int backend(dmesh_scan_t *c, dmesh_axis_options_t *o)
 {
-    char tok[TOKEN_MAX], all[64];
+    char tok[DMESH_SCAN_TOKEN_MAX], all[64];
     const char *at = c->p + 1;
     int b;
 
     memset(o, 0, sizeof(*o));
     dmesh_backend_names(all, sizeof(all));
-    DMESH_TRY(word(c, 1, tok, "a backend"));
+    DMESH_TRY(dmesh_scan_word(c, 1, tok, "a backend"));
     if ((b = dmesh_backend_find(tok)) < 0)
-        return fail_at(c, at, "backend \"%.40s\" is not one of %s", tok, all);
+        return dmesh_scan_fail(c, at, "backend \"%.40s\" is not one of %s", tok, all);
     o->backend = o->owner = b;
     if (dmesh_backends[b]->axis_scan == NULL)
         return DMESH_SUCCESS;
@@ -275,37 +127,37 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* "ranks N identity" or "ranks N : r0 r1 ...": N distinct ranks >= 0. */
-static int ranks(cursor_t *c, dmesh_saved_t *s)
+static int ranks(dmesh_scan_t *c, dmesh_saved_t *s)
 {
-    char tok[TOKEN_MAX];
+    char tok[DMESH_SCAN_TOKEN_MAX];
     const char *at;
     int *sorted, i;
 
-    DMESH_TRY(integer(c, 1, INT_MAX, "rank map size", &s->n));
+    DMESH_TRY(dmesh_scan_int(c, 1, INT_MAX, "rank map size", &s->n));
     at = c->p + 1;
-    DMESH_TRY(word(c, 1, tok, "identity or :"));
+    DMESH_TRY(dmesh_scan_word(c, 1, tok, "identity or :"));
     if (strcmp(tok, "identity") == 0)
-        return end_of_line(c);
+        return dmesh_scan_end_of_line(c);
     if (strcmp(tok, ":") != 0)
-        return fail_at(c, at, "expected identity or : before the ranks");
+        return dmesh_scan_fail(c, at, "expected identity or : before the ranks");
     for (i = 0;; i++) {
         const char *q = c->p;
-        while (is_blank(*q))
+        while (dmesh_scan_is_blank(*q))
             q++;
         if (*q == '\n' || *q == '\0')
             break;
         if (i == s->n)
-            return fail_at(c, q, "more than %d ranks", s->n);
+            return dmesh_scan_fail(c, q, "more than %d ranks", s->n);
         if ((i & (i - 1)) == 0) { /* grow as the list is read: N alone allocates nothing */
             int *m = DMESH_FAULT_REALLOC(s->rank_map, (size_t)(i ? 2 * i : 1) * sizeof(int));
             if (m == NULL)
                 return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
             s->rank_map = m;
         }
-        DMESH_TRY(integer(c, 0, INT_MAX, "rank", &s->rank_map[i]));
+        DMESH_TRY(dmesh_scan_int(c, 0, INT_MAX, "rank", &s->rank_map[i]));
     }
     if (i != s->n)
-        return fail_at(c, c->p, "%d ranks, expected %d", i, s->n);
+        return dmesh_scan_fail(c, c->p, "%d ranks, expected %d", i, s->n);
     if ((sorted = DMESH_FAULT_MALLOC((size_t)s->n * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_deserialize: out of memory");
     memcpy(sorted, s->rank_map, (size_t)s->n * sizeof(int));
@@ -315,28 +167,29 @@ static int ranks(cursor_t *c, dmesh_saved_t *s)
     i = i < s->n ? sorted[i] : -1;
     free(sorted);
     if (i >= 0)
-        return fail_at(c, c->line_start, "rank %d appears twice in the rank map", i);
-    return end_of_line(c);
+        return dmesh_scan_fail(c, c->line_start, "rank %d appears twice in the rank map", i);
+    return dmesh_scan_end_of_line(c);
 }
 
 /* Names of a list of dimensions: all named or none, distinct. */
-static int check_names(cursor_t *c, const char *at, const dmesh_saved_dim_t *d, int k, int *named)
+static int check_names(dmesh_scan_t *c, const char *at, const dmesh_saved_dim_t *d, int k,
+                       int *named)
 {
     int j;
 
     if (k == 0)
         *named = d[0].name[0] != '\0';
     if ((d[k].name[0] != '\0') != *named)
-        return fail_at(c, at, "named and unnamed dimensions mixed");
+        return dmesh_scan_fail(c, at, "named and unnamed dimensions mixed");
     for (j = 0; *named && j < k; j++)
         if (strcmp(d[j].name, d[k].name) == 0)
-            return fail_at(c, at, "name \"%.63s\" is used twice", d[k].name);
+            return dmesh_scan_fail(c, at, "name \"%.63s\" is used twice", d[k].name);
     return DMESH_SUCCESS;
 }
 
 /* The axes of dims joined: orthogonal, tiling the rank map; for the root,
  * exactly the whole rank map in order. */
-static int check_joined(cursor_t *c, const dmesh_saved_dim_t *d, int k, int n, int root,
+static int check_joined(dmesh_scan_t *c, const dmesh_saved_dim_t *d, int k, int n, int root,
                         const char *what)
 {
     dmesh_layout_t l;
@@ -349,19 +202,20 @@ static int check_joined(cursor_t *c, const dmesh_saved_dim_t *d, int k, int n, i
     if (dmesh_layout_concat(&l, &all) != DMESH_SUCCESS ||
         dmesh_axis_is_orthogonal(&all, &ok) != DMESH_SUCCESS || !ok ||
         dmesh_axis_complement(&all, n, &comp) != DMESH_SUCCESS)
-        return fail_at(c, c->line_start, "the %s dimensions overlap or do not tile the rank map",
-                       what);
+        return dmesh_scan_fail(c, c->line_start,
+                               "the %s dimensions overlap or do not tile the rank map", what);
     if (root &&
         (dmesh_axis_canonical(&all, &all) != DMESH_SUCCESS ||
          (n > 1 && (all.natoms != 1 || all.atoms[0].size != n || all.atoms[0].stride != 1))))
-        return fail_at(c, c->line_start, "the root dimensions do not cover the rank map in order");
+        return dmesh_scan_fail(c, c->line_start,
+                               "the root dimensions do not cover the rank map in order");
     return DMESH_SUCCESS;
 }
 
 enum { SEC_ROOT, SEC_FLAT, SEC_DIM, SEC_DONE };
 
 /* One "root", "flat" or "dim" line after its keyword. */
-static int dim_line(cursor_t *c, dmesh_saved_t *s, int sec, const char *at)
+static int dim_line(dmesh_scan_t *c, dmesh_saved_t *s, int sec, const char *at)
 {
     dmesh_saved_dim_t *d;
     int j;
@@ -376,11 +230,12 @@ static int dim_line(cursor_t *c, dmesh_saved_t *s, int sec, const char *at)
         d = &s->flat[s->nflat];
     } else {
         if ((sec == SEC_ROOT ? s->nroot : s->ndims) == DMESH_MAX_DIMS)
-            return fail_at(c, at, "more than %d dimensions", DMESH_MAX_DIMS);
+            return dmesh_scan_fail(c, at, "more than %d dimensions", DMESH_MAX_DIMS);
         d = sec == SEC_ROOT ? &s->root[s->nroot] : &s->dims[s->ndims];
     }
     memset(d, 0, sizeof(*d));
-    DMESH_TRY(name(c, d->name, sec != SEC_FLAT ? NAME_DASH_OK : NAME_REQUIRED));
+    DMESH_TRY(dmesh_scan_name(
+        c, d->name, sec != SEC_FLAT ? DMESH_SCAN_NAME_DASH_OK : DMESH_SCAN_NAME_REQUIRED));
     DMESH_TRY(axis(c, s->n, &d->axis));
     if (sec != SEC_ROOT)
         DMESH_TRY(backend(c, &d->opts));
@@ -391,80 +246,84 @@ static int dim_line(cursor_t *c, dmesh_saved_t *s, int sec, const char *at)
     else {
         for (j = 0; j < s->nroot; j++)
             if (strcmp(s->root[j].name, d->name) == 0)
-                return fail_at(c, at, "flattened name \"%.63s\" is a root dimension", d->name);
+                return dmesh_scan_fail(c, at, "flattened name \"%.63s\" is a root dimension",
+                                       d->name);
         for (j = 0; j < s->nflat; j++)
             if (strcmp(s->flat[j].name, d->name) == 0)
-                return fail_at(c, at, "flattened name \"%.63s\" is used twice", d->name);
+                return dmesh_scan_fail(c, at, "flattened name \"%.63s\" is used twice", d->name);
         s->nflat++;
     }
-    return end_of_line(c);
+    return dmesh_scan_end_of_line(c);
 }
 
 /* "is-root 0|1" then "end" and the end of the text. */
-static int finish(cursor_t *c, dmesh_saved_t *s)
+static int finish(dmesh_scan_t *c, dmesh_saved_t *s)
 {
-    char tok[TOKEN_MAX];
+    char tok[DMESH_SCAN_TOKEN_MAX];
     int d, same = s->ndims == s->nroot && s->named == s->root_named;
 
-    DMESH_TRY(integer(c, 0, 1, "is-root", &s->is_root));
+    DMESH_TRY(dmesh_scan_int(c, 0, 1, "is-root", &s->is_root));
     for (d = 0; same && d < s->ndims; d++)
         same = dmesh_axis_equal(&s->dims[d].axis, &s->root[d].axis) &&
                strcmp(s->dims[d].name, s->root[d].name) == 0;
     if (s->is_root && !same)
-        return fail_at(c, c->line_start, "is-root 1, but the dimensions are not the root's");
-    DMESH_TRY(end_of_line(c));
-    DMESH_TRY(word(c, 0, tok, "end"));
+        return dmesh_scan_fail(c, c->line_start,
+                               "is-root 1, but the dimensions are not the root's");
+    DMESH_TRY(dmesh_scan_end_of_line(c));
+    DMESH_TRY(dmesh_scan_word(c, 0, tok, "end"));
     if (strcmp(tok, "end") != 0)
-        return fail_at(c, c->line_start, "expected end");
+        return dmesh_scan_fail(c, c->line_start, "expected end");
     if (*c->p == '\n') {
         c->p++;
         c->line++;
         c->line_start = c->p;
     }
     if (*c->p != '\0')
-        return fail_at(c, c->p, "text after end");
+        return dmesh_scan_fail(c, c->p, "text after end");
     return DMESH_SUCCESS;
 }
 
-static int parse_body(cursor_t *c, dmesh_saved_t *s)
+static int parse_body(dmesh_scan_t *c, dmesh_saved_t *s)
 {
-    char tok[TOKEN_MAX];
+    char tok[DMESH_SCAN_TOKEN_MAX];
     const char *at;
     int v = 0, sec = SEC_ROOT, next;
 
-    DMESH_TRY(word(c, 0, tok, "dmesh-mesh"));
+    DMESH_TRY(dmesh_scan_word(c, 0, tok, "dmesh-mesh"));
     if (strcmp(tok, "dmesh-mesh") != 0)
-        return fail_at(c, c->text, "not a saved dmesh mesh (expected \"dmesh-mesh\")");
-    DMESH_TRY(integer(c, 0, INT_MAX, "version", &v));
+        return dmesh_scan_fail(c, c->text, "not a saved dmesh mesh (expected \"dmesh-mesh\")");
+    DMESH_TRY(dmesh_scan_int(c, 0, INT_MAX, "version", &v));
     if (v != DMESH_SAVED_VERSION)
-        return fail_at(c, c->line_start, "version %d is not supported (this dmesh reads %d)", v,
-                       DMESH_SAVED_VERSION);
-    DMESH_TRY(end_of_line(c));
-    DMESH_TRY(word(c, 0, tok, "device"));
+        return dmesh_scan_fail(c, c->line_start,
+                               "version %d is not supported (this dmesh reads %d)", v,
+                               DMESH_SAVED_VERSION);
+    DMESH_TRY(dmesh_scan_end_of_line(c));
+    DMESH_TRY(dmesh_scan_word(c, 0, tok, "device"));
     if (strcmp(tok, "device") != 0)
-        return fail_at(c, c->line_start, "expected device");
+        return dmesh_scan_fail(c, c->line_start, "expected device");
     at = c->p + 1;
-    DMESH_TRY(word(c, 1, tok, "a device type"));
+    DMESH_TRY(dmesh_scan_word(c, 1, tok, "a device type"));
     if (strcmp(tok, "cpu") != 0 && strcmp(tok, "cuda") != 0)
-        return fail_at(c, at, "device type \"%.40s\" is not cpu or cuda", tok);
+        return dmesh_scan_fail(c, at, "device type \"%.40s\" is not cpu or cuda", tok);
     s->cuda = tok[1] == 'u';
-    DMESH_TRY(end_of_line(c));
-    DMESH_TRY(word(c, 0, tok, "ranks"));
+    DMESH_TRY(dmesh_scan_end_of_line(c));
+    DMESH_TRY(dmesh_scan_word(c, 0, tok, "ranks"));
     if (strcmp(tok, "ranks") != 0)
-        return fail_at(c, c->line_start, "expected ranks");
+        return dmesh_scan_fail(c, c->line_start, "expected ranks");
     DMESH_TRY(ranks(c, s));
     for (;;) {
         at = c->line_start;
-        DMESH_TRY(word(c, 0, tok, "root, flat, dim or is-root"));
+        DMESH_TRY(dmesh_scan_word(c, 0, tok, "root, flat, dim or is-root"));
         next = strcmp(tok, "root") == 0      ? SEC_ROOT
                : strcmp(tok, "flat") == 0    ? SEC_FLAT
                : strcmp(tok, "dim") == 0     ? SEC_DIM
                : strcmp(tok, "is-root") == 0 ? SEC_DONE
                                              : -1;
         if (next < 0)
-            return fail_at(c, at, "unknown line \"%.40s\"", tok);
+            return dmesh_scan_fail(c, at, "unknown line \"%.40s\"", tok);
         if (next < sec || (next > SEC_ROOT && s->nroot == 0) || (next == SEC_DONE && s->ndims == 0))
-            return fail_at(c, at, "\"%s\" line out of order (root, flat, dim, is-root)", tok);
+            return dmesh_scan_fail(c, at, "\"%s\" line out of order (root, flat, dim, is-root)",
+                                   tok);
         if (next > SEC_ROOT && sec == SEC_ROOT)
             DMESH_TRY(check_joined(c, s->root, s->nroot, s->n, 1, "root"));
         if (next == SEC_DONE) {
@@ -478,7 +337,7 @@ static int parse_body(cursor_t *c, dmesh_saved_t *s)
 
 int dmesh_saved_parse(const char *text, dmesh_saved_t *s)
 {
-    cursor_t c = {text, text, text, 1};
+    dmesh_scan_t c = {text, text, text, 1};
     int err;
 
     DMESH_CHECK_PTR(text);

@@ -394,6 +394,20 @@ static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm
     return dmesh_universe_agree(u, 0, err, "communicator creation");
 }
 
+/* The context of backend b's make in u (backend.h). */
+static void ctx_of(dmesh_universe_t *u, int b, dmesh_backend_ctx_t *ctx)
+{
+    ctx->u = u;
+    ctx->state = &u->backend_state[b];
+    ctx->self = b;
+    ctx->device = u->device;
+    ctx->whole_entry = dmesh_universe_whole_entry;
+    ctx->pair_entry = dmesh_universe_pair_entry;
+    ctx->pair_done = dmesh_universe_pair_done;
+    ctx->agree = dmesh_universe_agree;
+    ctx->debug = dmesh_universe_debug;
+}
+
 int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *o,
                                dmesh_comm_entry_t **out)
 {
@@ -440,8 +454,11 @@ static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
     for (first = count = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
         ;
     for (b = 0; b < dmesh_backend_count; b++) /* then each backend pairs its own */
-        if (dmesh_backends[b]->make != NULL)
-            DMESH_TRY(dmesh_backends[b]->make(u, &u->backend_state[b], u->comm, &o->call[b], n, e));
+        if (dmesh_backends[b]->make != NULL) {
+            dmesh_backend_ctx_t ctx;
+            ctx_of(u, b, &ctx);
+            DMESH_TRY(dmesh_backends[b]->make(&ctx, u->comm, &o->call[b], n, e));
+        }
     for (i = 0; i < n; i++)
         e[i]->reserved = 0;
     for (i = first; i < first + u->cache.count - count; i++)
@@ -461,12 +478,13 @@ int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[
 
 int dmesh_universe_pair_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
 {
-    const dmesh_backend_t *b = dmesh_backends[e->backend];
+    dmesh_backend_ctx_t ctx;
 
     if (!e->paired_pending)
         return DMESH_SUCCESS;
+    ctx_of(u, e->backend, &ctx);
     if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(b->make(u, &u->backend_state[e->backend], e->comm, NULL, 1, &e));
+        DMESH_TRY(dmesh_backends[e->backend]->make(&ctx, e->comm, NULL, 1, &e));
     e->paired_pending = 0;
     return DMESH_SUCCESS;
 }

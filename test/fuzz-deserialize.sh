@@ -27,6 +27,8 @@ mkdir -p "$top_builddir/test"
 "$cc" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
     -I"$top_builddir" -I"$top_srcdir/include" -I"$top_builddir/include" -I"$top_srcdir/lib" $mpi_c \
     -o "$exe" "$top_srcdir/test/fuzz_deserialize.c" "$top_srcdir/lib/serialize_text.c" \
-    "$top_srcdir/lib/text.c" "$top_srcdir/lib/layout.c" "$top_srcdir/lib/layout_text.c" "$top_srcdir/lib/error.c" $mpi_l
+    "$top_srcdir/lib/text.c" "$top_srcdir/lib/layout.c" "$top_srcdir/lib/layout_text.c" "$top_srcdir/lib/error.c" \
+    "$top_srcdir/lib/scan.c" "$top_srcdir/lib/backend.c" "$top_srcdir/lib/backend_nccl.c" \
+    "$top_srcdir/lib/option_value.c" "$top_srcdir/lib/cache.c" "$top_srcdir/lib/comm_nccl_none.c" $mpi_l
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$exe" "${1:-1000000}" "${2:-1}"

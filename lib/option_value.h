@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The value parsers of options, shared by options.c and the backends'
+ * parsers (backend.h); below both, so that neither calls the other. */
+#ifndef DMESH_OPTION_VALUE_H
+#define DMESH_OPTION_VALUE_H
+
+/* An integer of [lo, hi]; DMESH_ERR_ARG naming key otherwise. */
+int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out);
+
+/* a (0) or b (1); DMESH_ERR_ARG naming key and both otherwise. */
+int dmesh_option_choice(const char *key, const char *val, const char *a, const char *b, int *out);
+
+#endif /* DMESH_OPTION_VALUE_H */
