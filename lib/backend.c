@@ -11,10 +11,17 @@
 
 const dmesh_backend_t dmesh_backend_mpi = {.name = "mpi"};
 
+#ifdef DMESH_BACKEND_EXTRA /* one more backend, of a test (test/backend_dup.c) */
+extern const dmesh_backend_t DMESH_BACKEND_EXTRA;
+#endif
+
 /* One line per backend; the first is mpi. */
 const dmesh_backend_t *const dmesh_backends[] = {
     &dmesh_backend_mpi,
     &dmesh_backend_nccl,
+#ifdef DMESH_BACKEND_EXTRA
+    &DMESH_BACKEND_EXTRA,
+#endif
 };
 
 const int dmesh_backend_count = (int)(sizeof(dmesh_backends) / sizeof(dmesh_backends[0]));

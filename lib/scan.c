@@ -72,7 +72,8 @@ int dmesh_scan_int(dmesh_scan_t *c, long long lo, long long hi, const char *what
     if (tok[0] != '-' && (tok[0] < '0' || tok[0] > '9'))
         return dmesh_scan_fail(c, at, "%s: \"%.40s\" is not an integer", what, tok);
     if (strlen(tok) > 12)
-        return dmesh_scan_fail(c, at, "%s: \"%.40s\" is out of range [%lld, %lld]", what, tok, lo, hi);
+        return dmesh_scan_fail(c, at, "%s: \"%.40s\" is out of range [%lld, %lld]", what, tok, lo,
+                               hi);
     x = strtoll(tok, &end, 10);
     if (*end != '\0' || end == tok || (tok[0] == '-' && end == tok + 1))
         return dmesh_scan_fail(c, at, "%s: \"%.40s\" is not an integer", what, tok);
@@ -88,8 +89,8 @@ int dmesh_scan_end_of_line(dmesh_scan_t *c)
         c->p++;
     if (*c->p != '\n')
         return dmesh_scan_fail(c, c->p,
-                       *c->p ? "unexpected text at the end of the line"
-                             : "unexpected end of the text (missing \"end\")");
+                               *c->p ? "unexpected text at the end of the line"
+                                     : "unexpected end of the text (missing \"end\")");
     c->p++;
     c->line++;
     c->line_start = c->p;
@@ -100,7 +101,6 @@ static int hex(char ch)
 {
     return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
 }
-
 
 /* A quoted name of 1 to DMESH_MAX_NAME - 1 bytes (0 with DMESH_SCAN_NAME_EMPTY_OK), or
  * "-" with DMESH_SCAN_NAME_DASH_OK (unnamed: out = ""). */
@@ -120,8 +120,8 @@ int dmesh_scan_name(dmesh_scan_t *c, char out[DMESH_MAX_NAME], int flags)
         return DMESH_SUCCESS;
     }
     if (*c->p != '"')
-        return dmesh_scan_fail(c, c->p,
-                       allow_unnamed ? "expected a quoted name or -" : "expected a quoted name");
+        return dmesh_scan_fail(
+            c, c->p, allow_unnamed ? "expected a quoted name or -" : "expected a quoted name");
     for (c->p++; *c->p != '"'; c->p++) {
         unsigned char ch = (unsigned char)*c->p;
         if (ch < 0x20 || ch == 0x7f)
@@ -143,4 +143,3 @@ int dmesh_scan_name(dmesh_scan_t *c, char out[DMESH_MAX_NAME], int flags)
     out[k] = '\0';
     return DMESH_SUCCESS;
 }
-

@@ -18,8 +18,7 @@ typedef struct dmesh_scan {
 #define DMESH_SCAN_TOKEN_MAX 1024
 
 /* DMESH_ERR_ARG at position at of the text, with the printf-formatted what. */
-int dmesh_scan_fail(const dmesh_scan_t *c, const char *at, const char *fmt, ...)
-    DMESH_PRINTF(3, 4);
+int dmesh_scan_fail(const dmesh_scan_t *c, const char *at, const char *fmt, ...) DMESH_PRINTF(3, 4);
 
 /* Blank (space, tab) and end of a token (blank, newline, end of text). */
 int dmesh_scan_is_blank(char ch);

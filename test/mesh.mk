@@ -8,6 +8,8 @@
 #   test_mesh_errors  error classes, agreement check, options
 #   mesh-unknown.sh   test_mesh_errors with unknown DMESH_* variables set
 #   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
+#   test_backend      the backend table with one more line: the "dup" backend
+#                     of test/backend_dup.c, through every hook
 
 check_PROGRAMS += test/test_mesh test/test_mesh_errors test/test_mesh_valgrind
 
@@ -29,6 +31,16 @@ test_test_mesh_valgrind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_valgrind_CFLAGS = $(AM_CFLAGS)
 test_test_mesh_valgrind_LDFLAGS = -no-install
 test_test_mesh_valgrind_LDADD = lib/libdmesh.la
+
+# Its own copy of lib/backend.c, whose table lists test/backend_dup.c's
+# backend: the rest of the library comes from libdmesh_core unchanged.
+check_PROGRAMS += test/test_backend
+test_test_backend_SOURCES = test/test_backend.c test/backend_dup.c test/backend_dup.h \
+	lib/backend.c $(MESH_TESTUTIL)
+test_test_backend_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -DDMESH_BACKEND_EXTRA=dmesh_backend_dup
+test_test_backend_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_backend_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/test_backend-np1.mpi test/test_backend-np2.mpi test/test_backend-np4.mpi
 
 TESTS += test/test_mesh-np1.mpi test/test_mesh-np2.mpi test/test_mesh-np4.mpi \
 	test/test_mesh-np6.mpi test/test_mesh-np8.mpi \
