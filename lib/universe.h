@@ -211,8 +211,9 @@ const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, con
 /* Print a DMESH_DEBUG line on the universe's rank 0. */
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...) DMESH_PRINTF(2, 3);
 
-/* Abort the NCCL communicators and free the MPI ones (dmesh_abort); later
- * collective calls and NCCL queries on u are DMESH_ERR_ARG "universe aborted". */
+/* Abort the backends' paired communicators (each backend's abort_all) and
+ * free the MPI ones (dmesh_abort); later collective calls and NCCL queries
+ * on u are DMESH_ERR_ARG "universe aborted". */
 int dmesh_universe_abort(dmesh_universe_t *u);
 
 #endif /* DMESH_UNIVERSE_H */
