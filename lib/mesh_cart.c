@@ -44,7 +44,7 @@ static int cart_key(dmesh_t m, const int periods[], int reorder, dmesh_axis_t *a
     return DMESH_SUCCESS;
 }
 
-/* Collective over u->comm: the caller's copy of the mesh as a communicator
+/* Collective over dmesh_universe_comm(u): the caller's copy of the mesh as a communicator
  * ranked by row-major coordinate index (the split of the concatenated
  * axis), then MPI_Cart_create on it. Each step that may fail on some ranks
  * is followed by the agreement. */
@@ -56,7 +56,8 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
     MPI_Comm copy = MPI_COMM_NULL;
     int p[DMESH_MAX_DIMS], d, rc, err;
 
-    err = dmesh_comm_mpi_create(u->comm, axis, u->n, u->my_index, base, &copy);
+    err = dmesh_comm_mpi_create(dmesh_universe_comm(u), axis, dmesh_universe_nranks(u),
+                                dmesh_universe_my_index(u), base, &copy);
     err = dmesh_universe_agree(u, h, err, "dmesh_get_cart_comm (split)");
     if (err != DMESH_SUCCESS) {
         if (copy != MPI_COMM_NULL) /* made here, failed elsewhere */
@@ -154,7 +155,7 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
     if (cart == NULL || periods == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: %s is NULL", __func__,
                               cart == NULL ? "cart" : "periods");
-    else if (mesh->u->aborted)
+    else if (dmesh_universe_aborted(mesh->u))
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", __func__);
     else
         err = cart_key(mesh, periods, reorder, &x.axis, x.shape, x.key);

@@ -131,8 +131,8 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
 static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const names[],
                            dmesh_options_t *o)
 {
-    DMESH_TRY(dmesh_options_parse(info, n, names, m->u->cuda, o));
-    return dmesh_check_backends(n, m->u->cuda, o);
+    DMESH_TRY(dmesh_options_parse(info, n, names, dmesh_universe_cuda(m->u), o));
+    return dmesh_check_backends(n, dmesh_universe_cuda(m->u), o);
 }
 
 /* Checks of a derived collective call before its own: a NULL output or an
@@ -141,7 +141,7 @@ static int derived_begin(dmesh_t m, const void *out, const char *fn)
 {
     if (out == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: the output argument is NULL", fn);
-    if (m->u->aborted)
+    if (dmesh_universe_aborted(m->u))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", fn);
     return DMESH_SUCCESS;
 }
@@ -151,12 +151,12 @@ static int derived_begin(dmesh_t m, const void *out, const char *fn)
 static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dmesh_options_t *o,
                            int *creating, dmesh_comm_entry_t *e[])
 {
-    int d, err = DMESH_SUCCESS, before = m->u->cache.count;
+    int d, err = DMESH_SUCCESS, before = dmesh_universe_entry_count(m->u);
 
     for (d = 0; d < n && err == DMESH_SUCCESS; d++)
         err = dmesh_universe_reserve(m->u, &axes[d], &o->axis[d], o->comm_create, &e[d]);
     /* a failed reservation was a miss: communicators were to be made */
-    *creating = err != DMESH_SUCCESS || m->u->cache.count != before;
+    *creating = err != DMESH_SUCCESS || dmesh_universe_entry_count(m->u) != before;
     return err;
 }
 

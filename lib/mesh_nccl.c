@@ -46,10 +46,10 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
      * group (agreed when the mesh was made): returning here strands none */
     if (dmesh_backends[x.e->backend] != &dmesh_backend_nccl)
         return dmesh_error_set(DMESH_ERR_BACKEND, "dim %d uses the MPI backend, not NCCL", dim);
-    if (mesh->u->my_index < 0)
+    if (dmesh_universe_my_index(mesh->u) < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "the calling rank is not in the mesh");
     /* local, as dmesh_abort is: its communicators are gone, nothing to join */
-    if (mesh->u->aborted)
+    if (dmesh_universe_aborted(mesh->u))
         return dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no NCCL "
                                               "communicator");
     if (x.e->paired_pending && x.e->comm != MPI_COMM_NULL) {

@@ -78,7 +78,7 @@ int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(device_type);
-    *device_type = mesh->u->cuda ? "cuda" : "cpu";
+    *device_type = dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu";
     return DMESH_SUCCESS;
 }
 
@@ -95,7 +95,7 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(is_member);
     u = mesh->u;
-    if (u->my_index >= 0) {
+    if (dmesh_universe_my_index(u) >= 0) {
         DMESH_CHECK_PTR(coords);
         if (maxdims < mesh->ndims)
             return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
@@ -103,7 +103,7 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
         for (d = 0; d < mesh->ndims; d++)
             coords[d] = dmesh_mesh_entry(mesh, d)->position;
     }
-    *is_member = u->my_index >= 0;
+    *is_member = dmesh_universe_my_index(u) >= 0;
     return DMESH_SUCCESS;
 }
 
@@ -111,7 +111,7 @@ int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(rank);
-    if (mesh->u->my_index < 0)
+    if (dmesh_universe_my_index(mesh->u) < 0)
         return not_member(__func__);
     *rank = dmesh_mesh_entry(mesh, dim)->position;
     return DMESH_SUCCESS;
@@ -128,7 +128,8 @@ static int copy_of(const dmesh_universe_t *u, const dmesh_axis_t *atoms, int ind
     DMESH_TRY(dmesh_axis_numel(atoms, &count));
     if (max < count)
         return dmesh_error_set(DMESH_ERR_ARG, "capacity %d is less than the %d ranks", max, count);
-    DMESH_TRY(dmesh_axis_group_of(atoms, u->n, u->rank_map, index, max, ranks, &count));
+    DMESH_TRY(dmesh_axis_group_of(atoms, dmesh_universe_nranks(u), dmesh_universe_rank_map(u),
+                                  index, max, ranks, &count));
     *nranks = count;
     return DMESH_SUCCESS;
 }
@@ -136,9 +137,10 @@ static int copy_of(const dmesh_universe_t *u, const dmesh_axis_t *atoms, int ind
 int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int *nranks)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
-    if (mesh->u->my_index < 0)
+    if (dmesh_universe_my_index(mesh->u) < 0)
         return not_member(__func__);
-    return copy_of(mesh->u, dmesh_mesh_axis(mesh, dim), mesh->u->my_index, maxranks, ranks, nranks);
+    return copy_of(mesh->u, dmesh_mesh_axis(mesh, dim), dmesh_universe_my_index(mesh->u), maxranks,
+                   ranks, nranks);
 }
 
 int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
@@ -149,9 +151,9 @@ int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_TRY(dmesh_mesh_concat(mesh, &all));
     DMESH_TRY(dmesh_axis_numel(&all, &size));
-    index = mesh->u->my_index;
+    index = dmesh_universe_my_index(mesh->u);
     /* a non-member sees the only copy, if there is one */
-    if (index < 0 && (size != mesh->u->n || mesh->u->local_map))
+    if (index < 0 && (size != dmesh_universe_nranks(mesh->u) || dmesh_universe_local_map(mesh->u)))
         return not_member(__func__);
     return copy_of(mesh->u, &all, index < 0 ? 0 : index, maxranks, ranks, nranks);
 }
@@ -168,7 +170,7 @@ int dmesh_get_device(dmesh_t mesh, int *device)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(device);
-    *device = mesh->u->device;
+    *device = dmesh_universe_device(mesh->u);
     return DMESH_SUCCESS;
 }
 
@@ -202,7 +204,8 @@ int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
     DMESH_TRY(dmesh_mesh_check(a, DMESH_ANY_DIM, __func__));
     DMESH_TRY(dmesh_mesh_check(b, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(equal);
-    eq = a->u->cuda == b->u->cuda && a->named == b->named && a->ndims == b->ndims;
+    eq = dmesh_universe_cuda(a->u) == dmesh_universe_cuda(b->u) && a->named == b->named &&
+         a->ndims == b->ndims;
     for (d = 0; eq && d < a->ndims; d++)
         eq = dmesh_axis_equal(dmesh_mesh_axis(a, d), dmesh_mesh_axis(b, d)) &&
              (!a->named || strcmp(dmesh_mesh_name(a, d), dmesh_mesh_name(b, d)) == 0);
@@ -246,7 +249,7 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
-    dmesh_text_put(&t, "DeviceMesh(%s, (", mesh->u->cuda ? "cuda" : "cpu");
+    dmesh_text_put(&t, "DeviceMesh(%s, (", dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu");
     for (d = 0; d < mesh->ndims; d++)
         dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? dmesh_mesh_name(mesh, d) : "",
                        mesh->named ? "=" : "", shape[d]);

@@ -307,7 +307,7 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
     DMESH_TRY(dmesh_universe_new(p, id, &desc, &u));
     err = DMESH_SUCCESS;
     for (d = 0; d < a->layout.naxes && err == DMESH_SUCCESS; d++) {
-        dim[d].name = u->root_names[d];
+        dim[d].name = dmesh_universe_root_name(u, d);
         err = dmesh_universe_reserve(u, &a->layout.axes[d], &a->opts.axis[d], a->opts.comm_create,
                                      &dim[d].entry);
     }
@@ -321,7 +321,7 @@ static void debug_mesh(const char *what, dmesh_t m)
 {
     char text[1024];
 
-    if (!m->u->debug || m->u->rank != 0)
+    if (!dmesh_universe_debugging(m->u))
         return;
     dmesh_to_string(m, text, sizeof(text), NULL);
     dmesh_universe_debug(m->u, "%s: %s", what, text);
@@ -414,7 +414,7 @@ static int root_make(dmesh_creation_t *cr)
     if (r->a->cuda)
         DMESH_TRY(dmesh_universe_bind(m->u, &r->a->opts));
     for (int d = 0; c->dim_comms != NULL && d < r->a->layout.naxes; d++)
-        given[d] = m->u->my_index >= 0 ? c->dim_comms[d] : MPI_COMM_NULL;
+        given[d] = dmesh_universe_my_index(m->u) >= 0 ? c->dim_comms[d] : MPI_COMM_NULL;
     entries_of(m->ndims, m->dim, e);
     return dmesh_universe_make(m->u, m->ndims, e, c->dim_comms ? given : NULL, &r->a->opts);
 }

@@ -20,10 +20,10 @@ static int copy_base(dmesh_t m, const char *func, int *base)
     dmesh_axis_t all;
     int size, d, at;
 
-    if (u->my_index < 0) {
+    if (dmesh_universe_my_index(u) < 0) {
         DMESH_TRY(dmesh_mesh_concat(m, &all));
         DMESH_TRY(dmesh_axis_numel(&all, &size));
-        if (size != u->n || u->local_map)
+        if (size != dmesh_universe_nranks(u) || dmesh_universe_local_map(u))
             return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
                                    "%s: the calling rank is in no copy of "
                                    "the mesh, which has several",
@@ -31,7 +31,7 @@ static int copy_base(dmesh_t m, const char *func, int *base)
         *base = 0;
         return DMESH_SUCCESS;
     }
-    *base = u->my_index;
+    *base = dmesh_universe_my_index(u);
     for (d = 0; d < m->ndims; d++) {
         DMESH_TRY(dmesh_axis_index(dmesh_mesh_axis(m, d), dmesh_mesh_entry(m, d)->position, &at));
         *base -= at;
@@ -72,16 +72,16 @@ int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], i
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(is_member);
     u = mesh->u;
-    if (rank < 0 || rank >= u->size)
+    if (rank < 0 || rank >= dmesh_universe_comm_size(u))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: rank %d is not in [0, %d)", __func__, rank,
-                               u->size);
+                               dmesh_universe_comm_size(u));
     /* the arguments are checked alike for members and non-members: the
      * answer to a too small maxdims must not depend on the rank asked about */
     DMESH_CHECK_PTR(coords);
     if (maxdims < mesh->ndims)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
                                mesh->ndims);
-    index = dmesh_rank_map_index(u->n, u->rank_map, rank);
+    index = dmesh_rank_map_index(dmesh_universe_nranks(u), dmesh_universe_rank_map(u), rank);
     if (index >= 0) {
         for (d = 0; d < mesh->ndims; d++)
             DMESH_TRY(dmesh_prepared_axis_decompose(&dmesh_mesh_entry(mesh, d)->prepared, index,
@@ -111,7 +111,7 @@ int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int 
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(source);
     DMESH_CHECK_PTR(dest);
-    if (mesh->u->my_index < 0)
+    if (dmesh_universe_my_index(mesh->u) < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "%s: the calling rank is not in the mesh",
                                __func__);
     DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(mesh, dim), &size));
@@ -134,13 +134,13 @@ int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int
     DMESH_CHECK_PTR(size);
     u = mesh->u;
     a = dmesh_mesh_axis(mesh, dim);
-    if (u->local_map && u->my_index < 0)
+    if (dmesh_universe_local_map(u) && dmesh_universe_my_index(u) < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
                                "%s: the mesh's rank map is private to each "
                                "group and the calling rank is in none",
                                __func__);
     DMESH_TRY(dmesh_axis_numel(a, &gs));
-    DMESH_TRY(dmesh_axis_complement(a, u->n, &c));
+    DMESH_TRY(dmesh_axis_complement(a, dmesh_universe_nranks(u), &c));
     DMESH_TRY(dmesh_axis_numel(&c, &ng));
     if (maxgroups == 0 && ranks == NULL) {
         *ngroups = ng;
@@ -153,9 +153,10 @@ int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int
                                "%s: room for %d groups of %d ranks, dim %d has %d "
                                "groups of %d",
                                __func__, maxgroups, maxranks, dim, ng, gs);
-    if ((all = malloc((size_t)u->n * sizeof(int))) == NULL)
+    if ((all = malloc((size_t)dmesh_universe_nranks(u) * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
-    k = dmesh_axis_groups(a, u->n, u->rank_map, u->n, all, &ng, &gs);
+    k = dmesh_axis_groups(a, dmesh_universe_nranks(u), dmesh_universe_rank_map(u),
+                          dmesh_universe_nranks(u), all, &ng, &gs);
     for (i = 0; k == DMESH_SUCCESS && i < ng * gs; i++)
         ranks[(size_t)(i / gs) * (size_t)maxranks + (size_t)(i % gs)] = all[i];
     free(all);
@@ -172,13 +173,15 @@ static void hint_node_order(dmesh_t mesh, int dim, const int lows[], int kind)
     dmesh_universe_t *u = mesh->u;
     int *map, better = 0;
 
-    if (!u->debug || kind == DMESH_LOCALITY_NODE || dim != mesh->ndims - 1 || u->rank_map != NULL)
+    if (!dmesh_universe_debugging(u) || kind == DMESH_LOCALITY_NODE || dim != mesh->ndims - 1 ||
+        dmesh_universe_rank_map(u) != NULL)
         return;
-    if ((map = malloc((size_t)u->n * sizeof(int))) == NULL)
+    if ((map = malloc((size_t)dmesh_universe_nranks(u) * sizeof(int))) == NULL)
         return;
-    if (dmesh_node_order(u->size, lows, u->n, map) == DMESH_SUCCESS &&
-        dmesh_node_locality(dmesh_mesh_axis(mesh, dim), u->n, map, lows, &better) ==
+    if (dmesh_node_order(dmesh_universe_comm_size(u), lows, dmesh_universe_nranks(u), map) ==
             DMESH_SUCCESS &&
+        dmesh_node_locality(dmesh_mesh_axis(mesh, dim), dmesh_universe_nranks(u), map, lows,
+                            &better) == DMESH_SUCCESS &&
         better == DMESH_LOCALITY_NODE)
         dmesh_universe_debug(u,
                              "dim %d (%s) is %s across nodes; dmesh_order=node (or "
@@ -194,7 +197,7 @@ int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
     int err;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
-    if (mesh->u->local_map) /* the same on every rank */
+    if (dmesh_universe_local_map(mesh->u)) /* the same on every rank */
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: a mesh of dmesh_from_comms without ranks has a rank map "
                                "private to each group",
@@ -207,8 +210,8 @@ int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
     if (err == DMESH_SUCCESS && kind == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'kind' is NULL", __func__);
     if (err == DMESH_SUCCESS)
-        err = dmesh_node_locality(dmesh_mesh_axis(mesh, dim), mesh->u->n, mesh->u->rank_map, lows,
-                                  kind);
+        err = dmesh_node_locality(dmesh_mesh_axis(mesh, dim), dmesh_universe_nranks(mesh->u),
+                                  dmesh_universe_rank_map(mesh->u), lows, kind);
     if (err == DMESH_SUCCESS)
         hint_node_order(mesh, dim, lows, *kind);
     return err;

@@ -37,30 +37,34 @@ int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
 {
     const dmesh_universe_t *u;
     dmesh_saved_t s;
-    int i;
+    int i, nflat;
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     u = mesh->u;
-    if (u->local_map)
+    if (dmesh_universe_local_map(u))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: the mesh was made by dmesh_from_comms without "
                                "ranks: its rank map differs between groups",
                                __func__);
     memset(&s, 0, sizeof(s));
-    if (u->nflat > 0 && (s.flat = DMESH_FAULT_MALLOC((size_t)u->nflat * sizeof(*s.flat))) == NULL)
+    nflat = dmesh_universe_flat_count(u);
+    if (nflat > 0 && (s.flat = DMESH_FAULT_MALLOC((size_t)nflat * sizeof(*s.flat))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
-    s.cuda = u->cuda;
-    s.n = u->n;
-    s.rank_map = u->rank_map;
-    s.nroot = u->root_layout.naxes;
-    s.root_named = s.nroot > 0 && u->root_names[0] != NULL;
+    s.cuda = dmesh_universe_cuda(u);
+    s.n = dmesh_universe_nranks(u);
+    s.rank_map = (int *)dmesh_universe_rank_map(u); /* printed only; only s.flat is freed */
+    s.nroot = dmesh_universe_root_layout(u)->naxes;
+    s.root_named = s.nroot > 0 && dmesh_universe_root_name(u, 0) != NULL;
     for (i = 0; i < s.nroot; i++)
-        saved_dim(&s.root[i], s.root_named ? u->root_names[i] : "", &u->root_layout.axes[i], NULL);
-    s.nflat = u->nflat;
-    for (i = 0; i < s.nflat; i++)
-        saved_dim(&s.flat[i], u->flat[i].name, &u->flat[i].entry->axis, u->flat[i].entry);
+        saved_dim(&s.root[i], s.root_named ? dmesh_universe_root_name(u, i) : "",
+                  &dmesh_universe_root_layout(u)->axes[i], NULL);
+    s.nflat = nflat;
+    for (i = 0; i < s.nflat; i++) {
+        const dmesh_flat_name_t *f = dmesh_universe_flat_at(u, i);
+        saved_dim(&s.flat[i], f->name, &f->entry->axis, f->entry);
+    }
     s.ndims = dmesh_mesh_ndims(mesh);
     s.named = mesh->named;
     s.is_root = mesh->is_root;

@@ -566,6 +566,20 @@ long long dmesh_universe_colour_base(const dmesh_universe_t *u)
     return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
 }
 
+size_t dmesh_universe_bytes(const dmesh_universe_t *u)
+{
+    const dmesh_cache_t *k = &u->cache;
+    size_t b = sizeof(*u) + (size_t)k->nbuckets * sizeof(*k->buckets) +
+               (size_t)k->capacity * sizeof(*k->order) +
+               (size_t)k->count * sizeof(dmesh_comm_entry_t) +
+               (u->rank_map ? (size_t)u->n * sizeof(int) : 0) +
+               (size_t)u->flat_capacity * sizeof(*u->flat);
+
+    for (const dmesh_interned_t *x = u->names; x != NULL; x = x->next)
+        b += sizeof(*x) + strlen(x->text) + 1;
+    return b;
+}
+
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)
 {
     va_list ap;

@@ -114,6 +114,99 @@ void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm);
  * universe. */
 void dmesh_universe_release(dmesh_universe_t *u);
 
+/* Read-only views of a universe for the modules above it: its fields are
+ * universe.c's, read and written there only (.ci/run, module-boundaries). */
+
+/* The rank map's size (the ranks of the root mesh). */
+static inline int dmesh_universe_nranks(const dmesh_universe_t *u)
+{
+    return u->n;
+}
+
+/* The caller's rank-map index, -1 outside the mesh. */
+static inline int dmesh_universe_my_index(const dmesh_universe_t *u)
+{
+    return u->my_index;
+}
+
+/* The rank map: n ranks of the communicator, NULL for the identity. */
+static inline const int *dmesh_universe_rank_map(const dmesh_universe_t *u)
+{
+    return u->rank_map;
+}
+
+/* Whether the rank map differs between ranks (from_comms of a 1-D group). */
+static inline int dmesh_universe_local_map(const dmesh_universe_t *u)
+{
+    return u->local_map;
+}
+
+/* The universe's private communicator and its size. */
+static inline MPI_Comm dmesh_universe_comm(const dmesh_universe_t *u)
+{
+    return u->comm;
+}
+
+static inline int dmesh_universe_comm_size(const dmesh_universe_t *u)
+{
+    return u->size;
+}
+
+/* Device type "cuda" (1) or "cpu" (0). */
+static inline int dmesh_universe_cuda(const dmesh_universe_t *u)
+{
+    return u->cuda;
+}
+
+/* Whether this rank prints DMESH_DEBUG lines (the universe's rank 0). */
+static inline int dmesh_universe_debugging(const dmesh_universe_t *u)
+{
+    return u->debug && u->rank == 0;
+}
+
+/* Whether dmesh_abort ended the universe. */
+static inline int dmesh_universe_aborted(const dmesh_universe_t *u)
+{
+    return u->aborted;
+}
+
+/* The cache's entries, in creation order. */
+static inline int dmesh_universe_entry_count(const dmesh_universe_t *u)
+{
+    return u->cache.count;
+}
+
+static inline dmesh_comm_entry_t *dmesh_universe_entry_at(const dmesh_universe_t *u, int i)
+{
+    return u->cache.order[i];
+}
+
+/* The root mesh's layout and its dim names (NULL when unnamed). */
+static inline const dmesh_layout_t *dmesh_universe_root_layout(const dmesh_universe_t *u)
+{
+    return &u->root_layout;
+}
+
+static inline const char *dmesh_universe_root_name(const dmesh_universe_t *u, int d)
+{
+    return u->root_names[d];
+}
+
+/* The names registered by dmesh_flatten, in registration order. */
+static inline int dmesh_universe_flat_count(const dmesh_universe_t *u)
+{
+    return u->nflat;
+}
+
+static inline const dmesh_flat_name_t *dmesh_universe_flat_at(const dmesh_universe_t *u, int i)
+{
+    return &u->flat[i];
+}
+
+/* Bytes the universe holds (its struct, cache, rank map, registered and
+ * interned names), for the benchmarks' memory figures. */
+size_t dmesh_universe_bytes(const dmesh_universe_t *u);
+
 /* Rank of the root communicator at rank-map index i. */
 static inline int dmesh_universe_rank_at(const dmesh_universe_t *u, int i)
 {

@@ -209,32 +209,12 @@ static dmesh_t fake_root(dmesh_universe_t *u)
     int d;
 
     for (d = 0; d < 4; d++) {
-        dim[d].entry = u->cache.order[d];
-        dim[d].name = u->root_names[d];
+        dim[d].entry = dmesh_universe_entry_at(u, d);
+        dim[d].name = dmesh_universe_root_name(u, d);
     }
     if (dmesh_mesh_new(u, 4, 1, 1, dim, &m) != DMESH_SUCCESS)
         bench_die("dmesh_mesh_new", DMESH_ERR_NOMEM);
     return m;
-}
-
-/* The names interned in u. */
-static size_t names_bytes(const struct dmesh_universe *u)
-{
-    size_t b = 0;
-
-    for (const dmesh_interned_t *x = u->names; x != NULL; x = x->next)
-        b += sizeof(*x) + strlen(x->text) + 1;
-    return b;
-}
-
-size_t bench_universe_bytes(const struct dmesh_universe *u)
-{
-    const dmesh_cache_t *k = &u->cache;
-
-    return sizeof(*u) + (size_t)k->nbuckets * sizeof(*k->buckets) +
-           (size_t)k->capacity * sizeof(*k->order) + (size_t)k->count * sizeof(dmesh_comm_entry_t) +
-           (u->rank_map ? (size_t)u->n * sizeof(int) : 0) +
-           (size_t)u->flat_capacity * sizeof(*u->flat) + names_bytes(u);
 }
 
 /* The objects of one world size, alive until both sizes are measured, so
@@ -277,7 +257,7 @@ static void memory_at(int k, held_t *h, bench_report_t *r)
     if (dmesh_slice(h->m, 2, two, &h->s) != DMESH_SUCCESS)
         bench_die("dmesh_slice", DMESH_ERR_INTERNAL);
     h3 = heap_used();
-    bench_item(r, "memory", sizes[k].key[0], sizes[k].label[0], (double)bench_universe_bytes(h->u),
+    bench_item(r, "memory", sizes[k].key[0], sizes[k].label[0], (double)dmesh_universe_bytes(h->u),
                "B");
     bench_item(r, "memory", sizes[k].key[1], sizes[k].label[1], (double)(h1 - h0), "B");
     bench_item(r, "memory", sizes[k].key[2], sizes[k].label[2],

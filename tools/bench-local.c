@@ -206,7 +206,7 @@ static void memory_live(lctx_t *c, const bench_args_t *a, bench_report_t *r)
                "dmesh_slice (1 dim): heap growth per handle, 64 kept (mallinfo2)",
                (double)(h2 - h1) / KEPT, "B");
     bench_item(r, "memory", "live_universe", "universe: struct + cache + rank map (sizeof sums)",
-               (double)bench_universe_bytes(m->u), "B");
+               (double)dmesh_universe_bytes(m->u), "B");
     bench_item(r, "memory", "live_init_heap", "dmesh_init: heap growth incl. MPI's communicators",
                (double)(h1 - h0), "B");
     for (d = 0; d < KEPT; d++)

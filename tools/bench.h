@@ -119,12 +119,6 @@ void bench_nccl(const bench_args_t *a, MPI_Comm comm, int rank, const char *what
  * when every sampled decomposition agrees with groups(). */
 int bench_layout(const bench_args_t *a, bench_report_t *r);
 
-/* Bytes a universe holds besides MPI's communicators and the private
- * duplicate's shared record: its struct, cache, rank map and flatten
- * registry (bench-layout.c). */
-struct dmesh_universe;
-size_t bench_universe_bytes(const struct dmesh_universe *u);
-
 /* --profile (bench-pmpi.c): the case whose MPI calls are being counted, or
  * -1; the accumulated seconds per case and function. */
 extern int bench_prof_case;
