@@ -328,7 +328,7 @@ static int make_root(const dmesh_backend_ctx_t *ctx, int n, dmesh_comm_entry_t *
     for (i = 0; i < n - 1 && !(e[i]->reserved && pending(ctx, e[i])); i++)
         ;
     memset(&ro, 0, sizeof(ro));
-    ro.backend = ro.owner = e[i]->backend;
+    ro.backend = e[i]->backend;
     no = axis_get(&e[i]->backend_options);
     snprintf(no.comm_name, sizeof(no.comm_name), "dmesh/root");
     axis_put(&ro.opts, &no);

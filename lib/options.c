@@ -124,14 +124,17 @@ check:
 }
 
 /* Apply one per-axis key, dmesh_backend (b < 0) or a per-axis key of
- * backend b, to the axes it names. A dim keeps the options of one backend:
- * keys of two backends for one dim are an error. */
+ * backend b, to the axes it names. The dims' backends are known by then
+ * (parse_info applies dmesh_backend first): a backend's key sets the
+ * options of its own dims; on the others its value is checked, then
+ * ignored (nccl_* on an mpi dim), so that no key order matters. */
 static int apply_axis_key(const char *key, const char *val, int b, int ndims,
                           const char *const names[], dmesh_options_t *o, dim_forms_t *forms)
 {
     char base[MPI_MAX_INFO_KEY + 1];
     const char *dot = strchr(key, '.');
     int d, lo = 0, hi = ndims, known = 1;
+    dmesh_backend_axis_t scratch;
     key_forms_t *kf;
 
     snprintf(base, sizeof(base), "%.*s", dot ? (int)(dot - key) : (int)strlen(key), key);
@@ -148,13 +151,10 @@ static int apply_axis_key(const char *key, const char *val, int b, int ndims,
             DMESH_TRY(parse_backend(key, val, &a->backend));
             continue;
         }
-        if (a->owner != DMESH_BACKEND_MPI && a->owner != b)
-            return dmesh_error_set(DMESH_ERR_ARG, "option %s: dim %d has options of backend %s",
-                                   key, d, dmesh_backends[a->owner]->name);
+        memset(&scratch, 0, sizeof(scratch));
         DMESH_TRY(dmesh_backends[b]->axis_option(key, base + strlen(dmesh_backends[b]->axis_prefix),
-                                                 val, &a->opts, &known));
-        if (known)
-            a->owner = b;
+                                                 val, a->backend == b ? &a->opts : &scratch,
+                                                 &known));
     }
     return DMESH_SUCCESS;
 }
@@ -192,9 +192,17 @@ static int known_name(const char *name, size_t len)
     return 0;
 }
 
-static int apply_key(const char *key, const char *val, int ndims, const char *const names[],
-                     dmesh_options_t *o, dim_forms_t *forms)
+/* Apply one info key: in pass 0 the dmesh_backend keys only, in pass 1
+ * the others. */
+static int apply_key(const char *key, const char *val, int pass, int ndims,
+                     const char *const names[], dmesh_options_t *o, dim_forms_t *forms)
 {
+    int backend = strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.');
+
+    if (backend != (pass == 0))
+        return DMESH_SUCCESS;
+    if (backend)
+        return apply_axis_key(key, val, -1, ndims, names, o, forms);
     if (strcmp(key, "dmesh_strict") == 0)
         return parse_bool(key, val, &o->strict);
     if (strcmp(key, "dmesh_check") == 0)
@@ -209,8 +217,6 @@ static int apply_key(const char *key, const char *val, int ndims, const char *co
         return dmesh_option_choice(key, val, "rank", "node", &o->order);
     if (strcmp(key, "dmesh_timeout") == 0)
         return parse_seconds(key, val, &o->timeout);
-    if (strncmp(key, "dmesh_backend", 13) == 0 && (key[13] == '\0' || key[13] == '.'))
-        return apply_axis_key(key, val, -1, ndims, names, o, forms);
     for (int b = 0; b < dmesh_backend_count; b++) {
         const dmesh_backend_t *be = dmesh_backends[b];
         int known = 0;
@@ -391,8 +397,7 @@ static void label_base(int ndims, const char *const names[], char all[128])
         at += (size_t)snprintf(all + at, at < 128 ? 128 - at : 0, "%s%s", i ? "," : "", names[i]);
 }
 
-/* Each dim's options complete: those another backend's keys set are
- * dropped, then the dim's backend checks and keeps its own, with the label
+/* Each dim's options complete: the dim's backend checks and keeps them, with the label
  * "<dim names>/<dim name>" ("dmesh/<d>" when unnamed; NCCL's commName). */
 static int finish_axes(int ndims, const char *const names[], dmesh_options_t *o)
 {
@@ -401,9 +406,6 @@ static int finish_axes(int ndims, const char *const names[], dmesh_options_t *o)
     for (int d = 0; d < ndims && d < DMESH_MAX_DIMS; d++) {
         dmesh_axis_options_t *a = &o->axis[d];
         const dmesh_backend_t *b = dmesh_backends[a->backend];
-        if (a->owner != a->backend)
-            memset(&a->opts, 0, sizeof(a->opts));
-        a->owner = a->backend;
         if (b->axis_finish == NULL)
             continue;
         if (all[0] == '\0')
@@ -421,7 +423,7 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
                       char unknown[MPI_MAX_INFO_KEY + 1])
 {
     char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
-    int nkeys = 0, i, flag, rc;
+    int nkeys = 0, i, pass, flag, rc;
     dim_forms_t forms;
 
     memset(&forms, 0, sizeof(forms));
@@ -429,20 +431,21 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
         return DMESH_SUCCESS;
     if ((rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Info_get_nkeys");
-    for (i = 0; i < nkeys; i++) {
-        if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS)
-            return dmesh_error_mpi(rc, "MPI_Info_get_nthkey");
-        if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS)
-            return dmesh_error_mpi(rc, "MPI_Info_get");
-        if (flag)
-            DMESH_TRY(apply_key(key, val, ndims, names, opts, &forms));
-        if (strncmp(key, "dmesh_", 6) != 0 || known_name(key, strlen(key)))
-            continue;
-        if (unknown[0] == '\0')
-            snprintf(unknown, MPI_MAX_INFO_KEY + 1, "%s", key);
-        if (opts->debug)
-            fprintf(stderr, "dmesh: unknown info key %s\n", key);
-    }
+    for (pass = 0; pass < 2; pass++) /* dmesh_backend first: the others need the backends */
+        for (i = 0; i < nkeys; i++) {
+            if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS)
+                return dmesh_error_mpi(rc, "MPI_Info_get_nthkey");
+            if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS)
+                return dmesh_error_mpi(rc, "MPI_Info_get");
+            if (flag)
+                DMESH_TRY(apply_key(key, val, pass, ndims, names, opts, &forms));
+            if (pass == 0 || strncmp(key, "dmesh_", 6) != 0 || known_name(key, strlen(key)))
+                continue;
+            if (unknown[0] == '\0')
+                snprintf(unknown, MPI_MAX_INFO_KEY + 1, "%s", key);
+            if (opts->debug)
+                fprintf(stderr, "dmesh: unknown info key %s\n", key);
+        }
     return DMESH_SUCCESS;
 }
 

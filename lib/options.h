@@ -38,10 +38,8 @@ typedef union {
 
 /* Backend choice and backend options of one mesh dimension. */
 typedef struct {
-    int backend; /* index in the backend table */
-    int owner;   /* the backend whose keys set opts: a dim's options of
-                  * another backend than its own are ignored; 0 (mpi): none */
-    dmesh_backend_axis_t opts;
+    int backend;               /* index in the backend table */
+    dmesh_backend_axis_t opts; /* that backend's options of the dim */
 } dmesh_axis_options_t;
 
 typedef struct {

@@ -28,7 +28,7 @@ static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t
     strcpy(d->name, name);
     d->axis = *axis;
     if (e != NULL) {
-        d->opts.backend = d->opts.owner = e->backend;
+        d->opts.backend = e->backend;
         d->opts.opts = e->backend_options;
     }
 }

@@ -114,7 +114,7 @@ static int backend(dmesh_scan_t *c, dmesh_axis_options_t *o)
     DMESH_TRY(dmesh_scan_word(c, 1, tok, "a backend"));
     if ((b = dmesh_backend_find(tok)) < 0)
         return dmesh_scan_fail(c, at, "backend \"%.40s\" is not one of %s", tok, all);
-    o->backend = o->owner = b;
+    o->backend = b;
     if (dmesh_backends[b]->axis_scan == NULL)
         return DMESH_SUCCESS;
     return dmesh_backends[b]->axis_scan(c, &o->opts);

@@ -17,8 +17,8 @@
 
 static const char *const names2[2] = {"dp", "tp"};
 
-/* A 2-D cpu mesh (2 x size/2, or 1 x 1) whose dim "tp" uses backend dup
- * with tag, plus the key=value pairs of extra (NULL-terminated). */
+/* A 2-D cpu mesh (2 x size/2, or 1 x size) whose dim "tp" uses backend
+ * dup with tag, plus the key=value pairs of extra (NULL-terminated). */
 static int dup_mesh(int tag, const char *const extra[], dmesh_t *m)
 {
     int shape[2] = {mt_size % 2 ? 1 : 2, 0}, rc;
@@ -27,11 +27,11 @@ static int dup_mesh(int tag, const char *const extra[], dmesh_t *m)
 
     shape[1] = mt_size / shape[0];
     MPI_Info_create(&info);
-    MPI_Info_set(info, "dmesh_backend.tp", "dup");
     snprintf(val, sizeof(val), "%d", tag);
     MPI_Info_set(info, "dup_tag.tp", val);
     for (int i = 0; extra != NULL && extra[i] != NULL; i += 2)
         MPI_Info_set(info, extra[i], extra[i + 1]);
+    MPI_Info_set(info, "dmesh_backend.tp", "dup"); /* last: key order must not matter */
     rc = dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, names2, info, m);
     MPI_Info_free(&info);
     return rc;
@@ -145,6 +145,32 @@ MT_TEST(options)
     dmesh_free(&m);
 }
 
+/* A backend's per-dim keys set the options of its own dims only: on a dim
+ * of another backend they are checked, then ignored, whatever the key
+ * order (here the nccl_* keys come before dmesh_backend.tp). */
+MT_TEST(options_of_other_backends)
+{
+    const char *other[] = {"nccl_blocking.tp", "1", "nccl_blocking", "0", NULL};
+    const char *bad[] = {"nccl_blocking.tp", "yes", NULL};
+    const char *order[] = {"dup_tag.dp", "5", NULL};
+    dmesh_t m = DMESH_NULL;
+    char key[160];
+
+    MT_FAILS_CREATE(MPI_COMM_WORLD, dup_mesh(2, bad, &m), DMESH_ERR_ARG, m);
+    MT_OK(dup_mesh(2, other, &m));
+    if (m != DMESH_NULL) {
+        dmesh_axis_options_key(&(dmesh_axis_options_t){.backend = DMESH_BACKEND_MPI}, key,
+                               sizeof(key));
+        MT_STREQ(dmesh_mesh_entry(m, 0)->options, key);
+        MT_STREQ(dmesh_mesh_entry(m, 1)->options, "dup t2");
+    }
+    dmesh_free(&m);
+    MT_OK(dup_mesh(2, order, &m)); /* dp is mpi: its dup_tag is ignored */
+    if (m != DMESH_NULL)
+        MT_STREQ(dmesh_mesh_entry(m, 0)->options, key);
+    dmesh_free(&m);
+}
+
 /* A duplicate that fails on the last rank: every rank returns the same
  * class, nothing stays made, and the same call then succeeds. */
 MT_TEST(failure_agreed)
@@ -203,6 +229,7 @@ static Suite *backend_suite(void)
     tcase_add_test(t, options_in_cache_key);
     tcase_add_test(t, saved_form);
     tcase_add_test(t, options);
+    tcase_add_test(t, options_of_other_backends);
     tcase_add_test(t, failure_agreed);
     tcase_add_test(t, lazy_pairing);
     tcase_add_test(t, abort_all);
