@@ -104,12 +104,14 @@ typedef struct dmesh_backend {
 
     /* Collective over all (every rank of it calls, with the same n and
      * entries): pair a communicator with each entry of e[0..n) whose
-     * backend this is (ctx->self) and which is still pending
-     * (ctx->pair_done records one), then agree; every rank returns the same
-     * class and a failure leaves nothing made. call is the call's options;
-     * NULL when one entry is made on its own, over its MPI communicator
-     * (the lazy creation of dmesh_get_nccl_comm). NULL hook: nothing is
-     * paired. */
+     * backend this is (ctx->self), which is still pending and which the
+     * call reserved (e->reserved: the same on every rank; an entry found
+     * in the cache may have been made lazily in some of its groups only,
+     * and stays to its lazy creation), then agree (ctx->pair_done records
+     * one made); every rank returns the same class and a failure leaves
+     * nothing made. call is the call's options; NULL when one entry is
+     * made on its own, over its MPI communicator (the lazy creation of
+     * dmesh_get_nccl_comm). NULL hook: nothing is paired. */
     int (*make)(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backend_call_t *call,
                 int n, struct dmesh_comm_entry *const e[]);
     /* Local: free one paired communicator (the universe's teardown), and

@@ -248,17 +248,21 @@ static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
 
 #define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
 
-/* Whether e is this backend's and has no NCCL communicator yet. */
-static int pending(const dmesh_backend_ctx_t *ctx, const dmesh_comm_entry_t *e)
+/* Whether e is this backend's and has no NCCL communicator yet; with
+ * reserved_only, also one the call reserved. An eager creation makes those
+ * only: their state is the same on every rank (agreed), while an entry
+ * found in the cache may have been made lazily in some of its groups and
+ * not in others, and every rank of all must make the same requests. */
+static int pending(const dmesh_backend_ctx_t *ctx, const dmesh_comm_entry_t *e, int reserved_only)
 {
-    return e->paired_pending && e->backend == ctx->self;
+    return e->paired_pending && e->backend == ctx->self && (e->reserved || !reserved_only);
 }
 
 /* Collective over all: the pending NCCL communicators among e[0..n), n <=
  * NCCL_BATCH, made together (dmesh_nccl_comms_create), counted, and timed
  * under DMESH_DEBUG. */
-static int batch(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int roots, int n,
-                 dmesh_comm_entry_t *const e[])
+static int batch(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int roots,
+                 int reserved_only, int n, dmesh_comm_entry_t *const e[])
 {
     dmesh_nccl_request_t req[NCCL_BATCH];
     dmesh_nccl_options_t opts[NCCL_BATCH];
@@ -272,7 +276,7 @@ static int batch(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int root
     /* each entry once: within the batch by dmesh_cache_listed_before, across batches
      * by pending (cleared below) */
     for (int i = 0; i < n; i++) {
-        if (!pending(ctx, e[i]) || dmesh_cache_listed_before(e, i))
+        if (!pending(ctx, e[i], reserved_only) || dmesh_cache_listed_before(e, i))
             continue;
         opts[k] = axis_get(&e[i]->backend_options);
         memset(&req[k], 0, sizeof(req[k]));
@@ -306,11 +310,12 @@ static int batch(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int root
 
 /* batch over e[0..n) in batches (dmesh_deserialize may make more entries
  * than a mesh has dims); the same batches on every rank. */
-static int batches(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int roots, int n,
-                   dmesh_comm_entry_t *const e[])
+static int batches(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int roots,
+                   int reserved_only, int n, dmesh_comm_entry_t *const e[])
 {
     for (int i = 0; i < n; i += NCCL_BATCH)
-        DMESH_TRY(batch(ctx, all, how, roots, n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
+        DMESH_TRY(batch(ctx, all, how, roots, reserved_only,
+                        n - i < NCCL_BATCH ? n - i : NCCL_BATCH, e + i));
     return DMESH_SUCCESS;
 }
 
@@ -325,7 +330,7 @@ static int make_root(const dmesh_backend_ctx_t *ctx, int n, dmesh_comm_entry_t *
     nccl_state_t st;
     int i, err;
 
-    for (i = 0; i < n - 1 && !(e[i]->reserved && pending(ctx, e[i])); i++)
+    for (i = 0; i < n - 1 && !pending(ctx, e[i], 1); i++)
         ;
     memset(&ro, 0, sizeof(ro));
     ro.backend = e[i]->backend;
@@ -333,10 +338,10 @@ static int make_root(const dmesh_backend_ctx_t *ctx, int n, dmesh_comm_entry_t *
     snprintf(no.comm_name, sizeof(no.comm_name), "dmesh/root");
     axis_put(&ro.opts, &no);
     DMESH_TRY(ctx->whole_entry(ctx->u, &ro, &root));
-    if (root->paired_pending) { /* collective over its members: agreed over all */
-        err = ctx->pair_entry(ctx->u, root);
-        DMESH_TRY(ctx->agree(ctx->u, 0, err, "root NCCL communicator"));
-    }
+    /* collective over its members (nothing where it is made already: a
+     * lazy mesh may have made it on the members only), agreed over all */
+    err = ctx->pair_entry(ctx->u, root);
+    DMESH_TRY(ctx->agree(ctx->u, 0, err, "root NCCL communicator"));
     st = state_get(ctx->state);
     st.root = root;
     state_put(ctx->state, &st);
@@ -354,14 +359,14 @@ static int make(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backen
     if (c.lazy)
         return DMESH_SUCCESS;
     if (c.create == DMESH_NCCL_CREATE_SPLIT && state_get(ctx->state).root == NULL) {
-        for (i = 0; i < n && !(e[i]->reserved && pending(ctx, e[i])); i++)
+        for (i = 0; i < n && !pending(ctx, e[i], 1); i++)
             ;
         if (i == n) /* nothing new to split: the same on every rank (agreed) */
             c.create = DMESH_NCCL_CREATE_INIT;
         else
             DMESH_TRY(make_root(ctx, n, e));
     }
-    return batches(ctx, all, c.create, c.roots, n, e);
+    return batches(ctx, all, c.create, c.roots, call != NULL, n, e);
 }
 
 static void forget(dmesh_backend_state_t *state, const dmesh_comm_entry_t *e)

@@ -136,6 +136,16 @@ static int abort_all(int n, void *const paired[], int device)
     return DMESH_SUCCESS;
 }
 
+/* Whether e[i] is this call's to make (backend.h, make): pending, this
+ * backend's, reserved by the call unless made on its own (call NULL), and
+ * not listed before. */
+static int todo(const dmesh_backend_ctx_t *ctx, const dmesh_backend_call_t *call,
+                dmesh_comm_entry_t *const e[], int i)
+{
+    return e[i]->paired_pending && e[i]->backend == ctx->self && (call == NULL || e[i]->reserved) &&
+           !dmesh_cache_listed_before(e, i);
+}
+
 /* One duplicate of e's communicator; the failing rank's fails. */
 static int dup_one(const dmesh_comm_entry_t *e, int fail, MPI_Comm **out)
 {
@@ -167,7 +177,7 @@ static int make(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backen
     MPI_Comm_rank(all, &rank);
     /* every member takes part in every duplicate, whatever failed before */
     for (int i = 0; i < n && k < DMESH_MAX_DIMS; i++) {
-        if (!e[i]->paired_pending || e[i]->backend != ctx->self || dmesh_cache_listed_before(e, i))
+        if (!todo(ctx, call, e, i))
             continue;
         if (e[i]->comm != MPI_COMM_NULL) {
             int one = dup_one(e[i], rank == c.fail_rank, &made[k]);
@@ -177,7 +187,7 @@ static int make(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backen
     }
     err = dmesh_agree(all, 0, err, "dup backend");
     for (int i = 0, j = 0; i < n && j < k; i++) {
-        if (!e[i]->paired_pending || e[i]->backend != ctx->self || dmesh_cache_listed_before(e, i))
+        if (!todo(ctx, call, e, i))
             continue;
         if (err != DMESH_SUCCESS && made[j] != NULL) {
             MPI_Comm_free(made[j]); /* nothing left made on failure */

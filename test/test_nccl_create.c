@@ -375,6 +375,67 @@ GT_TEST(test_lazy_null_output)
 
 /* After dmesh_abort the communicators are gone: dmesh_get_nccl_comm is
  * DMESH_ERR_ARG, eager or lazy, and leaves its output alone. */
+/* An eager call that reuses an entry a lazy mesh left made in one group
+ * only (the first dmesh_get_nccl_comm of dim 1 ran in group 0 alone): the
+ * eager creation makes what the call reserved, the same on every rank, and
+ * leaves the reused entry to its own lazy creation in the other groups (a
+ * rank whose group had made it must not be left waiting for the others). */
+GT_TEST(test_eager_after_partial_lazy)
+{
+    int shape[2] = {2, world_size / 2}, sizes[2] = {1, world_size / 2};
+    const char *names[2] = {"dp", "tp"}, *un[2] = {"x", "y"};
+    MPI_Info info = info_for(NULL);
+    dmesh_t m = DMESH_NULL, u = DMESH_NULL;
+    ncclComm_t c = NULL;
+
+    if (world_size < 4)
+        return;
+    MPI_Info_set(info, "dmesh_nccl_init", "lazy");
+    CHECK_EQ(dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, names, info, &m), DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    if (world_rank < world_size / 2) /* group 0 of dim tp */
+        CHECK_EQ(dmesh_get_nccl_comm(m, 1, &c), DMESH_SUCCESS);
+    info = info_for(NULL); /* eager, split: y's axis is tp's, found in the cache */
+    CHECK_EQ(dmesh_unflatten(m, 1, 2, sizes, un, info, &u), DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    check_dim(u, 1); /* group 1 makes y now, lazily over its group */
+    check_dim(u, 2);
+    check_dim(m, 1);
+    dmesh_free(&u);
+    dmesh_free(&m);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+}
+
+/* The same for the split root: a lazy 1-D mesh without rank 0, whose
+ * members made its communicator (the whole mesh's axis, the root's), then
+ * an eager split: the root is found made on the members and pending on
+ * rank 0; every rank still agrees on it once. */
+GT_TEST(test_eager_split_root_after_lazy)
+{
+    int n = world_size - 1, ranks[64], shape[1] = {n}, sizes[2] = {1, world_size - 1};
+    MPI_Info info = info_for("split");
+    dmesh_t m = DMESH_NULL, u = DMESH_NULL;
+    ncclComm_t c = NULL;
+
+    for (int i = 0; i < n; i++)
+        ranks[i] = i + 1; /* rank 0 is outside */
+    MPI_Info_set(info, "dmesh_nccl_init", "lazy");
+    CHECK_EQ(dmesh_create(MPI_COMM_WORLD, "cuda", 1, shape, ranks, NULL, info, &m), DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    if (world_rank != 0)
+        CHECK_EQ(dmesh_get_nccl_comm(m, 0, &c), DMESH_SUCCESS);
+    info = info_for("split");
+    CHECK_EQ(dmesh_unflatten(m, 0, 2, sizes, NULL, info, &u), DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    if (world_rank != 0) {
+        check_dim(u, 0);
+        check_dim(u, 1);
+    }
+    dmesh_free(&u);
+    dmesh_free(&m);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+}
+
 GT_TEST(test_get_nccl_comm_after_abort)
 {
     int shape[1] = {world_size};
@@ -443,6 +504,8 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_size1_dims_made_once);
     tcase_add_test(t, test_get_nccl_comm_args);
     tcase_add_test(t, test_lazy_null_output);
+    tcase_add_test(t, test_eager_after_partial_lazy);
+    tcase_add_test(t, test_eager_split_root_after_lazy);
     tcase_add_test(t, test_get_nccl_comm_after_abort);
     tcase_add_test(t, test_nccl_missing_everywhere);
     tcase_add_test(t, test_nccl_missing_on_last_rank);
