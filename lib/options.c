@@ -8,6 +8,7 @@
  * DMESH_ERR_ARG. */
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -265,8 +266,9 @@ static int env_unknown_count;
 #define ENV_VALUE_LEN 256
 static char env_values[ENV_COUNT][ENV_VALUE_LEN];
 static int env_set[ENV_COUNT];
-/* The backends' variables (the names of their lists without '*'). */
+/* The backends' variables: the DMESH_* names of their lists without '*'. */
 #define ENV_BACKEND_MAX 8
+static const char *env_backend_names[DMESH_BACKEND_MAX][ENV_BACKEND_MAX];
 static char env_backend_values[DMESH_BACKEND_MAX][ENV_BACKEND_MAX][ENV_VALUE_LEN];
 static int env_backend_set[DMESH_BACKEND_MAX][ENV_BACKEND_MAX];
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
@@ -283,18 +285,20 @@ static int env_copy(const char *name, char value[ENV_VALUE_LEN])
     return 1;
 }
 
-/* The i-th name of backend b's list, when it is a variable to read. */
-static const char *env_backend_name(int b, int i)
+/* Backend b's variables, named and read. */
+static void env_read_backend(int b)
 {
     const char *const *list = dmesh_backends[b]->names;
-    const char *name;
+    int i = 0;
 
-    for (int k = 0; list != NULL && list[k] != NULL; k++)
-        if (k == i) {
-            name = list[k];
-            return strncmp(name, "DMESH_", 6) == 0 && strchr(name, '*') == NULL ? name : NULL;
-        }
-    return NULL;
+    for (; list != NULL && *list != NULL; list++) {
+        if (strncmp(*list, "DMESH_", 6) != 0 || strchr(*list, '*') != NULL)
+            continue;
+        assert(i < ENV_BACKEND_MAX); /* a backend with more variables raises it */
+        env_backend_names[b][i] = *list;
+        env_backend_set[b][i] = env_copy(*list, env_backend_values[b][i]);
+        i++;
+    }
 }
 
 static void env_read(void)
@@ -302,10 +306,7 @@ static void env_read(void)
     for (int i = 0; i < ENV_COUNT; i++)
         env_set[i] = env_copy(env_names[i], env_values[i]);
     for (int b = 0; b < dmesh_backend_count; b++)
-        for (int i = 0; i < ENV_BACKEND_MAX; i++) {
-            const char *name = env_backend_name(b, i);
-            env_backend_set[b][i] = name != NULL && env_copy(name, env_backend_values[b][i]);
-        }
+        env_read_backend(b);
     for (char **e = environ; e != NULL && *e != NULL; e++) {
         size_t len = strcspn(*e, "="), at = strlen(env_unknown);
         if (strncmp(*e, "DMESH_", 6) != 0 || known_name(*e, len))
@@ -362,7 +363,7 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
             int known = 0;
             if (env_backend_set[b][i])
                 DMESH_TRY(dmesh_backends[b]->call_option(
-                    env_backend_name(b, i), env_backend_values[b][i], &o->call[b], &known));
+                    env_backend_names[b][i], env_backend_values[b][i], &o->call[b], &known));
         }
     return DMESH_SUCCESS;
 }

@@ -227,38 +227,30 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
     u->node_lows = lows;
 }
 
-/* Abort backend b's paired communicators together (its abort_all). */
-static int abort_backend(dmesh_universe_t *u, int b)
-{
-    void **paired = NULL;
-    int i, n = 0, err;
-
-    for (i = 0; i < u->cache.count; i++)
-        n += u->cache.order[i]->backend == b && u->cache.order[i]->paired != NULL;
-    if (n == 0 || dmesh_backends[b]->abort_all == NULL)
-        return DMESH_SUCCESS;
-    if ((paired = malloc((size_t)n * sizeof(*paired))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_abort: out of memory");
-    for (i = u->cache.count - 1, n = 0; i >= 0; i--) {
-        dmesh_comm_entry_t *e = u->cache.order[i];
-        if (e->backend == b && e->paired != NULL)
-            paired[n++] = e->paired;
-        if (e->backend == b)
-            e->paired = NULL;
-    }
-    err = dmesh_backends[b]->abort_all(n, paired, u->device);
-    free(paired);
-    return err;
-}
-
 int dmesh_universe_abort(dmesh_universe_t *u)
 {
-    int err = DMESH_SUCCESS;
+    void **paired = NULL;
+    int b, i, n, err = DMESH_SUCCESS;
 
-    for (int b = 0; b < dmesh_backend_count; b++) {
-        int one = abort_backend(u, b);
-        err = err != DMESH_SUCCESS ? err : one;
+    /* one array for every backend, so that a failed allocation changes nothing */
+    if (u->cache.count > 0 && (paired = malloc((size_t)u->cache.count * sizeof(*paired))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_abort: out of memory");
+    for (b = 0; b < dmesh_backend_count; b++) {
+        if (dmesh_backends[b]->abort_all == NULL)
+            continue; /* its communicators, if any, are destroyed below */
+        for (i = u->cache.count - 1, n = 0; i >= 0; i--) {
+            dmesh_comm_entry_t *e = u->cache.order[i];
+            if (e->backend == b && e->paired != NULL)
+                paired[n++] = e->paired;
+            if (e->backend == b)
+                e->paired = NULL;
+        }
+        if (n > 0) {
+            int one = dmesh_backends[b]->abort_all(n, paired, u->device);
+            err = err != DMESH_SUCCESS ? err : one;
+        }
     }
+    free(paired);
     free_comms(u);
     u->aborted = 1;
     return err;
@@ -394,6 +386,17 @@ static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm
     return dmesh_universe_agree(u, 0, err, "communicator creation");
 }
 
+/* Where the reservations at the end of the cache begin (the current
+ * call's: a backend adds the whole mesh's entry in front of them). */
+static int reserved_from(const dmesh_universe_t *u)
+{
+    int first = u->cache.count;
+
+    while (first > 0 && u->cache.order[first - 1]->reserved)
+        first--;
+    return first;
+}
+
 /* The context of backend b's make in u (backend.h). */
 static void ctx_of(dmesh_universe_t *u, int b, dmesh_backend_ctx_t *ctx)
 {
@@ -421,8 +424,7 @@ int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *
         axis.atoms[0].size = u->n;
         axis.atoms[0].stride = 1;
     }
-    for (first = count; first > 0 && u->cache.order[first - 1]->reserved; first--)
-        ;
+    first = reserved_from(u);
     err = dmesh_universe_reserve(u, &axis, o, DMESH_COMM_CREATE_SPLIT, &e);
     DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the whole mesh's communicator"));
     if (u->cache.count > count) { /* new: in front of the call's reservations, then made */
@@ -451,8 +453,8 @@ static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
         }
     if (made > 0) /* the same on every rank: the reservations were agreed */
         DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
-    for (first = count = u->cache.count; first > 0 && u->cache.order[first - 1]->reserved; first--)
-        ;
+    count = u->cache.count;
+    first = reserved_from(u);
     for (b = 0; b < dmesh_backend_count; b++) /* then each backend pairs its own */
         if (dmesh_backends[b]->make != NULL) {
             dmesh_backend_ctx_t ctx;
