@@ -3,6 +3,7 @@
  * the MPI communicator every dimension has is the universe's. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,10 +60,17 @@ int dmesh_backend_default(int cuda)
     return DMESH_BACKEND_MPI;
 }
 
-int dmesh_backend_check(int b, int cuda, const char *what)
+int dmesh_backend_check(int b, int cuda, const char *fmt, ...)
 {
     const dmesh_backend_t *be = dmesh_backends[b];
+    char what[DMESH_MAX_NAME + 64];
+    va_list ap;
 
+    if ((!be->needs_cuda || cuda) && built_in(be))
+        return DMESH_SUCCESS;
+    va_start(ap, fmt); /* only for the message: creation calls check every dim */
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
     if (be->needs_cuda && !cuda)
         return dmesh_error_set(DMESH_ERR_BACKEND, "backend \"%s\" (%s) needs device type \"cuda\"",
                                be->name, what);

@@ -143,9 +143,10 @@ int dmesh_backend_index(const dmesh_backend_t *b);
  * a device on a "cuda" mesh (nccl), mpi otherwise. */
 int dmesh_backend_default(int cuda);
 
-/* DMESH_ERR_BACKEND with a detail naming what (a dim, a saved name) when
- * backend index b is not built in or needs device type "cuda" and cuda is 0. */
-int dmesh_backend_check(int b, int cuda, const char *what);
+/* DMESH_ERR_BACKEND when backend index b is not built in, or needs device
+ * type "cuda" and cuda is 0, with a detail naming what fmt (printf) says:
+ * a dim, a saved name. */
+int dmesh_backend_check(int b, int cuda, const char *fmt, ...) DMESH_PRINTF(3, 4);
 
 /* "mpi, nccl": the names of the table, for messages. */
 void dmesh_backend_names(char *buf, size_t len);

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,12 +88,8 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o)
 {
     int d;
 
-    char what[16];
-
-    for (d = 0; d < ndims; d++) {
-        snprintf(what, sizeof(what), "dim %d", d);
-        DMESH_TRY(dmesh_backend_check(o->axis[d].backend, cuda, what));
-    }
+    for (d = 0; d < ndims; d++)
+        DMESH_TRY(dmesh_backend_check(o->axis[d].backend, cuda, "dim %d", d));
     return DMESH_SUCCESS;
 }
 

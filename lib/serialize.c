@@ -7,7 +7,6 @@
  * choice, building communicators) is followed by the agreement (dmesh_universe_agree). */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,9 +111,8 @@ static int check_saved(const dmesh_saved_t *s, int size, MPI_Info info, dmesh_op
     DMESH_TRY(dmesh_options_parse(info, s->ndims, s->named ? names : NULL, s->cuda, o));
     for (i = 0; i < s->ndims + s->nflat; i++) {
         const dmesh_saved_dim_t *d = i < s->ndims ? &s->dims[i] : &s->flat[i - s->ndims];
-        char what[DMESH_MAX_NAME + 32];
-        snprintf(what, sizeof(what), "dmesh_deserialize, \"%s\"", d->name);
-        DMESH_TRY(dmesh_backend_check(d->opts.backend, s->cuda, what));
+        DMESH_TRY(
+            dmesh_backend_check(d->opts.backend, s->cuda, "dmesh_deserialize, \"%s\"", d->name));
     }
     return DMESH_SUCCESS;
 }
