@@ -319,22 +319,21 @@ static int batches(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int ro
     return DMESH_SUCCESS;
 }
 
-/* split: the universe's NCCL communicator over the whole mesh (options of
- * the first pending dim), bootstrapped once by init and kept in the cache;
- * every later split of the universe starts from it. */
-static int make_root(const dmesh_backend_ctx_t *ctx, int n, dmesh_comm_entry_t *const e[])
+/* split: the universe's NCCL communicator over the whole mesh (with the
+ * options of first, the call's first pending dim), bootstrapped once by
+ * init and kept in the cache; every later split of the universe starts
+ * from it. */
+static int make_root(const dmesh_backend_ctx_t *ctx, const dmesh_comm_entry_t *first)
 {
     dmesh_axis_options_t ro;
     dmesh_nccl_options_t no;
     dmesh_comm_entry_t *root = NULL;
     nccl_state_t st;
-    int i, err;
+    int err;
 
-    for (i = 0; i < n - 1 && !pending(ctx, e[i], 1); i++)
-        ;
     memset(&ro, 0, sizeof(ro));
-    ro.backend = e[i]->backend;
-    no = axis_get(&e[i]->backend_options);
+    ro.backend = first->backend;
+    no = axis_get(&first->backend_options);
     snprintf(no.comm_name, sizeof(no.comm_name), "dmesh/root");
     axis_put(&ro.opts, &no);
     DMESH_TRY(ctx->whole_entry(ctx->u, &ro, &root));
@@ -364,7 +363,7 @@ static int make(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backen
         if (i == n) /* nothing new to split: the same on every rank (agreed) */
             c.create = DMESH_NCCL_CREATE_INIT;
         else
-            DMESH_TRY(make_root(ctx, n, e));
+            DMESH_TRY(make_root(ctx, e[i]));
     }
     return batches(ctx, all, c.create, c.roots, call != NULL, n, e);
 }
