@@ -32,6 +32,9 @@ typedef struct {
     const char *const *names; /* the caller's, checked; NULL: unnamed */
     dmesh_options_t opts;
     int hybrid_nodes, hybrid_in_node; /* init_hybrid: the products of across and in_node */
+    int shape[DMESH_MAX_DIMS];        /* shape (init_hybrid: in_node), zeros filled */
+    int across[DMESH_MAX_DIMS];       /* init_hybrid: across, zeros filled */
+    int given[2 * DMESH_MAX_DIMS];    /* both as the caller gave them, for the hash */
 } root_args_t;
 
 /* The arguments of a root creation call (init, create, from_comms). */
@@ -50,28 +53,122 @@ typedef struct {
     const int *across;         /* init_hybrid only: shape is then the in-node factors */
 } root_call_t;
 
-/* init_hybrid: each dim's size in_node[d] * across[d]; the products of the
- * across factors (the nodes) in a->hybrid_nodes. */
+/* init_hybrid: each dim's size in_node[d] * across[d] (zeros filled); the
+ * products of the across factors (the nodes) in a->hybrid_nodes. */
 static int hybrid_sizes(const root_call_t *c, int sizes[], root_args_t *a)
 {
     long long nodes = 1;
 
-    if (c->ndims < 1 || c->ndims > DMESH_MAX_DIMS)
-        return dmesh_error_set(DMESH_ERR_ARG, "ndims %d out of range [1, %d]", c->ndims,
-                               DMESH_MAX_DIMS);
-    DMESH_CHECK_PTR(c->shape);
     for (int d = 0; d < c->ndims; d++) {
-        long long s = (long long)c->shape[d] * c->across[d];
-        if (c->shape[d] < 1 || c->across[d] < 1)
-            return dmesh_error_set(DMESH_ERR_ARG,
-                                   "%s: in_node[%d] = %d, across[%d] = %d: factors must be >= 1",
-                                   c->fn, d, c->shape[d], d, c->across[d]);
-        if (s > INT_MAX || (nodes *= c->across[d]) > INT_MAX)
+        long long s = (long long)a->shape[d] * a->across[d];
+        if (s > INT_MAX || (nodes *= a->across[d]) > INT_MAX)
             return dmesh_error_set(DMESH_ERR_SIZE, "%s: sizes exceed INT_MAX", c->fn);
         sizes[d] = (int)s;
     }
     a->hybrid_nodes = (int)nodes;
     return DMESH_SUCCESS;
+}
+
+/* "(3, 0)": the n entries of v, for a detail message. */
+static const char *list_text(int n, const int v[], char *buf, size_t len)
+{
+    dmesh_text_t t = {buf, len, 0};
+
+    dmesh_text_put(&t, "(");
+    for (int i = 0; i < n; i++)
+        dmesh_text_put(&t, i > 0 ? ", %d" : "%d", v[i]);
+    dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, NULL);
+    return buf;
+}
+
+/* One list of sizes as the caller gave it: not NULL, no negative entry
+ * (DMESH_ERR_ARG, as before zeros were allowed); the product of its
+ * non-zero entries in *given, its zeros counted in *zeros. */
+static int given_sizes(const char *fn, const char *what, int ndims, const int v[], long long *given,
+                       int *zeros)
+{
+    *given = 1;
+    *zeros = 0;
+    if (v == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: %s is NULL", fn, what);
+    for (int d = 0; d < ndims; d++) {
+        if (v[d] < 0)
+            return dmesh_error_set(DMESH_ERR_ARG,
+                                   "%s: %s[%d] = %d: sizes must be >= 1 (or 0: chosen as by "
+                                   "MPI_Dims_create)",
+                                   fn, what, d, v[d]);
+        if (v[d] == 0)
+            (*zeros)++;
+        else if ((*given *= v[d]) > INT_MAX)
+            return dmesh_error_set(DMESH_ERR_SIZE, "%s: the product of %s exceeds INT_MAX", fn,
+                                   what);
+    }
+    return DMESH_SUCCESS;
+}
+
+/* The zeros of v filled by MPI_Dims_create, so that the product of v is
+ * total (the given entries kept, the filled ones balanced and
+ * non-increasing). The caller made sure that the given product divides
+ * total: MPI_Dims_create cannot fail (its errors would go to an error
+ * handler that is not the library's). */
+static int dims_create(int total, int ndims, int v[])
+{
+    int rc = MPI_Dims_create(total, ndims, v);
+
+    return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, "MPI_Dims_create");
+}
+
+/* A shape entry 0 is chosen as MPI_Dims_create chooses it, the same on
+ * every rank: for init and create the zeros of shape are filled so that
+ * the product is the communicator's size (create's ranks[] then lists
+ * every rank of it); for init_hybrid the zeros of in_node give the ranks
+ * per node (size / product(across)), those of across the number of nodes
+ * (size / product(in_node)): one of the two lists must be whole, since
+ * the nodes are found only after the sizes are agreed. The caller's arrays
+ * are read only; a->shape and a->across get the sizes, a->given the
+ * entries as given (the agreement hashes them: a rank passing 0 and one
+ * passing the size that 0 fills in differ). */
+static int fill_sizes(const root_call_t *c, root_args_t *a)
+{
+    const char *what = c->across != NULL ? "in_node" : "shape";
+    long long gs, ga = 1;
+    int zs, za = 0, n = c->ndims;
+    char ts[256], ta[256];
+
+    if (n < 1 || n > DMESH_MAX_DIMS)
+        return dmesh_error_set(DMESH_ERR_ARG, "ndims %d out of range [1, %d]", n, DMESH_MAX_DIMS);
+    DMESH_TRY(given_sizes(c->fn, what, n, c->shape, &gs, &zs));
+    if (c->across != NULL)
+        DMESH_TRY(given_sizes(c->fn, "across", n, c->across, &ga, &za));
+    memcpy(a->shape, c->shape, (size_t)n * sizeof(int));
+    memcpy(a->given, c->shape, (size_t)n * sizeof(int));
+    if (c->across != NULL) {
+        memcpy(a->across, c->across, (size_t)n * sizeof(int));
+        memcpy(a->given + DMESH_MAX_DIMS, c->across, (size_t)n * sizeof(int));
+    }
+    if (zs + za == 0)
+        return DMESH_SUCCESS;
+    list_text(n, c->shape, ts, sizeof(ts));
+    if (zs > 0 && za > 0)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: in_node %s and across %s both have entries 0: give one of "
+                               "them in full (the ranks per node or the number of nodes)",
+                               c->fn, ts, list_text(n, c->across, ta, sizeof(ta)));
+    if (a->size % (gs * ga) != 0 && c->across == NULL)
+        return dmesh_error_set(DMESH_ERR_SIZE,
+                               "%s: shape %s cannot fill a communicator of %d ranks: %d is not "
+                               "a multiple of %lld",
+                               c->fn, ts, a->size, a->size, gs);
+    if (a->size % (gs * ga) != 0)
+        return dmesh_error_set(DMESH_ERR_SIZE,
+                               "%s: in_node %s and across %s cannot fill a communicator of %d "
+                               "ranks: %d is not a multiple of %lld",
+                               c->fn, ts, list_text(n, c->across, ta, sizeof(ta)), a->size, a->size,
+                               gs * ga);
+    if (zs > 0)
+        return dims_create((int)(a->size / ga), n, a->shape);
+    return dims_create((int)(a->size / gs), n, a->across);
 }
 
 static int check_device_type(const char *device_type, int *cuda)
@@ -233,12 +330,17 @@ static int check_comm(MPI_Comm comm, const char *fn, int *size)
 static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
 {
     int sizes[DMESH_MAX_DIMS];
+    const int *shape = c->shape; /* from_comms: as given (its communicators have sizes) */
 
     DMESH_CHECK_PTR(mesh);
     DMESH_TRY(check_device_type(c->device_type, &a->cuda));
+    if (c->dim_comms == NULL) {
+        DMESH_TRY(fill_sizes(c, a));
+        shape = a->shape;
+    }
     if (c->across != NULL)
         DMESH_TRY(hybrid_sizes(c, sizes, a));
-    DMESH_TRY(dmesh_check_shape(c->ndims, c->across != NULL ? sizes : c->shape, a->size, &a->n));
+    DMESH_TRY(dmesh_check_shape(c->ndims, c->across != NULL ? sizes : shape, a->size, &a->n));
     if (c->names != NULL)
         DMESH_TRY(dmesh_names_check(c->ndims, c->names, c->fn));
     a->names = c->names;
@@ -250,11 +352,11 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
                                    "%s: the mesh has %d ranks, the communicator %d: a hybrid mesh "
                                    "spans every rank",
                                    c->fn, a->n, a->size);
-        DMESH_TRY(dmesh_hybrid_layout(c->ndims, c->shape, c->across, &a->layout));
+        DMESH_TRY(dmesh_hybrid_layout(c->ndims, a->shape, a->across, &a->layout));
         a->opts.order = DMESH_ORDER_NODE; /* its rank map is by node */
         a->hybrid_in_node = a->n / a->hybrid_nodes;
     } else {
-        DMESH_TRY(dmesh_layout_row_major(c->ndims, c->shape, &a->layout));
+        DMESH_TRY(dmesh_layout_row_major(c->ndims, shape, &a->layout));
     }
     if (a->opts.order == DMESH_ORDER_NODE && c->ranks_mode != RANKS_IDENTITY)
         return dmesh_error_set(DMESH_ERR_ARG,
@@ -272,7 +374,7 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
 
 /* What the ranks of a root creation must share: the universe's identity
  * on the private communicator, the device type, the rank map, the layout,
- * the names and the options. */
+ * the sizes as given (with their zeros), the names and the options. */
 static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t *r)
 {
     dmesh_request_bytes(r, &id, sizeof(id));
@@ -280,6 +382,7 @@ static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t
     dmesh_request_bytes(r, &a->n, sizeof(a->n));
     dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
     dmesh_request_layout(r, &a->layout);
+    dmesh_request_bytes(r, a->given, sizeof(a->given));
     dmesh_request_names(r, a->layout.naxes, a->names);
     dmesh_request_options(r, a->layout.naxes, &a->opts);
     if (a->rank_map != NULL && !a->local_map)

@@ -10,6 +10,7 @@
 #include <limits.h>
 
 #include "comm_mpi.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,6 +242,76 @@ MT_TEST(hybrid_one_node)
     MT_OK(dmesh_free(&hybrid));
 }
 
+/* Entries 0 of dmesh_init_hybrid, on this one-node machine: zeros of
+ * in_node give the ranks per node (size / product(across)), zeros of
+ * across the number of nodes (size / product(in_node)), as MPI_Dims_create
+ * fills them; zeros in both are ARG, a given product that does not divide
+ * the size is SIZE naming the lists, on every rank; the arrays stay as
+ * given. */
+MT_TEST(hybrid_zeros)
+{
+    int in0[2] = {0, 0}, one[2] = {1, 1}, want[2] = {0, 0}, got[2] = {0, 0};
+    int in_full[2] = {1, mt_size}, acr0[2] = {0, 0}, in3[2] = {3, 0}, half[1] = {0}, two[1] = {2};
+    const char *names[2] = {"dp", "tp"};
+    dmesh_t hybrid = DMESH_NULL, plain = DMESH_NULL, bad = DMESH_NULL;
+    int same = 0;
+    char detail[160];
+
+    MPI_Dims_create(mt_size, 2, want);
+    MT_OK(dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in0, one, names, MPI_INFO_NULL, &hybrid));
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, want, names, MPI_INFO_NULL, &plain));
+    MT_OK(dmesh_get_shape(hybrid, 2, got));
+    MT_EQ(got[0], want[0]);
+    MT_EQ(got[1], want[1]);
+    MT_OK(dmesh_equal(hybrid, plain, &same));
+    MT_EQ(same, 1);
+    MT_EQ(in0[0] + in0[1], 0);
+    MT_OK(dmesh_free(&hybrid));
+    MT_OK(dmesh_free(&plain));
+
+    /* across (0, 0) with the whole node given: one node, across (1, 1). */
+    MT_OK(
+        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_full, acr0, names, MPI_INFO_NULL, &hybrid));
+    MT_OK(dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_full, one, names, MPI_INFO_NULL, &plain));
+    MT_OK(dmesh_equal(hybrid, plain, &same));
+    MT_EQ(same, 1);
+    MT_EQ(acr0[0] + acr0[1], 0);
+    MT_OK(dmesh_free(&hybrid));
+    MT_OK(dmesh_free(&plain));
+
+    /* in_node (0) over 2 nodes is filled with size / 2: then the one node
+     * holds twice that, as the node check says. */
+    if (mt_size % 2 == 0) {
+        MT_FAILS_CREATE(
+            MPI_COMM_WORLD,
+            dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 1, half, two, names, MPI_INFO_NULL, &bad),
+            DMESH_ERR_SIZE, bad);
+        MT_CHECK(strstr(dmesh_last_error(), "1 node(s) of") != NULL);
+    }
+    MT_FAILS_CREATE(
+        MPI_COMM_WORLD,
+        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in0, acr0, names, MPI_INFO_NULL, &bad),
+        DMESH_ERR_ARG, bad);
+    MT_CHECK(strstr(dmesh_last_error(), "both have entries 0") != NULL);
+    if (mt_size % 3 != 0) {
+        MT_FAILS_CREATE(
+            MPI_COMM_WORLD,
+            dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in3, one, names, MPI_INFO_NULL, &bad),
+            DMESH_ERR_SIZE, bad);
+        snprintf(detail, sizeof(detail),
+                 "in_node (3, 0) and across (1, 1) cannot fill a communicator of %d ranks: %d is "
+                 "not a multiple of 3",
+                 mt_size, mt_size);
+        MT_CHECK(strstr(dmesh_last_error(), detail) != NULL);
+    }
+    /* A rank passing 0 where the others pass what it stands for. */
+    if (mt_size >= 2)
+        MT_FAILS_CREATE(MPI_COMM_WORLD,
+                        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_full,
+                                          mt_rank == 0 ? acr0 : one, names, MPI_INFO_NULL, &bad),
+                        DMESH_ERR_MISMATCH, bad);
+}
+
 /* ---- dmesh_get_dim_locality --------------------------------------------- */
 
 /* 8 ranks on 2 nodes placed cyclically, a (2, 4) mesh: in rank order tp
@@ -315,6 +386,7 @@ static Suite *comm_suite(void)
     tcase_add_test(t, hybrid_layout_cyclic);
     tcase_add_test(t, hybrid_uneven_nodes);
     tcase_add_test(t, hybrid_one_node);
+    tcase_add_test(t, hybrid_zeros);
     tcase_add_test(t, locality_cyclic);
     tcase_add_test(t, locality_one_node);
     suite_add_tcase(s, t);

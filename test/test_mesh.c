@@ -575,6 +575,130 @@ MT_TEST(create_permuted)
     }
 }
 
+/* ---- shape entries 0: chosen as by MPI_Dims_create --------------------- */
+
+/* Shapes with entries 0 (the others given) for a communicator of size
+ * ranks: the ones whose given entries divide size. */
+static int dims_cases(int size, int max, int nd[], int shapes[][3])
+{
+    static const int cases[][4] = {{1, 0},       {2, 0, 0},    {2, 2, 0}, {2, 0, 2},
+                                   {3, 0, 2, 0}, {3, 0, 0, 0}, {2, 1, 0}, {3, 0, 0, 1}};
+    int n = 0;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]) && n < max; i++) {
+        int given = 1;
+        for (int d = 0; d < cases[i][0]; d++)
+            given *= cases[i][1 + d] > 0 ? cases[i][1 + d] : 1;
+        if (size % given != 0)
+            continue;
+        nd[n] = cases[i][0];
+        memcpy(shapes[n], &cases[i][1], sizeof(shapes[n]));
+        n++;
+    }
+    return n;
+}
+
+/* What MPI_Dims_create gives for size ranks and the entries of shape. */
+static void dims_expected(int size, int ndims, const int shape[], int out[])
+{
+    memcpy(out, shape, (size_t)ndims * sizeof(int));
+    MT_EQ(MPI_Dims_create(size, ndims, out), MPI_SUCCESS);
+}
+
+/* "DeviceMesh(cpu, (a, b), ...": the text of an unnamed mesh starts with
+ * its shape. */
+static void expect_text_shape(dmesh_t mesh, int ndims, const int shape[])
+{
+    char text[4096], want[256];
+    int k = snprintf(want, sizeof(want), "DeviceMesh(cpu, (");
+
+    for (int d = 0; d < ndims; d++)
+        k += snprintf(want + k, sizeof(want) - (size_t)k, "%s%d", d ? ", " : "", shape[d]);
+    snprintf(want + k, sizeof(want) - (size_t)k, "), ");
+    MT_OK(dmesh_to_string(mesh, text, sizeof(text), NULL));
+    if (strncmp(text, want, strlen(want)) != 0)
+        mt_fail(__FILE__, __LINE__, "dmesh_to_string: \"%s\" does not start with \"%s\"", text,
+                want);
+}
+
+/* dmesh_init (ranks NULL) or dmesh_create with a shape holding zeros over
+ * comm: the mesh has the shape MPI_Dims_create gives, product = the size
+ * of comm, the given entries kept, the caller's array untouched, and its
+ * groups are those of that shape on the real communicators. */
+static void check_dims(MPI_Comm comm, int ndims, const int shape[], const int ranks[])
+{
+    int size, want[DMESH_MAX_DIMS], copy[DMESH_MAX_DIMS];
+    mt_model_t m;
+    mt_axis_t ax[DMESH_MAX_DIMS];
+    dmesh_t mesh = DMESH_NULL;
+
+    MPI_Comm_size(comm, &size);
+    dims_expected(size, ndims, shape, want);
+    memcpy(copy, shape, (size_t)ndims * sizeof(int));
+    if (ranks == NULL)
+        MT_OK(dmesh_init(comm, "cpu", ndims, copy, NULL, MPI_INFO_NULL, &mesh));
+    else
+        MT_OK(dmesh_create(comm, "cpu", ndims, copy, ranks, NULL, MPI_INFO_NULL, &mesh));
+    MT_CHECK(mt_same_ints(copy, shape, ndims)); /* const: not written */
+    if (mesh == DMESH_NULL)
+        return;
+    for (int d = 0; d < ndims; d++)
+        if (shape[d] != 0)
+            MT_EQ(want[d], shape[d]);
+    expect_shape(ndims, want, mesh);
+    expect_text_shape(mesh, ndims, want);
+    root_axes(&m, ax, ndims, want, ranks);
+    mt_check_mesh(mesh, comm, &m, ndims, ax, NULL);
+    free_all(1, &mesh);
+}
+
+MT_TEST(dims_zero_init)
+{
+    int nd[16], shapes[16][3], n = dims_cases(mt_size, 16, nd, shapes);
+
+    MT_CHECK(n >= 4);
+    for (int i = 0; i < n; i++)
+        check_dims(MPI_COMM_WORLD, nd[i], shapes[i], NULL);
+}
+
+/* The shapes MPI_Dims_create balances, written out for 8 ranks. */
+MT_TEST(dims_zero_init_8)
+{
+    static const int in[][3] = {{0, 0, 0}, {0, 2, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, 4}};
+    static const int out[][3] = {{2, 2, 2}, {2, 2, 2}, {4, 2, 1}, {1, 4, 2}, {2, 1, 4}};
+    int shape[3];
+    MPI_Comm c8;
+    dmesh_t mesh;
+
+    if (!mt_comm8(&c8))
+        return;
+    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+        memcpy(shape, in[i], sizeof(shape));
+        mesh = init_named(c8, 3, shape, D3);
+        expect_shape(3, out[i], mesh);
+        check_dims(c8, 3, in[i], NULL);
+        free_all(1, &mesh);
+    }
+    MPI_Comm_free(&c8);
+}
+
+/* dmesh_create: zeros are filled so that the product is the size of the
+ * communicator; ranks[] then lists every rank of it. */
+MT_TEST(dims_zero_create)
+{
+    int rev[MT_MAX_RANKS], rot[MT_MAX_RANKS], nd[16], shapes[16][3];
+    int n = dims_cases(mt_size, 16, nd, shapes);
+
+    for (int i = 0; i < mt_size; i++) {
+        rev[i] = mt_size - 1 - i;
+        rot[i] = (i + 1) % mt_size;
+    }
+    for (int i = 0; i < n; i++) {
+        check_dims(MPI_COMM_WORLD, nd[i], shapes[i], rev);
+        check_dims(MPI_COMM_WORLD, nd[i], shapes[i], rot);
+    }
+}
+
 MT_TEST(sub_communicator_ranks)
 {
     MPI_Comm sub;
@@ -1574,6 +1698,9 @@ static Suite *mesh_suite(void)
     tcase_add_test(general, init_shapes);
     tcase_add_test(general, init_names_boundary);
     tcase_add_test(general, create_permuted);
+    tcase_add_test(general, dims_zero_init);
+    tcase_add_test(general, dims_zero_init_8);
+    tcase_add_test(general, dims_zero_create);
     tcase_add_test(general, sub_communicator_ranks);
     tcase_add_test(general, slice_general);
     tcase_add_test(general, flatten_general);

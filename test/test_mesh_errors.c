@@ -134,8 +134,10 @@ MT_TEST(arg_creation)
     WORLD_FAILS(
         dmesh_init(MPI_COMM_WORLD, "cpu", DMESH_MAX_DIMS + 1, shape, NULL, MPI_INFO_NULL, &h),
         DMESH_ERR_ARG, h);
-    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 1, zero, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
-                h);
+    /* A size 0 is chosen by dmesh_init (dims_impossible below), not by
+     * dmesh_from_comms, whose communicators have their sizes. */
+    WORLD_FAILS(dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, comms, zero, NULL, NULL, &h),
+                DMESH_ERR_ARG, h);
     /* Sizes < 1 whose product is fine. */
     WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, neg, NULL, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
                 h);
@@ -317,6 +319,91 @@ MT_TEST(size_errors)
     WORLD_FAILS(dmesh_unflatten(root, 0, 2, ov_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_SIZE, h);
     WORLD_FAILS(dmesh_unflatten(root, 0, 1, big, ab, MPI_INFO_NULL, &h), DMESH_ERR_SIZE, h);
     free_all(1, &root);
+    still_works();
+}
+
+/* Shape entries 0 that cannot be filled: DMESH_ERR_SIZE on every rank,
+ * the detail naming the shape and the sizes, the caller's shape untouched,
+ * for dmesh_init and dmesh_create; negative entries stay DMESH_ERR_ARG. */
+static void dims_fails(int ndims, const int shape[], int expected, const char *detail)
+{
+    int copy[DMESH_MAX_DIMS], ranks[MT_MAX_RANKS];
+    dmesh_t h;
+
+    for (int i = 0; i < mt_size; i++)
+        ranks[i] = i;
+    memcpy(copy, shape, (size_t)ndims * sizeof(int));
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", ndims, copy, NULL, MPI_INFO_NULL, &h), expected,
+                h);
+    if (detail != NULL && strstr(dmesh_last_error(), detail) == NULL)
+        mt_fail(__FILE__, __LINE__, "detail \"%s\" does not name \"%s\"", dmesh_last_error(),
+                detail);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", ndims, copy, ranks, NULL, MPI_INFO_NULL, &h),
+                expected, h);
+    if (detail != NULL && strstr(dmesh_last_error(), detail) == NULL)
+        mt_fail(__FILE__, __LINE__, "detail \"%s\" does not name \"%s\"", dmesh_last_error(),
+                detail);
+    MT_CHECK(memcmp(copy, shape, (size_t)ndims * sizeof(int)) == 0);
+}
+
+MT_TEST(dims_impossible)
+{
+    int s30[2] = {3, 0}, big[3] = {0, mt_size + 1, 0}, neg[2] = {0, -2}, neg1[1] = {-1};
+    int ov[3] = {65536, 0, 65536};
+    char want[160];
+
+    if (mt_size % 3 != 0) {
+        snprintf(want, sizeof(want),
+                 "shape (3, 0) cannot fill a communicator of %d ranks: %d is not a multiple of 3",
+                 mt_size, mt_size);
+        dims_fails(2, s30, DMESH_ERR_SIZE, want);
+    }
+    snprintf(want, sizeof(want),
+             "shape (0, %d, 0) cannot fill a communicator of %d ranks: %d is not a multiple of %d",
+             mt_size + 1, mt_size, mt_size, mt_size + 1);
+    dims_fails(3, big, DMESH_ERR_SIZE, want);
+    dims_fails(3, ov, DMESH_ERR_SIZE, "exceeds INT_MAX");
+    dims_fails(2, neg, DMESH_ERR_ARG, "shape[1] = -2");
+    dims_fails(1, neg1, DMESH_ERR_ARG, "shape[0] = -1");
+    still_works();
+}
+
+/* Ranks that pass 0 where others pass the size it stands for: the mesh
+ * would be the same, but the calls differ (as with MPI_Dims_create's
+ * input), so the agreement check fails everywhere. */
+MT_TEST(dims_agreement)
+{
+    int zero[1] = {0}, all[1] = {mt_size}, z2[2] = {0, 1}, g2[2] = {mt_size, 1};
+    int zz[2] = {0, 0}, filled[2] = {0, 0}, ranks[MT_MAX_RANKS];
+    dmesh_t h;
+
+    if (mt_size < 2)
+        return;
+    for (int i = 0; i < mt_size; i++)
+        ranks[i] = i;
+    MPI_Dims_create(mt_size, 2, filled);
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 1, mt_rank == 0 ? zero : all, NULL, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 2, mt_rank == 1 ? g2 : z2, NULL, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 2, mt_rank == 0 ? zz : filled, NULL, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, mt_rank == 0 ? zero : all, ranks, NULL,
+                             MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    /* One rank's request impossible: its class, everywhere. */
+    {
+        int bad[2] = {mt_size + 1, 0};
+        WORLD_FAILS(
+            dmesh_init(MPI_COMM_WORLD, "cpu", 2, mt_rank == 0 ? bad : z2, NULL, MPI_INFO_NULL, &h),
+            DMESH_ERR_SIZE, h);
+    }
+    /* The same zeros everywhere agree. */
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, zz, NULL, MPI_INFO_NULL, &h));
+    MT_OK(dmesh_free(&h));
     still_works();
 }
 
@@ -921,6 +1008,8 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, arg_queries);
     tcase_add_test(tc, arg_negative_dim);
     tcase_add_test(tc, size_errors);
+    tcase_add_test(tc, dims_impossible);
+    tcase_add_test(tc, dims_agreement);
     tcase_add_test(tc, name_errors_creation);
     tcase_add_test(tc, name_errors_derived);
     tcase_add_test(tc, layout_errors);
