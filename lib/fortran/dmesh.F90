@@ -21,6 +21,19 @@
 !>   ordinary Fortran arrays: `shape(1)` is the size of dimension 0, and
 !>   `coords(d+1)` the coordinate along dimension d. Using names
 !>   (dmesh_get_dim_index()) avoids counting.
+!> * **Array sizes are checked** before anything reaches C. An input array
+!>   (shape, names, ranks, dim_comms, across, coords, periods) must have
+!>   exactly as many elements as C reads (the mesh's dimensions, the product
+!>   of the shape, ...); an output array (shape, coords, ranks) gives C its
+!>   capacity (maxdims, maxranks, ...) and must have at least as many
+!>   elements as are written; only those are written. Otherwise the call
+!>   fails with DMESH_ERR_ARG (names: DMESH_ERR_NAME; a rank list:
+!>   DMESH_ERR_SIZE) and a detail naming the argument and both sizes, e.g.
+!>   "dmesh_get_cart_comm: periods has 1 elements, the mesh has 2
+!>   dimensions". These checks are local: the creation routines return
+!>   before the collective C call, so every rank must pass arrays of the
+!>   same sizes (dmesh_get_cart_comm() still takes part in the C call's
+!>   agreement, which then fails on every rank).
 !> * **Strings** are `character(len=*)`; trailing blanks are removed before
 !>   they reach C. Name lists are `character(len=*) :: names(:)`, e.g.
 !>   `[character(len=8) :: "dp", "tp"]`. Strings coming back are
@@ -111,6 +124,7 @@ module dmesh_base
   public :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   public :: dmesh_f_init_hybrid_impl
   public :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
+  public :: dmesh_f_fail, dmesh_f_fail_size, dmesh_f_itoa
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
   !> to them that C takes as `const char *const dim_names[]`.
@@ -350,6 +364,40 @@ contains
     if (present(ierror)) ierror = err
   end subroutine fail
 
+  !> \brief Report a failure found by the Fortran layer: \p err in
+  !>        \p ierror, \p detail in dmesh_last_error(). Internal (kept
+  !>        private by dmesh and dmesh_f08).
+  subroutine dmesh_f_fail(ierror, err, detail)
+    integer, optional, intent(out) :: ierror  !< receives err
+    integer, intent(in) :: err  !< the error class
+    character(len=*), intent(in) :: detail  !< the detail
+    call fail(ierror, err, detail)
+  end subroutine dmesh_f_fail
+
+  !> \brief Report an array argument of the wrong size, found by the Fortran
+  !>        layer: \p err in \p ierror, and the detail
+  !>        "<routine>: <arg> has <n> elements, <expected>" in
+  !>        dmesh_last_error(). Internal (kept private by dmesh and dmesh_f08).
+  subroutine dmesh_f_fail_size(ierror, err, routine, arg, n, expected)
+    integer, optional, intent(out) :: ierror  !< receives err
+    integer, intent(in) :: err  !< the error class
+    character(len=*), intent(in) :: routine  !< the routine's name
+    character(len=*), intent(in) :: arg  !< the argument's name
+    integer, intent(in) :: n  !< its number of elements
+    character(len=*), intent(in) :: expected  !< what C reads or writes
+    call fail(ierror, err, routine // ": " // arg // " has " // dmesh_f_itoa(n) // &
+              " elements, " // expected)
+  end subroutine dmesh_f_fail_size
+
+  !> \brief \p i in decimal. Internal.
+  function dmesh_f_itoa(i) result(s)
+    integer, intent(in) :: i  !< a number
+    character(len=:), allocatable :: s  !< its digits
+    character(len=24) :: buf
+    write (buf, '(i0)') i
+    s = trim(buf)
+  end function dmesh_f_itoa
+
   ! trim(s) as a NUL-terminated C string.
   pure function c_string(s) result(cs)
     character(len=*), intent(in) :: s
@@ -396,20 +444,27 @@ contains
     cn%array = c_loc(cn%ptrs)
   end subroutine pack_names
 
-  ! Whether names, when present, has n entries; reports DMESH_ERR_NAME if not.
-  logical function names_ok(routine, n, ierror, names)
+  ! Whether names, when present, has n entries; reports DMESH_ERR_NAME if not
+  ! ("names has 1 elements, <expected>").
+  logical function names_ok(routine, n, expected, ierror, names)
     character(len=*), intent(in) :: routine
     integer, intent(in) :: n
+    character(len=*), intent(in) :: expected
     integer, optional, intent(out) :: ierror
     character(len=*), optional, intent(in) :: names(:)
-    character(len=160) :: msg
     names_ok = .true.
     if (.not. present(names)) return
     if (size(names) == n) return
-    write (msg, '(a, ": ", i0, " names for ", i0, " dimensions")') routine, size(names), n
-    call fail(ierror, DMESH_ERR_NAME, trim(msg))
+    call dmesh_f_fail_size(ierror, DMESH_ERR_NAME, routine, "names", size(names), expected)
     names_ok = .false.
   end function names_ok
+
+  ! "the mesh has <n> dimensions", the usual expectation.
+  function dims_text(n) result(s)
+    integer, intent(in) :: n
+    character(len=:), allocatable :: s
+    s = "the mesh has " // dmesh_f_itoa(n) // " dimensions"
+  end function dims_text
 
   ! Whether a rank list has product(shape) entries; reports DMESH_ERR_SIZE if
   ! not. Shapes the library rejects anyway (sizes < 1, too many dims) pass:
@@ -419,7 +474,7 @@ contains
     integer, intent(in) :: shape(:)
     integer, intent(in) :: nranks
     integer, optional, intent(out) :: ierror
-    character(len=160) :: msg
+    character(len=24) :: num
     integer(int64) :: numel
     integer :: d
     ranks_ok = .true.
@@ -430,10 +485,23 @@ contains
       numel = min(numel * shape(d), int(huge(1_c_int), int64) + 1)
     end do
     if (numel == nranks) return
-    write (msg, '(a, ": ", i0, " ranks for a mesh of ", i0)') routine, nranks, numel
-    call fail(ierror, DMESH_ERR_SIZE, trim(msg))
+    write (num, '(i0)') numel
+    call dmesh_f_fail_size(ierror, DMESH_ERR_SIZE, routine, "ranks", nranks, &
+                           "the shape has " // trim(num) // " ranks")
     ranks_ok = .false.
   end function ranks_ok
+
+  ! Whether an output array of n elements has room for the ndims values of
+  ! a mesh; reports DMESH_ERR_ARG if not. An invalid mesh (ndims 0) passes:
+  ! the library reports it.
+  logical function room_ok(routine, arg, n, ndims, ierror)
+    character(len=*), intent(in) :: routine, arg
+    integer, intent(in) :: n, ndims
+    integer, optional, intent(out) :: ierror
+    room_ok = n >= ndims
+    if (.not. room_ok) call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, routine, arg, n, &
+                                              dims_text(ndims))
+  end function room_ok
 
   ! Number of dimensions of a valid mesh (0 if the query fails).
   integer function ndims_of(mesh)
@@ -459,7 +527,7 @@ contains
     integer(c_int) :: cshape(max(1, size(shape)))
     integer(c_int) :: err
     type(c_ptr) :: out
-    if (.not. names_ok("dmesh_init", size(shape), ierror, names)) return
+    if (.not. names_ok("dmesh_init", size(shape), dims_text(size(shape)), ierror, names)) return
     call pack_names(cn, names)
     cshape(1:size(shape)) = int(shape, c_int)
     err = shim_init(int(comm, c_int), c_string(device_type), int(size(shape), c_int), cshape, &
@@ -482,10 +550,12 @@ contains
     integer(c_int) :: err
     type(c_ptr) :: out
     if (size(across) /= size(in_node)) then
-      call fail(ierror, DMESH_ERR_ARG, "dmesh_init_hybrid: in_node and across differ in size")
+      call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_init_hybrid", "across", size(across), &
+                             "in_node has " // dmesh_f_itoa(size(in_node)))
       return
     end if
-    if (.not. names_ok("dmesh_init_hybrid", size(in_node), ierror, names)) return
+    if (.not. names_ok("dmesh_init_hybrid", size(in_node), dims_text(size(in_node)), ierror, &
+                       names)) return
     call pack_names(cn, names)
     cin(1:size(in_node)) = int(in_node, c_int)
     cacross(1:size(across)) = int(across, c_int)
@@ -510,7 +580,7 @@ contains
     integer(c_int), allocatable :: cranks(:)
     integer(c_int) :: err
     type(c_ptr) :: out
-    if (.not. names_ok("dmesh_create", size(shape), ierror, names)) return
+    if (.not. names_ok("dmesh_create", size(shape), dims_text(size(shape)), ierror, names)) return
     if (.not. ranks_ok("dmesh_create", shape, size(ranks), ierror)) return
     call pack_names(cn, names)
     cshape(1:size(shape)) = int(shape, c_int)
@@ -536,14 +606,13 @@ contains
     integer(c_int), allocatable, target :: cranks(:)
     type(c_ptr) :: ranks_ptr, out
     integer(c_int) :: err
-    character(len=160) :: msg
     if (size(dim_comms) /= size(shape)) then
-      write (msg, '("dmesh_from_comms: ", i0, " communicators for ", i0, " dimensions")') &
-        size(dim_comms), size(shape)
-      call fail(ierror, DMESH_ERR_ARG, trim(msg))
+      call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_from_comms", "dim_comms", &
+                             size(dim_comms), dims_text(size(shape)))
       return
     end if
-    if (.not. names_ok("dmesh_from_comms", size(shape), ierror, names)) return
+    if (.not. names_ok("dmesh_from_comms", size(shape), dims_text(size(shape)), ierror, names)) &
+      return
     ranks_ptr = c_null_ptr
     if (present(ranks)) then
       if (.not. ranks_ok("dmesh_from_comms", shape, size(ranks), ierror)) return
@@ -593,7 +662,8 @@ contains
     integer(c_int) :: csizes(max(1, size(sizes)))
     type(c_ptr) :: res
     integer(c_int) :: err
-    if (.not. names_ok("dmesh_unflatten", size(sizes), ierror, names)) return
+    if (.not. names_ok("dmesh_unflatten", size(sizes), "sizes has " // dmesh_f_itoa(size(sizes)), &
+                       ierror, names)) return
     call pack_names(cn, names)
     csizes(1:size(sizes)) = int(sizes, c_int)
     err = shim_unflatten(mesh%ptr, int(dim, c_int), int(size(sizes), c_int), csizes, cn%array, &
@@ -684,14 +754,15 @@ contains
   end subroutine dmesh_get_ndims
 
   !> \brief Size of each dimension (dmesh_get_shape()). Local.
-  !> \p shape must have at least ndims elements; only the first ndims are
-  !> written.
+  !> \p shape must have at least ndims elements (DMESH_ERR_ARG otherwise);
+  !> only the first ndims are written.
   subroutine dmesh_get_shape(mesh, shape, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
-    integer, intent(out) :: shape(:)  !< sizes, outermost first
+    integer, intent(inout) :: shape(:)  !< sizes, outermost first
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int) :: cshape(max(1, size(shape))), err
     integer :: nd
+    if (.not. room_ok("dmesh_get_shape", "shape", size(shape), ndims_of(mesh), ierror)) return
     err = c_get_shape(mesh%ptr, int(size(shape), c_int), cshape)
     if (err == DMESH_SUCCESS) then
       nd = ndims_of(mesh)
@@ -766,8 +837,9 @@ contains
   end subroutine dmesh_get_device_type
 
   !> \brief Coordinate of the calling rank, 0-based (dmesh_get_coordinate()).
-  !>        Local. \p coords needs at least ndims elements; it is written only
-  !>        when the caller is a member.
+  !>        Local. \p coords needs at least ndims elements, on every rank
+  !>        (DMESH_ERR_ARG otherwise); it is written only when the caller is
+  !>        a member.
   subroutine dmesh_get_coordinate(mesh, coords, is_member, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
     integer, intent(inout) :: coords(:)  !< coords(d+1): coordinate along dimension d
@@ -775,6 +847,8 @@ contains
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int) :: ccoords(max(1, size(coords))), member, err
     integer :: nd
+    if (.not. room_ok("dmesh_get_coordinate", "coords", size(coords), ndims_of(mesh), ierror)) &
+      return
     err = c_get_coordinate(mesh%ptr, int(size(coords), c_int), ccoords, member)
     if (err == DMESH_SUCCESS) then
       is_member = member /= 0
@@ -801,14 +875,26 @@ contains
 
   !> \brief Members of the caller's group along \p dim, as ranks of the root
   !>        communicator in local-rank order (dmesh_get_group_ranks()). Local.
+  !>        \p ranks needs at least as many elements as \p dim has ranks
+  !>        (DMESH_ERR_ARG otherwise).
   subroutine dmesh_get_group_ranks(mesh, dim, ranks, nranks, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
     integer, intent(in) :: dim  !< dimension index, 0-based
-    integer, intent(out) :: ranks(:)  !< the members (capacity >= size of dim)
+    integer, intent(inout) :: ranks(:)  !< the members (capacity >= size of dim)
     integer, intent(out) :: nranks  !< number written
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int), allocatable :: cranks(:)
-    integer(c_int) :: n, err
+    integer(c_int) :: n, err, cshape(DMESH_MAX_DIMS)
+    if (dim >= 0 .and. dim < ndims_of(mesh)) then
+      if (c_get_shape(mesh%ptr, DMESH_MAX_DIMS, cshape) == DMESH_SUCCESS) then
+        if (size(ranks) < cshape(dim + 1)) then
+          call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_get_group_ranks", "ranks", &
+                                 size(ranks), "dim " // dmesh_f_itoa(dim) // " has " // &
+                                 dmesh_f_itoa(int(cshape(dim + 1))) // " ranks")
+          return
+        end if
+      end if
+    end if
     allocate (cranks(max(1, size(ranks))))
     err = c_get_group_ranks(mesh%ptr, int(dim, c_int), int(size(ranks), c_int), cranks, n)
     if (err == DMESH_SUCCESS) then
@@ -819,14 +905,22 @@ contains
   end subroutine dmesh_get_group_ranks
 
   !> \brief The "mesh tensor": ranks of the caller's copy of the mesh,
-  !>        row-major (dmesh_get_ranks()). Local.
+  !>        row-major (dmesh_get_ranks()). Local. \p ranks needs at least
+  !>        the mesh's size elements (DMESH_ERR_ARG otherwise).
   subroutine dmesh_get_ranks(mesh, ranks, nranks, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
-    integer, intent(out) :: ranks(:)  !< the ranks (capacity >= the mesh size)
+    integer, intent(inout) :: ranks(:)  !< the ranks (capacity >= the mesh size)
     integer, intent(out) :: nranks  !< number written
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int), allocatable :: cranks(:)
     integer(c_int) :: n, err
+    if (c_get_size(mesh%ptr, n) == DMESH_SUCCESS) then
+      if (size(ranks) < n) then
+        call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_get_ranks", "ranks", size(ranks), &
+                               "the mesh has " // dmesh_f_itoa(int(n)) // " ranks")
+        return
+      end if
+    end if
     allocate (cranks(max(1, size(ranks))))
     err = c_get_ranks(mesh%ptr, int(size(ranks), c_int), cranks, n)
     if (err == DMESH_SUCCESS) then

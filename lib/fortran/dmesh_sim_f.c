@@ -4,14 +4,19 @@
 #include "dmesh.h"
 
 /* Declared here (not in a header): the Fortran interfaces are their users. */
-int dmesh_f_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Fint *cart);
+int dmesh_f_get_cart_comm(dmesh_t mesh, int has_periods, const int periods[], int reorder,
+                          MPI_Fint *cart);
 int dmesh_f_deserialize(MPI_Fint comm, const char *text, int has_info, MPI_Fint info,
                         dmesh_t *mesh);
 
-int dmesh_f_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Fint *cart)
+/* has_periods 0: the Fortran layer found periods of the wrong size; NULL
+ * makes the library reject the call while this rank still takes part in its
+ * agreement (a collective call: the other ranks must not wait for it). */
+int dmesh_f_get_cart_comm(dmesh_t mesh, int has_periods, const int periods[], int reorder,
+                          MPI_Fint *cart)
 {
     MPI_Comm c;
-    int err = dmesh_get_cart_comm(mesh, periods, reorder, &c);
+    int err = dmesh_get_cart_comm(mesh, has_periods ? periods : NULL, reorder, &c);
 
     if (err == DMESH_SUCCESS)
         *cart = MPI_Comm_c2f(c);
