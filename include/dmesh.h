@@ -111,16 +111,33 @@ extern "C" {
 /**
  * \brief Create a mesh of shape \p shape over the first product(shape) ranks
  *        of \p comm, in row-major order.
+ *
+ * A shape entry 0 lets dmesh choose that size, as MPI_Dims_create(size of
+ * \p comm, \p ndims, shape) chooses it (dmesh calls it): the zeros are
+ * filled so that the product of the shape is the size of \p comm, the
+ * given entries are kept, and the chosen ones are as close to each other
+ * as possible, in non-increasing order. With 8 ranks, (0, 0) is (4, 2),
+ * (0, 0, 0) is (2, 2, 2), (0, 2, 0) is (2, 2, 2) and (1, 0, 0) is (1, 4, 2).
+ * The choice is the same on every rank; \p shape itself is not written,
+ * dmesh_get_shape() and dmesh_to_string() report the chosen sizes. The
+ * product of the given entries must divide the size of \p comm.
  * \param[in] comm communicator whose ranks form the mesh (not freed; may be
  *            freed by the caller while meshes built on it live on)
  * \param[in] device_type "cpu" or "cuda" (no index: "cuda:0" is DMESH_ERR_ARG)
  * \param[in] ndims number of dimensions, 1 to DMESH_MAX_DIMS
- * \param[in] shape size of each dimension (each >= 1), outermost first;
- *            product(shape) <= size of \p comm
+ * \param[in] shape size of each dimension (each >= 1, or 0: chosen by
+ *            dmesh), outermost first; product(shape) <= size of \p comm
  * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
  * \param[in] info options, or MPI_INFO_NULL
  * \param[out] mesh the new mesh
- * \return DMESH_SUCCESS or an error class
+ * \return DMESH_SUCCESS or an error class: DMESH_ERR_ARG for a negative
+ *         entry; DMESH_ERR_SIZE when product(shape) exceeds the size of
+ *         \p comm, or when the shape has zeros and the product of its
+ *         other entries does not divide that size (the detail names both:
+ *         "shape (3, 0) cannot fill a communicator of 8 ranks: 8 is not a
+ *         multiple of 3"); DMESH_ERR_MISMATCH when the ranks passed
+ *         different shapes, comparing them as given (a rank passing 0 where
+ *         another passes the size that 0 stands for is a mismatch)
  * \note Collective over \p comm. Ranks beyond product(shape) get a valid
  *       handle for which they are not members.
  */
@@ -142,17 +159,27 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  * \param[in] comm communicator; every rank of it is in the mesh
  * \param[in] device_type "cpu" or "cuda"
  * \param[in] ndims number of dimensions, 1 to DMESH_MAX_DIMS
- * \param[in] in_node ndims factors >= 1 whose product is the number of
- *            ranks on every node
- * \param[in] across ndims factors >= 1 whose product is the number of nodes
+ * Entries 0 are chosen as MPI_Dims_create chooses them (see dmesh_init()),
+ * in one of the two lists: the zeros of \p in_node so that its product is
+ * the number of ranks per node, size of \p comm / product(across); or the
+ * zeros of \p across so that its product is the number of nodes, size of
+ * \p comm / product(in_node). Zeros in both lists are DMESH_ERR_ARG: the
+ * nodes are found only after the ranks agreed on the sizes. The arrays are
+ * not written; dmesh_get_shape() reports the products in_node[d] * across[d].
+ * \param[in] in_node ndims factors >= 1 (or 0: chosen) whose product is the
+ *            number of ranks on every node
+ * \param[in] across ndims factors >= 1 (or 0: chosen) whose product is the
+ *            number of nodes
  * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
  * \param[in] info options, or MPI_INFO_NULL
  * \param[out] mesh the new mesh
  * \return DMESH_SUCCESS; DMESH_ERR_SIZE when the product of all factors is
  *         not the size of \p comm, or when the nodes do not each hold the
  *         product of \p in_node ranks or are not the product of \p across
- *         in number (the detail gives the ranks per node); DMESH_ERR_ARG for
- *         NULL or non-positive factors; otherwise as dmesh_init()
+ *         in number (the detail gives the ranks per node), or when the
+ *         given factors of both lists, multiplied, do not divide the size of
+ *         \p comm; DMESH_ERR_ARG for NULL or negative factors, or zeros in
+ *         both lists; otherwise as dmesh_init()
  * \note Collective over \p comm, like dmesh_init(); it also finds the nodes
  *       (one node split, one MPI_Allgather of an int) and keeps a rank map
  *       of the mesh's size.
@@ -167,13 +194,17 @@ DMESH_EXPORT int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int n
  * \param[in] comm communicator the ranks refer to
  * \param[in] device_type "cpu" or "cuda"
  * \param[in] ndims number of dimensions, 1 to DMESH_MAX_DIMS
- * \param[in] shape size of each dimension
- * \param[in] ranks product(shape) distinct ranks of \p comm, row-major
+ * \param[in] shape size of each dimension (each >= 1, or 0: chosen as by
+ *            dmesh_init(), so that the product of the shape is the size of
+ *            \p comm; the product of the given entries must divide it)
+ * \param[in] ranks product(shape) distinct ranks of \p comm, row-major: with
+ *            an entry 0 in \p shape, every rank of \p comm, row-major in
+ *            the chosen shape (MPI_Dims_create on the same input gives it)
  * \param[in] dim_names ndims distinct names, or NULL
  * \param[in] info options, or MPI_INFO_NULL
  * \param[out] mesh the new mesh
  * \return DMESH_SUCCESS or an error class (DMESH_ERR_LAYOUT for duplicate or
- *         out-of-range ranks)
+ *         out-of-range ranks; for \p shape as dmesh_init())
  * \note Collective over \p comm. The rank list is copied.
  */
 DMESH_EXPORT int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
