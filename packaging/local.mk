@@ -41,7 +41,9 @@ packaging/cmake/dmeshConfigVersion.cmake: $(srcdir)/packaging/cmake/dmeshConfigV
 	$(AM_V_GEN)$(MKDIR_P) packaging/cmake && $(dmesh_cmake_subst) $(srcdir)/packaging/cmake/dmeshConfigVersion.cmake.in > $@
 EXTRA_DIST += test/cmake-consumer/CMakeLists.txt test/cmake-consumer/consumer.c \
 	test/cmake-consumer/consumer_nccl.c \
-	test/cmake-consumer/consumer_f08.f90 test/cmake-consumer/run.sh
+	test/cmake-consumer/consumer_f08.f90 test/cmake-consumer/run.sh \
+	test/cmake-consumer/fortran-only/CMakeLists.txt \
+	test/cmake-consumer/fortran-only/consumer_mpi.f90
 # The Spack recipe (packaging/spack) is not in the dist tarball: it carries
 # the sha256 of that tarball (packaging/spack/release-line.sh), which a
 # tarball cannot hold of itself. Sites take it from the git repository.
