@@ -21,6 +21,11 @@ over=${OVERSUBSCRIBE:-}
 [ -z "${HOSTFILE:-}" ] && [ "$np" -gt "$cores" ] && over=1
 
 if mpirun --version 2>&1 | grep -q "Open MPI"; then
+    # (Open MPI 4 and 5.) Its TCP transport, where it is used, keeps to IPv4:
+    # over IPv6 it warns "Unable to find reachable pairing" for every pair of
+    # hosts whose IPv6 addresses cannot reach each other.
+    OMPI_MCA_btl_tcp_disable_family=${OMPI_MCA_btl_tcp_disable_family:-6}
+    export OMPI_MCA_btl_tcp_disable_family
     set -- mpirun -n "$np"
     if [ -n "$over" ]; then
         set -- "$@" --oversubscribe --bind-to none

@@ -32,10 +32,12 @@ reps=${REPS:-20}
 warmup=${WARMUP:-3}
 csv=$out/bench-sweep.csv
 svg=$out/bench-sweep.svg
-# Open MPI refuses to run as root without these (containers, CI).
+# Open MPI refuses to run as root without these (containers, CI); its TCP
+# transport over IPv6 only warns ("Unable to find reachable pairing").
 OMPI_ALLOW_RUN_AS_ROOT=1
 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+OMPI_MCA_btl_tcp_disable_family=${OMPI_MCA_btl_tcp_disable_family:-6}
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_tcp_disable_family
 
 mkdir -p "$out"
 tmp=$(mktemp)

@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# CI (.ci/run, stage debian13): dmesh on Debian 13 (trixie), with its Open MPI 5
+# and MPICH 4.2, in a chroot built here with debootstrap. Runs as root.
+#
+#   test/trixie/run.sh [STEP...]
+#
+# STEPs (default: quickstart mpich):
+#   quickstart  ./quickstart.sh check in the chroot, with Open MPI 5 at up to 8
+#               ranks, built in _build-debian13-openmpi: this is the Open MPI
+#               build and make check (quickstart.sh checks that it finds every
+#               package it needs on Debian 13, then configures, builds, checks)
+#   openmpi     the same build and make check without quickstart.sh (for TESTS=)
+#   mpich       MPICC=mpicc.mpich MPIEXEC=mpiexec.mpich MPIFC=mpifort.mpich, up
+#               to 4 ranks, in _build-debian13-mpich
+#   setup       only build (or update) the chroot
+#   shell       an interactive shell in the chroot, mounts in place
+# Each build starts from an empty build directory in the clone; its
+# test-suite.log stays there, where .ci/run's summary counts it.
+#
+# Environment:
+#   DMESH_TRIXIE_ROOT    the chroot (default /var/tmp/dmesh-trixie). Keep it out of
+#                        the clone: while this script runs, the clone is
+#                        bind-mounted inside it (at the clone's own path).
+#                        A finished chroot (marker file .dmesh-trixie-ready) is
+#                        reused; anything else there is deleted and rebuilt.
+#   DMESH_TRIXIE_MIRROR  the Debian mirror for debootstrap; default: the host's
+#                        own, the first entry of the main Debian archive in
+#                        /etc/apt/sources.list, sources.list.d/*.list or *.sources
+#   TESTS                a subset for make check, e.g.
+#                        TESTS='test/test_mesh-np4.mpi' test/trixie/run.sh openmpi
+#                        (with the quickstart step, which has no TESTS, the
+#                        openmpi step runs instead)
+#   DMESH_TEST_MAX_NP    overrides the rank limits (8 Open MPI, 4 MPICH)
+#   JOBS                 make -j (default: the number of CPUs)
+# The tests that need Open MPI 5 (mpiexec --with-ft ulfm, MPI-4 sessions) are
+# ordinary make check tests that skip elsewhere: this stage runs them.
+#
+# Mounts (proc, sys, dev, a tmpfs on dev/shm, the clone) are made only where
+# nothing is mounted yet, and only those made here are unmounted, in reverse
+# order, on every exit (normal, error, INT, TERM). One run at a time per
+# chroot (a lock next to it).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+root=${DMESH_TRIXIE_ROOT:-/var/tmp/dmesh-trixie}
+root=${root%/}
+ready=$root/.dmesh-trixie-ready
+start=$SECONDS
+# quickstart.sh's own package list (it checks them with dpkg-query) and the
+# build's: toolchain, autotools, hwloc, Check, Open MPI 5, MPICH, gfortran.
+packages="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
+mpich libmpich-dev libhwloc-dev hwloc check gfortran valgrind"
+packages=$(echo $packages)
+
+say() { echo "debian13: $*"; }
+die() {
+    say "$*" >&2
+    exit 1
+}
+
+[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
+case $root/ in
+/ | "$top"/*) die "DMESH_TRIXIE_ROOT=$root: must be outside the clone $top" ;;
+esac
+case $top/ in
+"$root"/*) die "the clone $top is inside DMESH_TRIXIE_ROOT=$root" ;;
+esac
+steps=${*:-quickstart mpich}
+for s in $steps; do
+    case $s in
+    quickstart | openmpi | mpich | setup | shell) ;;
+    *) die "unknown step $s (quickstart, openmpi, mpich, setup, shell)" ;;
+    esac
+done
+if [ -n "${TESTS:-}" ]; then
+    steps=$(echo " $steps " | sed 's/ quickstart / openmpi /')
+fi
+
+mkdir -p "$(dirname "$root")" || exit 1
+exec 9>"$root.lock" || die "cannot open $root.lock"
+flock -w 3600 9 || die "$root is in use (lock $root.lock)"
+
+# --- mounts -----------------------------------------------------------------
+mounted=() # made here, in order
+child=
+
+cleanup() {
+    local i
+    if [ -n "$child" ]; then
+        kill -TERM -- "-$child" 2>/dev/null
+        wait "$child" 2>/dev/null
+        child=
+    fi
+    for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+        umount -R "${mounted[i]}" 2>/dev/null || {
+            sleep 1
+            umount -R "${mounted[i]}" 2>/dev/null
+        } || {
+            say "umount ${mounted[i]} busy: detached (lazy)" >&2
+            umount -R -l "${mounted[i]}"
+        }
+    done
+    mounted=()
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+
+# mount_at [-f] DIR MOUNT-ARGS...: mounts at $root/DIR unless something is
+# mounted there already (someone else's: left alone, also on exit); -f mounts
+# over what is there (dev/shm in the /dev mounted here: the host's).
+mount_at() {
+    local force=
+    [ "$1" = -f ] && { force=1; shift; }
+    local at=$root/$1
+    shift
+    mkdir -p "$at" || return 1
+    if [ -z "$force" ] && mountpoint -q "$at"; then
+        say "$at: already mounted, used as it is"
+        return 0
+    fi
+    mount "$@" "$at" || return 1
+    mounted+=("$at")
+    # bind mounts do not pass mounts back to the host (shared propagation)
+    case " $* " in
+    *" --bind "* | *" --rbind "*) mount --make-rslave "$at" ;;
+    esac
+}
+
+mount_all() {
+    mount_at proc -t proc proc &&
+        mount_at sys --rbind /sys &&
+        mount_at dev --rbind /dev || return 1
+    # a tmpfs of its own over the host's /dev/shm, unless /dev is someone else's
+    local shm=
+    [ "${mounted[${#mounted[@]} - 1]:-}" = "$root/dev" ] && shm=-f
+    mount_at $shm dev/shm -t tmpfs -o mode=1777,nosuid,nodev tmpfs &&
+        mount_at "${top#/}" --bind "$top" || return 1
+    # the clone's path may be mounted already (another run): it must be this clone
+    [ "$(stat -c %d:%i "$top")" = "$(stat -c %d:%i "$root$top")" ] ||
+        die "$root$top is mounted but is not $top"
+}
+
+# in_chroot COMMAND...: a clean environment in the chroot; the command runs in
+# its own session, so that INT and TERM stop it (and its ranks) before unmounting.
+in_chroot() {
+    setsid chroot "$root" /usr/bin/env -i \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root TERM=dumb LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$@" &
+    child=$!
+    wait "$child"
+    local rc=$?
+    child=
+    return $rc
+}
+
+# --- the chroot -------------------------------------------------------------
+# The host's mirror of the main Debian archive: the first deb entry whose
+# suite is the host's release (or stable, testing, unstable, sid), with the
+# component main, that is no security archive. Nothing here names a host.
+host_mirror() {
+    local code f
+    code=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        case $f in
+        *.sources)
+            awk -v code="$code" 'BEGIN { RS = ""; FS = "\n" }
+            {
+                types = uris = suites = comps = ""; enabled = "yes"
+                for (i = 1; i <= NF; i++) {
+                    if ($i ~ /^[ \t]*#/ || $i !~ /:/) continue
+                    k = tolower($i); sub(/:.*/, "", k)
+                    v = $i; sub(/^[^:]*:[ \t]*/, "", v)
+                    if (k == "types") types = v; else if (k == "uris") uris = v
+                    else if (k == "suites") suites = v; else if (k == "components") comps = v
+                    else if (k == "enabled") enabled = tolower(v)
+                }
+                if (enabled == "no" || (" " types " ") !~ / deb / || (" " comps " ") !~ / main /) next
+                split(uris, u, /[ \t]+/); n = split(suites, s, /[ \t]+/)
+                if (u[1] ~ /security/) next
+                for (j = 1; j <= n; j++)
+                    if (s[j] == code || s[j] ~ /^(stable|testing|unstable|sid)$/) { print u[1]; exit }
+            }' "$f"
+            ;;
+        *)
+            awk -v code="$code" '$1 == "deb" {
+                i = 2
+                if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+                if ($i ~ /security/) next
+                if ($(i + 1) != code && $(i + 1) !~ /^(stable|testing|unstable|sid)$/) next
+                for (j = i + 2; j <= NF; j++) if ($j == "main") { print $i; exit }
+            }' "$f"
+            ;;
+        esac
+    done | head -n 1
+}
+
+setup() {
+    local mirror
+    if [ -f "$ready" ]; then
+        say "reusing the chroot $root"
+        return 0
+    fi
+    # an unfinished chroot: start again, but never through a mount
+    if grep -q " $root[/ ]" /proc/self/mounts; then
+        die "$root is unfinished and has mounts: unmount them first"
+    fi
+    rm -rf --one-file-system "$root" || return 1
+    mirror=${DMESH_TRIXIE_MIRROR:-$(host_mirror)}
+    mirror=${mirror%/}
+    [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources: set DMESH_TRIXIE_MIRROR"
+    if ! command -v debootstrap >/dev/null 2>&1; then
+        say "installing debootstrap"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null ||
+            return 1
+    fi
+    say "debootstrap --variant=minbase trixie $root (the host's mirror)"
+    debootstrap --variant=minbase trixie "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
+        { tail -n 30 "$root.debootstrap.log"; return 1; }
+    # a throwaway system: dpkg need not sync every file
+    echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/dmesh-unsafe-io"
+    return 0
+}
+
+# The packages (again when the list changed since the chroot was made).
+install_packages() {
+    [ -f "$ready" ] && [ "$(cat "$ready")" = "$packages" ] && return 0
+    say "apt-get install --no-install-recommends $packages"
+    in_chroot sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages" \
+        >"$root.apt.log" 2>&1 || { tail -n 30 "$root.apt.log"; return 1; }
+    echo "$packages" >"$ready"
+}
+
+# --- run --------------------------------------------------------------------
+t0=$SECONDS
+setup || die "setup of $root failed"
+mount_all || die "mounting in $root failed"
+install_packages || die "installing packages in $root failed"
+say "chroot ready in $((SECONDS - t0)) s: $(in_chroot sh -c 'mpiexec --version | head -n 1; mpichversion | head -n 1' | tr '\n' ' ')"
+
+status=0
+for s in $steps; do
+    case $s in
+    setup) ;;
+    shell)
+        chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+            HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 OMPI_ALLOW_RUN_AS_ROOT=1 \
+            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /bin/bash -i || status=1
+        ;;
+    *)
+        in_chroot /bin/bash "$top/test/trixie/inside.sh" "$top" "$s" "${TESTS:-}" "${JOBS:-$(nproc)}" \
+            "${DMESH_TEST_MAX_NP:-}" || status=1
+        ;;
+    esac
+done
+say "stage took $((SECONDS - start)) s ($(if [ $status -eq 0 ]; then echo ok; else echo FAILED; fi))"
+exit $status
