@@ -330,6 +330,11 @@ module dmesh_base
       integer(c_int), value :: dim
       integer(c_int), intent(out) :: comm
     end function shim_get_comm
+    integer(c_int) function shim_comm_size(comm, size) bind(C, name="dmesh_f_comm_size")
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(out) :: size
+    end function shim_comm_size
     subroutine shim_set_error(detail) bind(C, name="dmesh_f_set_error")
       import :: c_char
       character(kind=c_char), intent(in) :: detail(*)
@@ -467,23 +472,34 @@ contains
   end function dims_text
 
   ! Whether a rank list has product(shape) entries; reports DMESH_ERR_SIZE if
-  ! not. Shapes the library rejects anyway (sizes < 1, too many dims) pass:
-  ! the library reports them before it reads the ranks.
-  logical function ranks_ok(routine, shape, nranks, ierror)
+  ! not. With comm (dmesh_create), entries 0 are chosen by the library so
+  ! that the product is the size of comm: the list then has that many.
+  ! Shapes the library rejects anyway (negative sizes, zeros without comm,
+  ! too many dims, a bad comm) pass: the library reports them before it
+  ! reads the ranks.
+  logical function ranks_ok(routine, shape, nranks, ierror, comm)
     character(len=*), intent(in) :: routine
     integer, intent(in) :: shape(:)
     integer, intent(in) :: nranks
     integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: comm
     character(len=24) :: num
     integer(int64) :: numel
+    integer(c_int) :: csize
     integer :: d
     ranks_ok = .true.
     if (size(shape) < 1 .or. size(shape) > DMESH_MAX_DIMS) return
-    if (any(shape < 1)) return
-    numel = 1
-    do d = 1, size(shape)
-      numel = min(numel * shape(d), int(huge(1_c_int), int64) + 1)
-    end do
+    if (any(shape < 0)) return
+    if (any(shape == 0)) then
+      if (.not. present(comm)) return
+      if (shim_comm_size(int(comm, c_int), csize) /= 0) return
+      numel = csize
+    else
+      numel = 1
+      do d = 1, size(shape)
+        numel = min(numel * shape(d), int(huge(1_c_int), int64) + 1)
+      end do
+    end if
     if (numel == nranks) return
     write (num, '(i0)') numel
     call dmesh_f_fail_size(ierror, DMESH_ERR_SIZE, routine, "ranks", nranks, &
@@ -581,7 +597,7 @@ contains
     integer(c_int) :: err
     type(c_ptr) :: out
     if (.not. names_ok("dmesh_create", size(shape), dims_text(size(shape)), ierror, names)) return
-    if (.not. ranks_ok("dmesh_create", shape, size(ranks), ierror)) return
+    if (.not. ranks_ok("dmesh_create", shape, size(ranks), ierror, comm)) return
     call pack_names(cn, names)
     cshape(1:size(shape)) = int(shape, c_int)
     allocate (cranks(max(1, size(ranks))))

@@ -41,6 +41,7 @@ int dmesh_f_flatten(dmesh_t mesh, const char *name, int has_info, MPI_Fint info,
 int dmesh_f_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const *dim_names,
                       int has_info, MPI_Fint info, dmesh_t *out);
 int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm);
+int dmesh_f_comm_size(MPI_Fint comm, int *size);
 void dmesh_f_set_error(const char *detail);
 void dmesh_f_library_failed(void);
 const char *dmesh_f_last_error(void);
@@ -110,6 +111,19 @@ int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm)
     if (err == DMESH_SUCCESS)
         *comm = MPI_Comm_c2f(c);
     return err;
+}
+
+/* The size of comm, for the check of dmesh_create's rank list when shape
+ * has entries 0; an MPI error class when comm is not usable (the library
+ * then reports the communicator). MPI_COMM_NULL is refused here, before
+ * MPI would raise its error handler on it. */
+int dmesh_f_comm_size(MPI_Fint comm, int *size)
+{
+    MPI_Comm c = MPI_Comm_f2c(comm);
+
+    if (c == MPI_COMM_NULL)
+        return MPI_ERR_COMM;
+    return MPI_Comm_size(c, size);
 }
 
 void dmesh_f_set_error(const char *detail)
