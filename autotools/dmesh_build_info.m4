@@ -56,6 +56,8 @@ AC_DEFUN([DMESH_BUILD_INFO], [
   AC_DEFINE_UNQUOTED([DMESH_BUILD_CUDA], ["`dmesh_strip "$dmesh_cuda_summary"`"], [CUDA summary])
   AC_DEFINE_UNQUOTED([DMESH_BUILD_NCCL], ["`dmesh_strip "$dmesh_nccl_summary"`"], [NCCL summary])
   AC_DEFINE_UNQUOTED([DMESH_BUILD_HWLOC], ["`dmesh_strip "$dmesh_hwloc_summary"`"], [hwloc summary])
+  AC_DEFINE_UNQUOTED([DMESH_BUILD_ULFM], ["`dmesh_strip "$dmesh_ulfm_summary"`"],
+                     [fault tolerance (ULFM) summary])
   AC_DEFINE_UNQUOTED([DMESH_BUILD_FORTRAN], ["`dmesh_strip "$dmesh_fortran_summary"`"], [Fortran summary])
   AC_DEFINE_UNQUOTED([DMESH_BUILD_CONFIGURE_ARGS], ["`dmesh_strip "$ac_configure_args"`"],
                      [configure arguments of the build])

@@ -62,7 +62,9 @@ enum dmesh_error {
     DMESH_ERR_NOMEM = 13,     /**< memory allocation failed */
     DMESH_ERR_INTERNAL = 14,  /**< a broken internal invariant: a bug in dmesh */
     DMESH_ERR_TIMEOUT = 15,   /**< a bounded wait (dmesh_timeout) ran out, on every rank */
-    DMESH_ERR_LASTCODE = 16   /**< one past the last error class */
+    DMESH_ERR_PROC_FAILED = 16, /**< a process of the universe failed, or it was revoked */
+    DMESH_ERR_UNSUPPORTED = 17, /**< the MPI or its launch offers no fault tolerance */
+    DMESH_ERR_LASTCODE = 18     /**< one past the last error class */
 };
 
 #ifdef __cplusplus
@@ -689,6 +691,99 @@ DMESH_EXPORT int dmesh_get_version(int *major, int *minor, int *patch);
  * \note Local; may be called before MPI_Init and from any thread.
  */
 DMESH_EXPORT int dmesh_get_build_info(const char **text);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Fault tolerance
+ * With an MPI that survives a lost process (ULFM: Open MPI 5 launched with
+ * `mpiexec --with-ft ulfm`), a collective call of dmesh on a universe that
+ * lost a process returns DMESH_ERR_PROC_FAILED on every survivor instead of
+ * hanging. The survivors then revoke the universe (dmesh_revoke()), make a
+ * smaller mesh on the survivors (dmesh_shrink()), restore their state and go
+ * on. Without fault tolerance these calls return DMESH_ERR_UNSUPPORTED.
+ * @{ */
+
+/** \brief dmesh_shrink() dim value: keep every dimension's size (the failed
+ *  processes are replaced by spares, info `dmesh_spares=true`). */
+#define DMESH_KEEP_SHAPE (-1)
+
+/**
+ * \brief Revoke the universe of \p mesh: its private communicator, every
+ *        MPI communicator it made (MPIX_Comm_revoke) and its NCCL
+ *        communicators (aborted), so that every process blocked in any of
+ *        them, in dmesh or in the application, returns.
+ * \param[in] mesh any mesh of the universe
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a bad handle,
+ *         DMESH_ERR_UNSUPPORTED without fault tolerance (the detail says how
+ *         to get it), or the class of a failed revocation
+ * \note Local; revoking twice is harmless. Afterwards the collective calls
+ *       on the universe return DMESH_ERR_PROC_FAILED (they communicate no
+ *       more than the failure-aware agreement, which a revoked communicator
+ *       still supports), MPI calls on its communicators return
+ *       MPIX_ERR_REVOKED, local queries still answer, and dmesh_shrink()
+ *       and dmesh_free() work. Revocation reaches every process of the
+ *       universe (and the communicator the universe was made on is
+ *       unusable for new meshes: make them on the survivors). Needs the
+ *       thread level of the calls it interrupts.
+ */
+DMESH_EXPORT int dmesh_revoke(dmesh_t mesh);
+
+/**
+ * \brief The failed processes this process knows of in the universe of
+ *        \p mesh (MPIX_Comm_get_failed on its private communicator).
+ * \param[in] mesh any mesh of the universe
+ * \param[in] maxranks room in \p ranks
+ * \param[out] ranks the failed ranks, ascending, as ranks of the
+ *             communicator the root mesh was made from (the first
+ *             \p maxranks of them; NULL allowed when \p maxranks is 0)
+ * \param[out] nfailed how many processes failed (may exceed \p maxranks)
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a bad handle or pointer or a
+ *         negative \p maxranks, DMESH_ERR_UNSUPPORTED without fault
+ *         tolerance, DMESH_ERR_MPI when the MPI call failed
+ * \note Local. What a process knows grows as failures are detected: two
+ *       processes may list different sets until an agreement (any
+ *       collective call of dmesh, or dmesh_shrink()) has seen them.
+ */
+DMESH_EXPORT int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *nfailed);
+
+/**
+ * \brief A mesh of the surviving processes: revokes the universe of
+ *        \p mesh, shrinks its communicator to the survivors
+ *        (MPIX_Comm_shrink) and creates a new mesh on them, in a new
+ *        universe, with the names and device type of \p mesh.
+ *
+ * Dimension \p dim of the new mesh is shorter by every index whose slice
+ * held a failed process; the other dimensions keep their sizes, and the
+ * survivors keep their relative order in the mesh tensor. With info
+ * `dmesh_spares=true` the survivors outside \p mesh (a mesh smaller than its
+ * communicator keeps them as spares) first take the coordinates of the
+ * failed processes, the lowest failed rank first and the lowest spare first;
+ * only the failures left over shorten \p dim. With \p dim =
+ * DMESH_KEEP_SHAPE no dimension may shrink. Survivors outside the new mesh
+ * get a mesh of which they are not members. The other info keys are those
+ * of dmesh_create().
+ * \param[in] mesh a mesh whose mesh tensor is the same on every process (a
+ *            root mesh, or one copy of it)
+ * \param[in] dim the dimension to shorten, or DMESH_KEEP_SHAPE
+ * \param[in] info `dmesh_spares` and dmesh_create() keys, or MPI_INFO_NULL
+ * \param[out] survivors unless NULL: a new communicator of every survivor
+ *             of the universe's communicator in their old relative order,
+ *             owned by the caller (free it with MPI_Comm_free); the new
+ *             mesh's ranks are ranks of it
+ * \param[out] newmesh the new mesh
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or \p dim;
+ *         DMESH_ERR_SIZE when \p dim would lose every index, or when
+ *         DMESH_KEEP_SHAPE is asked and the spares do not suffice;
+ *         DMESH_ERR_UNSUPPORTED without fault tolerance; DMESH_ERR_PROC_FAILED
+ *         when a process fails during the call; or a class of dmesh_create()
+ * \note Collective over the surviving processes of the universe's
+ *       communicator, whether or not they have revoked it yet; every
+ *       survivor returns the same class. Shrinking a shrunk mesh works the
+ *       same way. \p mesh stays valid (revoked): free it with dmesh_free().
+ *       NCCL communicators of the new mesh are new ones (a new bootstrap).
+ */
+DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors,
+                              dmesh_t *newmesh);
 /** @} */
 
 #ifdef __cplusplus

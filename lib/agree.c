@@ -15,7 +15,18 @@
  * - h) means every rank had the same hash) and the first failure as
  * (rank << 16 | class), INT64_MAX for none. Signed and non-negative on
  * purpose: MPICH 4.0 reduces MPI_UINT64_T with MPI_MIN as if it were signed
- * (UINT64_MAX would win over every failure). */
+ * (UINT64_MAX would win over every failure).
+ *
+ * With fault tolerance on (ulfm.h: an MPI with ULFM, launched with it), a
+ * process may die at any step, and an MPI call may then fail on some ranks
+ * and succeed on others. The allreduce's outcome is agreed once more with
+ * MPIX_Comm_agree, which completes on every survivor, even on a revoked
+ * communicator: a rank that met a failure (its own class
+ * DMESH_ERR_PROC_FAILED, or a failed allreduce) revokes comm first, so that
+ * a rank still blocked in comm returns, skips the allreduce and takes part
+ * in the agreement only. Every survivor then returns DMESH_ERR_PROC_FAILED
+ * when any of them met a failure or the MPI knows of a failed process.
+ * Without fault tolerance no MPIX_ call is made: the cost is unchanged. */
 #include "config.h"
 
 #include <stdio.h>
@@ -23,6 +34,8 @@
 
 #include "agree.h"
 #include "error.h"
+#include "fault.h"
+#include "ulfm.h"
 
 #define AGREE_DETAIL_LEN 480
 #define NO_FAILURE INT64_MAX
@@ -47,6 +60,8 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
         msg.relayed = agreed_text[0] != '\0' && strcmp(msg.text, agreed_text) == 0;
     }
     rc = MPI_Bcast(&msg, (int)sizeof(msg), MPI_BYTE, root, comm);
+    if (rc != MPI_SUCCESS && dmesh_ulfm_enabled(comm))
+        dmesh_ulfm_revoke(comm); /* a rank still waiting for this one returns */
     msg.text[AGREE_DETAIL_LEN - 1] = '\0';
     if (rc != MPI_SUCCESS)
         snprintf(msg.text, sizeof(msg.text), "%s (its detail was lost: MPI_Bcast failed)",
@@ -59,16 +74,56 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
     return err;
 }
 
+#define AGREE_NO_PROC_FAILED 1 /* bits of the failure-aware agreement's flag */
+#define AGREE_ALLREDUCE_DONE 2
+
+/* With fault tolerance on: the outcome of the allreduce (rc) agreed by the
+ * survivors. failed: this rank met a process failure or a revoked
+ * communicator (before the agreement, or in its allreduce). */
+static int agree_survivors(MPI_Comm comm, int rc, int failed, const char *what)
+{
+    char mine[AGREE_DETAIL_LEN];
+    int flag = 0, arc;
+
+    snprintf(mine, sizeof(mine), "%s", failed ? dmesh_last_error() : "");
+    if (rc != MPI_SUCCESS && dmesh_ulfm_is_failure(rc)) {
+        dmesh_error_mpi(rc, "agreement (MPI_Allreduce)");
+        snprintf(mine, sizeof(mine), "%s", dmesh_last_error());
+        failed = 1;
+    }
+    if (failed || rc != MPI_SUCCESS)
+        dmesh_ulfm_revoke(comm); /* the ranks blocked in comm return */
+    flag = (failed ? 0 : AGREE_NO_PROC_FAILED) | (rc == MPI_SUCCESS ? AGREE_ALLREDUCE_DONE : 0);
+    arc = dmesh_ulfm_agree(comm, &flag);
+    if (arc != MPI_SUCCESS || !(flag & AGREE_NO_PROC_FAILED))
+        return dmesh_error_set(DMESH_ERR_PROC_FAILED,
+                               "%s: a process of the communicator failed or it was revoked%s%s",
+                               what, mine[0] != '\0' ? "; here: " : "", mine);
+    if (!(flag & AGREE_ALLREDUCE_DONE))
+        return rc != MPI_SUCCESS ? dmesh_error_mpi(rc, "agreement (MPI_Allreduce)")
+                                 : dmesh_error_set(DMESH_ERR_MPI,
+                                                   "%s: agreement (MPI_Allreduce) failed on "
+                                                   "another rank",
+                                                   what);
+    return DMESH_SUCCESS;
+}
+
 int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
 {
     int64_t in[3], out[3];
-    int rank = 0, rc;
+    int rank = 0, rc = MPI_ERR_OTHER, ft = dmesh_ulfm_enabled(comm), err;
 
+    dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
     MPI_Comm_rank(comm, &rank);
     in[0] = (int64_t)(hash >> 1);
     in[1] = INT64_MAX - in[0];
     in[2] = local_err != DMESH_SUCCESS ? (int64_t)rank << 16 | (int64_t)local_err : NO_FAILURE;
-    rc = MPI_Allreduce(in, out, 3, MPI_INT64_T, MPI_MIN, comm);
+    if (!ft || local_err != DMESH_ERR_PROC_FAILED)
+        rc = MPI_Allreduce(in, out, 3, MPI_INT64_T, MPI_MIN, comm);
+    dmesh_fault_step(); /* ... or once the others may have the outcome */
+    if (ft && (err = agree_survivors(comm, rc, local_err == DMESH_ERR_PROC_FAILED, what)) !=
+                  DMESH_SUCCESS)
+        return err;
     if (rc != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "agreement (MPI_Allreduce)");
     if (out[2] != NO_FAILURE)

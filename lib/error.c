@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "ulfm.h"
 
 #define DMESH_DETAIL_LEN 512
 
@@ -28,6 +29,8 @@ static const char *const error_strings[DMESH_ERR_LASTCODE] = {
     [DMESH_ERR_NOMEM] = "DMESH_ERR_NOMEM: out of memory",
     [DMESH_ERR_INTERNAL] = "DMESH_ERR_INTERNAL: internal error (a bug in dmesh)",
     [DMESH_ERR_TIMEOUT] = "DMESH_ERR_TIMEOUT: a bounded wait (dmesh_timeout) ran out",
+    [DMESH_ERR_PROC_FAILED] = "DMESH_ERR_PROC_FAILED: a process failed or the universe was revoked",
+    [DMESH_ERR_UNSUPPORTED] = "DMESH_ERR_UNSUPPORTED: no fault tolerance in this MPI or launch",
 };
 
 const char *dmesh_error_string(int err)
@@ -59,5 +62,9 @@ int dmesh_error_mpi(int mpi_err, const char *what)
 
     if (MPI_Error_string(mpi_err, msg, &len) != MPI_SUCCESS)
         snprintf(msg, sizeof(msg), "MPI error %d", mpi_err);
+    /* A lost process or a revoked communicator (fault tolerance on): the
+     * class the survivors recover from, whichever call met it. */
+    if (dmesh_ulfm_is_failure(mpi_err))
+        return dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: %s", what, msg);
     return dmesh_error_set(DMESH_ERR_MPI, "%s: %s", what, msg);
 }

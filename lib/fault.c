@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,10 +79,64 @@ static void refresh(void)
     parse(spec);
 }
 
+/* DMESH_FAULT_KILL: the step at which this process dies (0: none), and
+ * the steps since the variable last changed. */
+static char kill_spec[64];
+static long kill_at, steps;
+
+/* With the lock held: a changed DMESH_FAULT_KILL is parsed, steps reset. */
+static void refresh_kill(void)
+{
+    const char *text = getenv("DMESH_FAULT_KILL");
+    int rank = -1, flag = 0;
+    const char *colon;
+
+    if (text == NULL)
+        text = "";
+    if (strcmp(text, kill_spec) == 0)
+        return;
+    snprintf(kill_spec, sizeof(kill_spec), "%s", text);
+    steps = 0;
+    kill_at = 0;
+    MPI_Initialized(&flag);
+    if (flag)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if ((colon = strchr(kill_spec, ':')) != NULL && atoi(kill_spec) == rank)
+        kill_at = atol(colon + 1);
+}
+
+void dmesh_fault_step(void)
+{
+    int die;
+
+    pthread_mutex_lock(&lock);
+    refresh_kill();
+    steps++;
+    die = kill_at > 0 && steps == kill_at;
+    pthread_mutex_unlock(&lock);
+    if (die)
+        raise(SIGKILL);
+}
+
+/* Test builds only: the steps this process took since DMESH_FAULT_KILL
+ * last changed (declared by the tests themselves). */
+DMESH_EXPORT long dmesh_fault_steps(void);
+DMESH_EXPORT long dmesh_fault_steps(void)
+{
+    long n;
+
+    pthread_mutex_lock(&lock);
+    refresh_kill();
+    n = steps;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 int dmesh_fault(int site)
 {
     int fail = 0;
 
+    dmesh_fault_step();
     pthread_mutex_lock(&lock);
     refresh();
     calls[site]++;

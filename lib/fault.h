@@ -7,7 +7,14 @@
  * DMESH_FAULT=site:rank:nth[,site:rank:nth...] makes the nth call (from 1,
  * counted since the variable last changed) at a site fail on the process of
  * that rank of MPI_COMM_WORLD ("*": every rank). The library reads
- * MPI_COMM_WORLD there only, in test builds. */
+ * MPI_COMM_WORLD there only, in test builds.
+ *
+ * DMESH_FAULT_KILL=rank:nth kills the process of that rank of
+ * MPI_COMM_WORLD (raise(SIGKILL)) at its nth step (from 1, counted since
+ * the variable last changed), for the fault-tolerance tests: a step is
+ * every site above and every agreement (agree.c: entering it, and after its
+ * allreduce), so that a sweep of nth over 1, 2, ... kills the process at
+ * every step of a collective call. */
 #ifndef DMESH_FAULT_H
 #define DMESH_FAULT_H
 
@@ -38,11 +45,15 @@ int dmesh_fault(int site);
 void *dmesh_fault_malloc(size_t n);
 void *dmesh_fault_calloc(size_t n, size_t size);
 void *dmesh_fault_realloc(void *p, size_t n);
+/* One step of a collective call: counts it, and kills this process when
+ * DMESH_FAULT_KILL names it and this step. */
+void dmesh_fault_step(void);
 #define DMESH_FAULT_MALLOC(n) dmesh_fault_malloc(n)
 #define DMESH_FAULT_CALLOC(n, size) dmesh_fault_calloc((n), (size))
 #define DMESH_FAULT_REALLOC(p, n) dmesh_fault_realloc((p), (n))
 #else
 #define dmesh_fault(site) 0
+#define dmesh_fault_step() ((void)0)
 #define DMESH_FAULT_MALLOC(n) malloc(n)
 #define DMESH_FAULT_CALLOC(n, size) calloc((n), (size))
 #define DMESH_FAULT_REALLOC(p, n) realloc((p), (n))

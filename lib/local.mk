@@ -15,7 +15,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/options.c lib/options.h lib/option_value.c lib/option_value.h \
 	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
-	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h \
+	lib/pcomm.c lib/pcomm.h \
 	lib/universe.c lib/universe.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
 	lib/mesh.c lib/mesh_root.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h \
@@ -38,6 +38,9 @@ include lib/gpu.mk
 lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c \
 	lib/scan.c lib/scan.h
+# Fault tolerance: the MPI's ULFM calls (ulfm.c) and dmesh_revoke,
+# dmesh_get_failed, dmesh_shrink (ft.c).
+lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ulfm.c lib/ulfm.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 

@@ -162,7 +162,8 @@ int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(comm);
-    return dmesh_universe_hand_out(mesh->u, dmesh_mesh_entry(mesh, dim), __func__, comm);
+    *comm = dmesh_mesh_entry(mesh, dim)->comm;
+    return DMESH_SUCCESS;
 }
 
 int dmesh_get_device(dmesh_t mesh, int *device)

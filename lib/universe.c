@@ -15,9 +15,9 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
-#include "handout.h"
 #include "node.h"
 #include "topo.h"
+#include "ulfm.h"
 #include "universe.h"
 
 /* The universe's copy of the root description. */
@@ -69,7 +69,7 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
                        dmesh_universe_t **out)
 {
     dmesh_universe_t *u = DMESH_FAULT_CALLOC(1, sizeof(*u));
-    int err, rc;
+    int err;
 
     if (u == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "universe: out of memory");
@@ -78,17 +78,9 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
     u->cuda = root->cuda;
     u->device = -1;
     u->id = id;
-    u->errhandler = MPI_ERRHANDLER_NULL;
     err = dmesh_cache_init(&u->cache);
     if (err == DMESH_SUCCESS)
         err = set_root(u, root);
-    /* the user communicator's error handler now, for the communicators
-     * handed out later (as MPI_Comm_split's result takes its parent's) */
-    if (err == DMESH_SUCCESS && p != NULL &&
-        (rc = MPI_Comm_get_errhandler(dmesh_private_comm_user(p), &u->errhandler)) != 0) {
-        u->errhandler = MPI_ERRHANDLER_NULL;
-        err = dmesh_error_mpi(rc, "MPI_Comm_get_errhandler of the user's communicator");
-    }
     if (err != DMESH_SUCCESS) {
         dmesh_cache_destroy(&u->cache);
         free_names(u);
@@ -119,8 +111,6 @@ int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dme
             dmesh_universe_release(u);
         return err;
     }
-    if (dmesh_universe_debugging(u))
-        dmesh_private_comm_debug(u->pcomm);
     *out = u;
     return DMESH_SUCCESS;
 }
@@ -169,8 +159,8 @@ static void free_comms(dmesh_universe_t *u)
         paired_free(u, u->cache.order[i]);
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];
-        dmesh_handout_free(e->handout, &e->comm);
-        e->handout = NULL;
+        if (e->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&e->comm);
         members_free(e);
     }
 }
@@ -217,42 +207,7 @@ void dmesh_universe_release(dmesh_universe_t *u)
     free(u->flat);
     free(u->rank_map);
     free(u->node_lows);
-    if (u->errhandler != MPI_ERRHANDLER_NULL)
-        MPI_Errhandler_free(&u->errhandler);
     free(u);
-}
-
-int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const char *fn,
-                            MPI_Comm *comm)
-{
-    char what[96];
-    int n;
-
-    DMESH_TRY(dmesh_handout_check(e->handout, fn));
-    if (e->comm != MPI_COMM_NULL && e->handout == NULL) {
-        n = snprintf(what, sizeof(what), "the communicator that %s handed out (axis ", fn);
-        dmesh_axis_to_string(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
-        strcat(what, ")");
-        DMESH_TRY(dmesh_handout_attach(&e->handout, e->comm, u->errhandler, what,
-                                       dmesh_universe_debugging(u)));
-    }
-    *comm = e->comm;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn)
-{
-    return dmesh_handout_check(e->handout, fn);
-}
-
-int dmesh_universe_own_begin(const dmesh_comm_entry_t *e)
-{
-    return dmesh_handout_own_begin(e->handout, e->comm);
-}
-
-int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e)
-{
-    return dmesh_handout_own_end(e->handout, e->comm, u->errhandler);
 }
 
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
@@ -273,14 +228,18 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
     u->node_lows = lows;
 }
 
-int dmesh_universe_abort(dmesh_universe_t *u)
+/* Abort the backends' paired communicators (each backend's abort_all);
+ * returns 0, changing nothing, when there is no memory for it (*err). */
+static int abort_paired(dmesh_universe_t *u, const char *fn, int *err)
 {
     void **paired = NULL;
-    int b, i, n, err = DMESH_SUCCESS;
+    int b, i, n;
 
     /* one array for every backend, so that a failed allocation changes nothing */
-    if (u->cache.count > 0 && (paired = malloc((size_t)u->cache.count * sizeof(*paired))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_abort: out of memory");
+    if (u->cache.count > 0 && (paired = malloc((size_t)u->cache.count * sizeof(*paired))) == NULL) {
+        *err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+        return 0;
+    }
     for (b = 0; b < dmesh_backend_count; b++) {
         if (dmesh_backends[b]->abort_all == NULL)
             continue; /* its communicators, if any, are destroyed below */
@@ -293,17 +252,51 @@ int dmesh_universe_abort(dmesh_universe_t *u)
         }
         if (n > 0) {
             int one = dmesh_backends[b]->abort_all(n, paired, u->device);
-            err = err != DMESH_SUCCESS ? err : one;
+            *err = *err != DMESH_SUCCESS ? *err : one;
         }
     }
     free(paired);
+    return 1;
+}
+
+int dmesh_universe_abort(dmesh_universe_t *u)
+{
+    int err = DMESH_SUCCESS;
+
+    if (!abort_paired(u, "dmesh_abort", &err))
+        return err;
     free_comms(u);
     u->aborted = 1;
     return err;
 }
 
+int dmesh_universe_revoke(dmesh_universe_t *u)
+{
+    int i, rc, err = DMESH_SUCCESS;
+
+    if (!abort_paired(u, "dmesh_revoke", &err))
+        return err;
+    for (i = u->cache.count - 1; i >= 0; i--) {
+        dmesh_comm_entry_t *e = u->cache.order[i];
+        if (e->comm != MPI_COMM_NULL && (rc = dmesh_ulfm_revoke(e->comm)) != MPI_SUCCESS &&
+            err == DMESH_SUCCESS)
+            err = dmesh_error_mpi(rc, "MPIX_Comm_revoke of a dimension's communicator");
+    }
+    if (u->comm != MPI_COMM_NULL && (rc = dmesh_ulfm_revoke(u->comm)) != MPI_SUCCESS &&
+        err == DMESH_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPIX_Comm_revoke of the private communicator");
+    u->revoked = 1;
+    return err;
+}
+
 int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
 {
+    /* revoked here: no call succeeds; a failure met here: the universe is
+     * revoked, so that the ranks blocked in any of its communicators return */
+    if (u->revoked && local_err == DMESH_SUCCESS)
+        local_err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: universe revoked", what);
+    else if (local_err == DMESH_ERR_PROC_FAILED && !u->revoked)
+        dmesh_universe_revoke(u);
     /* the universe's identity: a mesh of another universe on one rank differs */
     return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
 }
@@ -321,7 +314,6 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
         dmesh_axis_to_string(axis, text, sizeof(text), NULL);
     if ((e = dmesh_cache_find(&u->cache, axis, key)) != NULL) {
         dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
-        DMESH_TRY(dmesh_handout_check(e->handout, "reusing a cached communicator"));
         *out = e;
         return DMESH_SUCCESS;
     }
@@ -333,9 +325,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     e->paired_pending = dmesh_backends[e->backend]->make != NULL;
     /* prepared once per entry (on every rank, so that all fail alike); the
      * caller's coordinate, once: queries then read it instead of decomposing */
-    /* one process: split, as cheap there; MPICH (4.0, 4.2) crashes in
-     * MPI_Comm_create_group on a one-process communicator of a session */
-    e->by_group = comm_create == DMESH_COMM_CREATE_GROUP && u->size > 1;
+    e->by_group = comm_create == DMESH_COMM_CREATE_GROUP;
     if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
         (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
                                                                   &e->group, &e->position)) != 0) ||

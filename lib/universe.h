@@ -57,6 +57,7 @@ typedef struct dmesh_universe {
     int device;                  /* CUDA ordinal, -1 for cpu */
     int debug;                   /* DMESH_DEBUG on this universe (printing rank only) */
     int aborted;
+    int revoked; /* dmesh_universe_revoke ran here */
     unsigned long id; /* identity: sequence number on the private communicator */
     dmesh_cache_t cache;
     dmesh_layout_t root_layout;             /* of the root mesh: serialized, and its names */
@@ -66,7 +67,6 @@ typedef struct dmesh_universe {
     dmesh_flat_name_t *flat;                                /* names registered by flatten */
     int nflat, flat_capacity;
     int *node_lows; /* per rank of comm, the lowest rank of its node; NULL until known */
-    MPI_Errhandler errhandler; /* of the user's communicator: its handed-out ones get it */
 } dmesh_universe_t;
 
 /* Local: a universe with identity id on p (takes a reference on p; NULL:
@@ -109,23 +109,6 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows);
 /* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
  * universe frees it with the others. */
 void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm);
-
-/* Local: e's communicator as the program gets it (dmesh_get_comm,
- * dmesh_get_cart_comm; fn names the call): at the first hand-out it gets
- * the error handler of the user's communicator and dmesh starts watching
- * for the program freeing it (handout.h). DMESH_ERR_ARG when the program
- * freed it before. */
-int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const char *fn,
-                            MPI_Comm *comm);
-
-/* Local: DMESH_ERR_ARG when the program freed e's communicator, which a
- * call of fn needs (a cache hit, a lazy pairing). */
-int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn);
-
-/* Local: around dmesh's own calls on e's communicator once the program may
- * have it: MPI_ERRORS_RETURN, then the program's handler again. */
-int dmesh_universe_own_begin(const dmesh_comm_entry_t *e);
-int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e);
 
 /* Drop one reference; the last one frees the communicators (the backends'
  * paired ones first, then MPI, each in reverse creation order) and the
@@ -186,6 +169,13 @@ static inline int dmesh_universe_debugging(const dmesh_universe_t *u)
 static inline int dmesh_universe_aborted(const dmesh_universe_t *u)
 {
     return u->aborted;
+}
+
+/* Whether the universe was revoked here (dmesh_revoke, or a process
+ * failure met by a call): its collective calls fail. */
+static inline int dmesh_universe_revoked(const dmesh_universe_t *u)
+{
+    return u->revoked;
 }
 
 /* The cache's entries, in creation order. */
@@ -326,5 +316,11 @@ void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...) DMESH
  * free the MPI ones (dmesh_abort); later collective calls and NCCL queries
  * on u are DMESH_ERR_ARG "universe aborted". */
 int dmesh_universe_abort(dmesh_universe_t *u);
+
+/* Local, with fault tolerance on: revoke u's communicators (the private
+ * one and every entry's, MPIX_Comm_revoke) and abort the backends' paired
+ * ones, so that every process blocked in any of them returns; u stays
+ * until freed, and its collective calls return DMESH_ERR_PROC_FAILED. */
+int dmesh_universe_revoke(dmesh_universe_t *u);
 
 #endif /* DMESH_UNIVERSE_H */

@@ -60,6 +60,7 @@ static const char build_info[] =
                         "NCCL: " DMESH_BUILD_NCCL "\n"
                         "hwloc: " DMESH_BUILD_HWLOC "\n"
                         "Fortran modules: " DMESH_BUILD_FORTRAN "\n"
+                        "fault tolerance (ULFM): " DMESH_BUILD_ULFM "\n"
                         "configure arguments: " DMESH_BUILD_CONFIGURE_ARGS "\n";
 
 int dmesh_get_build_info(const char **text)

@@ -14,3 +14,14 @@ test_test_mesh_failure_LDADD = $(DMESH_TEST_LIBS)
 TESTS += test/test_mesh_failure-np2.mpi test/test_mesh_failure-np4.mpi \
 	test/test_mesh_failure-np8.mpi test/mesh-env-np2.mpi
 EXTRA_DIST += test/mesh-env.sh test/asan-mpi.supp test/no-dlclose.c
+
+# Fault tolerance (ULFM): test/ft.sh runs test_ft plainly (it must find
+# DMESH_ERR_UNSUPPORTED) and, in a build with ULFM, each case under
+# mpiexec --with-ft ulfm, then the kill sweep when fault injection is on.
+check_PROGRAMS += test/test_ft
+test_test_ft_SOURCES = test/test_ft.c
+test_test_ft_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_ft_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_ft_LDADD = $(DMESH_TEST_LIBS)
+TESTS += test/ft-np4.mpi test/ft-np8.mpi
+EXTRA_DIST += test/ft.sh

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dmesh_revoke, dmesh_get_failed and dmesh_shrink: what the survivors of a
+ * lost process call to recover (ft.h). Fault tolerance needs an MPI with
+ * the ULFM extension launched with it (ulfm.h); without it every call here
+ * returns DMESH_ERR_UNSUPPORTED, saying how to get it. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "agree.h"
+#include "error.h"
+#include "fault.h"
+#include "ft.h"
+#include "hash.h"
+#include "mesh.h"
+#include "ulfm.h"
+
+#define SPARES_KEY "dmesh_spares"
+
+static int unsupported(const char *fn)
+{
+    return dmesh_error_set(DMESH_ERR_UNSUPPORTED, "%s: the MPI offers no fault tolerance: %s", fn,
+                           dmesh_ulfm_how());
+}
+
+int dmesh_revoke(dmesh_t mesh)
+{
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
+        return unsupported(__func__);
+    return dmesh_universe_revoke(mesh->u);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The ranks of comm that group holds, ascending; *n of them (out malloc'd). */
+static int ranks_in_comm(MPI_Comm comm, MPI_Group group, int **out, int *n)
+{
+    MPI_Group all = MPI_GROUP_NULL;
+    int *in = NULL, *at = NULL, rc = MPI_SUCCESS, count = 0, i;
+
+    if ((rc = MPI_Group_size(group, &count)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Group_size of the failed processes");
+    in = malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    at = malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    if (in == NULL || at == NULL) {
+        free(in);
+        free(at);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "failed processes: out of memory");
+    }
+    for (i = 0; i < count; i++)
+        in[i] = i;
+    if (count > 0 && (rc = MPI_Comm_group(comm, &all)) == MPI_SUCCESS)
+        rc = MPI_Group_translate_ranks(group, count, in, all, at);
+    if (all != MPI_GROUP_NULL)
+        MPI_Group_free(&all);
+    free(in);
+    if (rc != MPI_SUCCESS) {
+        free(at);
+        return dmesh_error_mpi(rc, "MPI_Group_translate_ranks of the failed processes");
+    }
+    qsort(at, (size_t)count, sizeof(int), cmp_int);
+    *out = at;
+    *n = count;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *nfailed)
+{
+    MPI_Comm comm;
+    MPI_Group failed = MPI_GROUP_NULL;
+    int *found = NULL, n = 0, rc, err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_CHECK_PTR(nfailed);
+    if (maxranks < 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d is negative", __func__, maxranks);
+    if (maxranks > 0 && ranks == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ranks is NULL with maxranks %d", __func__,
+                               maxranks);
+    comm = dmesh_universe_comm(mesh->u);
+    if (!dmesh_ulfm_enabled(comm))
+        return unsupported(__func__);
+    if ((rc = dmesh_ulfm_get_failed(comm, &failed)) != MPI_SUCCESS)
+        return dmesh_error_set(DMESH_ERR_MPI, "%s: MPIX_Comm_get_failed failed (MPI error %d)",
+                               __func__, rc);
+    err = ranks_in_comm(comm, failed, &found, &n);
+    MPI_Group_free(&failed);
+    if (err != DMESH_SUCCESS)
+        return err;
+    if (n > 0 && maxranks > 0)
+        memcpy(ranks, found, (size_t)(n < maxranks ? n : maxranks) * sizeof(int));
+    free(found);
+    *nfailed = n;
+    return DMESH_SUCCESS;
+}
+
+/* The spares (survivors outside the tensor, lowest first) take the places
+ * of the failed ranks of the tensor, lowest failed rank first; returns how
+ * many failed places are left. at[r]: place of rank r in the tensor, -1. */
+static int fill_spares(int tensor[], int size, const int survivor_rank[], const int at[])
+{
+    int r, spare = 0, left = 0;
+
+    for (r = 0; r < size; r++) {
+        if (survivor_rank[r] >= 0 || at[r] < 0)
+            continue; /* a survivor, or a failed rank outside the tensor */
+        while (spare < size && (at[spare] >= 0 || survivor_rank[spare] < 0))
+            spare++;
+        if (spare < size)
+            tensor[at[r]] = spare++;
+        else
+            left++;
+    }
+    return left;
+}
+
+int dmesh_ft_plan(int ndims, const int shape[], int n, const int ranks[], int size,
+                  const int survivor_rank[], int dim, int spares, int new_shape[], int new_ranks[],
+                  int *new_n)
+{
+    int *tensor = malloc((size_t)(n + size) * sizeof(int)), *at, *drop;
+    int d, p, r, stride = 1, nfailed = 0, left, ndrop = 0, m = 0, err = DMESH_SUCCESS;
+
+    if (tensor == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
+    at = tensor + n;
+    memcpy(tensor, ranks, (size_t)n * sizeof(int));
+    for (r = 0; r < size; r++)
+        at[r] = -1;
+    for (p = 0; p < n; p++) {
+        at[ranks[p]] = p;
+        nfailed += survivor_rank[ranks[p]] < 0;
+    }
+    left = spares ? fill_spares(tensor, size, survivor_rank, at) : nfailed;
+    for (d = dim + 1; dim >= 0 && d < ndims; d++)
+        stride *= shape[d];
+    drop = at; /* the places are no longer needed: per index of dim, whether it goes */
+    for (p = 0; dim >= 0 && p < shape[dim]; p++)
+        drop[p] = 0;
+    for (p = 0; dim >= 0 && p < n; p++)
+        if (survivor_rank[tensor[p]] < 0 && !drop[(p / stride) % shape[dim]]) {
+            drop[(p / stride) % shape[dim]] = 1;
+            ndrop++;
+        }
+    if (left > 0 && dim < 0)
+        err = dmesh_error_set(DMESH_ERR_SIZE,
+                              "dmesh_shrink: %d processes of the mesh failed, %d places left "
+                              "after the spares: the shape cannot stay (DMESH_KEEP_SHAPE)",
+                              nfailed, left);
+    else if (dim >= 0 && ndrop == shape[dim])
+        err = dmesh_error_set(DMESH_ERR_SIZE,
+                              "dmesh_shrink: every index of dim %d (size %d) lost a process", dim,
+                              shape[dim]);
+    for (p = 0; err == DMESH_SUCCESS && p < n; p++)
+        if (dim < 0 || !drop[(p / stride) % shape[dim]])
+            new_ranks[m++] = survivor_rank[tensor[p]];
+    if (err == DMESH_SUCCESS) {
+        for (d = 0; d < ndims; d++)
+            new_shape[d] = d == dim ? shape[d] - ndrop : shape[d];
+        *new_n = m;
+    }
+    free(tensor);
+    return err;
+}
+
+/* info's dmesh_spares (false when absent) and a copy of info without it
+ * for dmesh_create (MPI_INFO_NULL when info is). */
+static int read_spares(MPI_Info info, int *spares, MPI_Info *rest)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0, rc;
+
+    *spares = 0;
+    *rest = MPI_INFO_NULL;
+    if (info == MPI_INFO_NULL)
+        return DMESH_SUCCESS;
+    if ((rc = MPI_Info_get(info, SPARES_KEY, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_shrink: MPI_Info_get");
+    if (flag && strcasecmp(val, "true") != 0 && strcasecmp(val, "false") != 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_shrink: %s=%s: not true or false", SPARES_KEY,
+                               val);
+    *spares = flag && strcasecmp(val, "true") == 0;
+    if ((rc = MPI_Info_dup(info, rest)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_shrink: MPI_Info_dup");
+    if (flag && (rc = MPI_Info_delete(*rest, SPARES_KEY)) != MPI_SUCCESS) {
+        MPI_Info_free(rest);
+        return dmesh_error_mpi(rc, "dmesh_shrink: MPI_Info_delete");
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Per rank of the old communicator, its rank in the survivors' (-1:
+ * failed); malloc'd. */
+static int survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out)
+{
+    MPI_Group g_old = MPI_GROUP_NULL, g_new = MPI_GROUP_NULL;
+    int *in = malloc((size_t)size * sizeof(int)), *at = malloc((size_t)size * sizeof(int));
+    int r, rc = MPI_ERR_NO_MEM;
+
+    if (in != NULL && at != NULL) {
+        for (r = 0; r < size; r++)
+            in[r] = r;
+        if ((rc = MPI_Comm_group(old, &g_old)) == MPI_SUCCESS &&
+            (rc = MPI_Comm_group(survivors, &g_new)) == MPI_SUCCESS)
+            rc = MPI_Group_translate_ranks(g_old, size, in, g_new, at);
+    }
+    if (g_old != MPI_GROUP_NULL)
+        MPI_Group_free(&g_old);
+    if (g_new != MPI_GROUP_NULL)
+        MPI_Group_free(&g_new);
+    free(in);
+    if (rc != MPI_SUCCESS) {
+        free(at);
+        return rc == MPI_ERR_NO_MEM
+                   ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory")
+                   : dmesh_error_mpi(rc, "dmesh_shrink: the survivors' group");
+    }
+    for (r = 0; r < size; r++)
+        if (at[r] == MPI_UNDEFINED)
+            at[r] = -1;
+    *out = at;
+    return DMESH_SUCCESS;
+}
+
+/* What dmesh_shrink hands to dmesh_create. */
+typedef struct {
+    int ndims, n, spares;
+    int shape[DMESH_MAX_DIMS], new_shape[DMESH_MAX_DIMS];
+    int *ranks, *new_ranks;
+    const char *names[DMESH_MAX_DIMS];
+    MPI_Info info;
+} shrink_plan_t;
+
+/* Local: the new mesh's shape and ranks (ranks of survivors). */
+static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
+{
+    dmesh_universe_t *u = mesh->u;
+    int *rank_of = NULL, d, got = 0, new_n = 0, err;
+
+    DMESH_TRY(dmesh_get_ndims(mesh, &s->ndims));
+    DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, s->shape));
+    DMESH_TRY(dmesh_get_size(mesh, &s->n));
+    if (dim != DMESH_KEEP_SHAPE && (dim < 0 || dim >= s->ndims))
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_shrink: dim %d out of range [0, %d) "
+                               "(or DMESH_KEEP_SHAPE)",
+                               dim, s->ndims);
+    for (d = 0; d < s->ndims; d++)
+        s->names[d] = mesh->named ? dmesh_mesh_name(mesh, d) : NULL;
+    s->ranks = malloc((size_t)s->n * sizeof(int));
+    s->new_ranks = malloc((size_t)s->n * sizeof(int));
+    if (s->ranks == NULL || s->new_ranks == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
+    DMESH_TRY(dmesh_get_ranks(mesh, s->n, s->ranks, &got));
+    DMESH_TRY(
+        survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u), survivors, &rank_of));
+    err = dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u), rank_of,
+                        dim, s->spares, s->new_shape, s->new_ranks, &new_n);
+    free(rank_of);
+    return err;
+}
+
+/* Revoke (here), shrink the private communicator: the survivors'. */
+static int shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors)
+{
+    int rc;
+
+    if (!dmesh_universe_revoked(u))
+        dmesh_universe_revoke(u); /* its failure leaves MPIX_Comm_shrink to decide */
+    if ((rc = dmesh_ulfm_shrink(dmesh_universe_comm(u), survivors)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_shrink: MPIX_Comm_shrink");
+    return DMESH_SUCCESS;
+}
+
+int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
+{
+    shrink_plan_t s;
+    MPI_Comm comm = MPI_COMM_NULL;
+    dmesh_t made = DMESH_NULL;
+    uint64_t hash;
+    int err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
+        return unsupported(__func__);
+    DMESH_TRY(shrink_comm(mesh->u, &comm));
+    /* From here every survivor holds comm: the checks are agreed on it. */
+    memset(&s, 0, sizeof(s));
+    s.info = MPI_INFO_NULL;
+    err = newmesh == NULL
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'newmesh' is NULL", __func__)
+              : read_spares(info, &s.spares, &s.info);
+    if (err == DMESH_SUCCESS)
+        err = plan(mesh, dim, comm, &s);
+    hash = dmesh_hash(0, &dim, sizeof(dim));
+    hash = dmesh_hash(hash, &s.spares, sizeof(s.spares));
+    err = dmesh_agree(comm, hash, err, __func__);
+    if (err == DMESH_SUCCESS)
+        err = dmesh_create(comm, dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu", s.ndims,
+                           s.new_shape, s.new_ranks, mesh->named ? s.names : NULL, s.info, &made);
+    free(s.ranks);
+    free(s.new_ranks);
+    if (s.info != MPI_INFO_NULL)
+        MPI_Info_free(&s.info);
+    if (err != DMESH_SUCCESS || survivors == NULL)
+        MPI_Comm_free(&comm); /* the new mesh's universe holds its own duplicate */
+    if (err != DMESH_SUCCESS)
+        return err;
+    if (survivors != NULL)
+        *survivors = comm;
+    *newmesh = made;
+    return DMESH_SUCCESS;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Fault tolerance at the mesh level (ft.c): dmesh_revoke, dmesh_get_failed,
+ * dmesh_shrink. The MPI's calls are ulfm.c's; the failure-aware agreement
+ * is agree.c's. What follows is the pure part of dmesh_shrink, declared
+ * here so that it is tested without a failing process. */
+#ifndef DMESH_FT_H
+#define DMESH_FT_H
+
+/* The mesh that dmesh_shrink makes, from the old one's shape[ndims] and
+ * mesh tensor ranks[n] (ranks of the old communicator of size) and, per
+ * rank of the old communicator, its rank among the survivors (-1: failed):
+ *   - with spares, the survivors outside the old tensor, lowest first, take
+ *     the places of the failed ranks in it, lowest failed rank first;
+ *   - every index of dim (DMESH_KEEP_SHAPE: none may) whose slice still
+ *     holds a failed rank goes.
+ * Writes new_shape[ndims] and new_ranks[] (survivors' ranks, row-major;
+ * room for n) and *new_n. DMESH_ERR_SIZE when the shape cannot stay or dim
+ * would lose every index; the detail says how many failed and spares. */
+int dmesh_ft_plan(int ndims, const int shape[], int n, const int ranks[], int size,
+                  const int survivor_rank[], int dim, int spares, int new_shape[], int new_ranks[],
+                  int *new_n);
+
+#endif /* DMESH_FT_H */

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The MPI's fault tolerance (ulfm.h). The one file that includes
+ * <mpi-ext.h>: the extension's calls are behind the functions below, so
+ * that a build without it compiles the same callers. */
+#include "config.h"
+
+#include <stdatomic.h>
+
+#include "ulfm.h"
+
+#if DMESH_HAVE_ULFM
+
+#include <mpi-ext.h>
+
+/* -1 not known yet, else 0 / 1: a property of the launch, the same for
+ * every communicator of the process. */
+static atomic_int enabled = -1;
+
+int dmesh_ulfm_built(void)
+{
+    return 1;
+}
+
+int dmesh_ulfm_enabled(MPI_Comm comm)
+{
+    int on = atomic_load_explicit(&enabled, memory_order_relaxed), flag = 0;
+    int *value = NULL;
+
+    if (on >= 0)
+        return on;
+    /* MPIX_FT is a predefined attribute, read-only. Open MPI 5.0 sets it
+     * on MPI_COMM_WORLD only (measured: a duplicate and MPI_COMM_SELF do not
+     * carry it), so where comm does not, the one read of MPI_COMM_WORLD in
+     * the library: an attribute query, never communication on it. */
+    if (comm != MPI_COMM_NULL && MPI_Comm_get_attr(comm, MPIX_FT, &value, &flag) != MPI_SUCCESS)
+        flag = 0;
+    if (!flag && MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &value, &flag) != MPI_SUCCESS)
+        flag = 0;
+    on = flag && value != NULL && *value != 0;
+    atomic_store_explicit(&enabled, on, memory_order_relaxed);
+    return on;
+}
+
+int dmesh_ulfm_is_failure(int mpi_err)
+{
+    int cls = mpi_err;
+
+    if (mpi_err == MPI_SUCCESS)
+        return 0;
+    if (MPI_Error_class(mpi_err, &cls) != MPI_SUCCESS)
+        cls = mpi_err;
+    return cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_PROC_FAILED_PENDING ||
+           cls == MPIX_ERR_REVOKED;
+}
+
+int dmesh_ulfm_revoke(MPI_Comm comm)
+{
+    return MPIX_Comm_revoke(comm);
+}
+
+int dmesh_ulfm_agree(MPI_Comm comm, int *flag)
+{
+    return MPIX_Comm_agree(comm, flag);
+}
+
+int dmesh_ulfm_shrink(MPI_Comm comm, MPI_Comm *survivors)
+{
+    return MPIX_Comm_shrink(comm, survivors);
+}
+
+int dmesh_ulfm_is_revoked(MPI_Comm comm, int *flag)
+{
+    return MPIX_Comm_is_revoked(comm, flag);
+}
+
+int dmesh_ulfm_get_failed(MPI_Comm comm, MPI_Group *failed)
+{
+    return MPIX_Comm_get_failed(comm, failed);
+}
+
+const char *dmesh_ulfm_how(void)
+{
+    return "run under mpiexec --with-ft ulfm (Open MPI 5)";
+}
+
+#else /* no extension: fault tolerance is off */
+
+int dmesh_ulfm_built(void)
+{
+    return 0;
+}
+
+int dmesh_ulfm_enabled(MPI_Comm comm)
+{
+    (void)comm;
+    return 0;
+}
+
+int dmesh_ulfm_is_failure(int mpi_err)
+{
+    (void)mpi_err;
+    return 0;
+}
+
+int dmesh_ulfm_revoke(MPI_Comm comm)
+{
+    (void)comm;
+    return MPI_ERR_OTHER;
+}
+
+int dmesh_ulfm_agree(MPI_Comm comm, int *flag)
+{
+    (void)comm;
+    (void)flag;
+    return MPI_ERR_OTHER;
+}
+
+int dmesh_ulfm_shrink(MPI_Comm comm, MPI_Comm *survivors)
+{
+    (void)comm;
+    (void)survivors;
+    return MPI_ERR_OTHER;
+}
+
+int dmesh_ulfm_is_revoked(MPI_Comm comm, int *flag)
+{
+    (void)comm;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int dmesh_ulfm_get_failed(MPI_Comm comm, MPI_Group *failed)
+{
+    (void)comm;
+    (void)failed;
+    return MPI_ERR_OTHER;
+}
+
+const char *dmesh_ulfm_how(void)
+{
+    return "this dmesh was built with an MPI without the ULFM extension: rebuild it with "
+           "Open MPI 5 (mpi-ext.h ftmpi) and run under mpiexec --with-ft ulfm";
+}
+
+#endif /* DMESH_HAVE_ULFM */

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# ft.sh NP: the fault-tolerance tests at NP ranks (test/test_ft.c), run by
+# make check as test/ft-npN.mpi from the build directory.
+#   1. Launched plainly, test_ft must find no fault tolerance and check
+#      that dmesh_revoke, dmesh_get_failed and dmesh_shrink return
+#      DMESH_ERR_UNSUPPORTED (its exit 77).
+#   2. Built with ULFM (config.h DMESH_HAVE_ULFM: Open MPI 5), each case
+#      runs under mpiexec --with-ft ulfm, one mpiexec each (a process dies
+#      in it): every survivor must print its outcome, all passed.
+#   3. Built with --enable-fault-injection too: rank 1 is killed at every
+#      step of every collective call (DMESH_FAULT_KILL=1:STEP, STEP = 1, 2,
+#      ... until a run no longer kills it); every survivor must return,
+#      with the same class, and shrink. A hang fails (timeout).
+# Skips (77) when only step 1 could run.
+. "$top_srcdir/test/check.sh"
+np=$1
+prog=./test/test_ft
+export DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT:-120}
+
+"$MPIRUN" "$np" "$prog" >"test/ft-np$np.plain" 2>&1
+rc=$?
+cat "test/ft-np$np.plain"
+[ $rc -eq 77 ] || check_fail "without --with-ft ulfm: exit $rc (want 77, DMESH_ERR_UNSUPPORTED checked)"
+grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
+    [ $check_failed -eq 0 ] && check_skip "no ULFM in this build: DMESH_ERR_UNSUPPORTED checked"
+    check_exit
+}
+DMESH_TEST_LAUNCHER="--with-ft ulfm"
+export DMESH_TEST_LAUNCHER
+survivors=$((np - 1))
+for case in between_calls in_allreduce two_failures spares; do
+    want=$survivors
+    [ $case = two_failures ] && want=$((np - 2))
+    CK_RUN_CASE=$case "$MPIRUN" "$np" "$prog" >"test/ft-np$np.$case" 2>&1
+    rc=$?
+    ok=$(grep -c '^test_ft rank [0-9]*: 1 run, 0 failed' "test/ft-np$np.$case")
+    if [ "$ok" -ne "$want" ]; then
+        check_fail "$case at $np ranks: $ok of $want survivors passed (mpiexec exit $rc)"
+        cat "test/ft-np$np.$case"
+    else
+        echo "ft $case at $np ranks: $ok survivors passed"
+    fi
+done
+if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
+    runs=0
+    for call in init create from_comms init_hybrid flatten unflatten deserialize cart locality; do
+        step=1
+        while [ $step -le 200 ]; do
+            log="test/ft-np$np.sweep"
+            "$MPIRUN" "$np" "$prog" sweep $call $step >"$log" 2>&1
+            rc=$?
+            runs=$((runs + 1))
+            line=$(grep "^ft-sweep $call np $np step $step:" "$log")
+            if [ $rc -ne 0 ] || [ -z "$line" ]; then
+                check_fail "sweep $call step $step at $np ranks: exit $rc"
+                cat "$log"
+                break
+            fi
+            case $line in *nokill*) break ;; esac
+            step=$((step + 1))
+        done
+        echo "ft sweep $call at $np ranks: killed at steps 1 to $((step - 1)), every survivor returned alike and shrank"
+    done
+    echo "ft sweep at $np ranks: $runs runs"
+fi
+check_exit

@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Fault tolerance (doc/user-guide.md, "When a process fails"): a process
+ * killed (raise(SIGKILL)) between calls, inside the application's
+ * allreduce, twice in a row, with spares; every survivor gets
+ * DMESH_ERR_PROC_FAILED, revokes, and dmesh_shrink gives a mesh whose every
+ * dimension communicator passes a checked allreduce.
+ *
+ * One case per run (a process dies in it): test/ft.sh runs each under
+ * mpiexec --with-ft ulfm, naming it in CK_RUN_CASE. Without fault tolerance
+ * (no ULFM in the build, or a launch without it) the program checks that
+ * the three calls return DMESH_ERR_UNSUPPORTED and change nothing, then
+ * skips (77). "sweep CALL STEP" kills rank 1 at the STEP-th step of CALL
+ * (DMESH_FAULT_KILL, test builds) and checks that every survivor returns,
+ * with the same class, and that shrinking then works. */
+#include "config.h"
+
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "dmesh.h"
+
+#define MAXR 64
+
+static int me, np;
+static const char *const DPTP[] = {"dp", "tp"};
+
+/* Ranks of comm as ranks of MPI_COMM_WORLD. */
+static void to_world(MPI_Comm comm, int n, const int in[], int out[])
+{
+    MPI_Group g, w;
+
+    MPI_Comm_group(comm, &g);
+    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    MPI_Group_translate_ranks(g, n, in, w, out);
+    MPI_Group_free(&g);
+    MPI_Group_free(&w);
+}
+
+/* Every dim of m (made on base): its communicator holds exactly the group
+ * ranks in their order, and an allreduce of the world ranks sums to the
+ * group's world ranks. */
+static void check_mesh(dmesh_t m, MPI_Comm base)
+{
+    int ndims = 0, d, i, member = 0, coords[DMESH_MAX_DIMS];
+
+    ck_assert_int_eq(dmesh_get_ndims(m, &ndims), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_get_coordinate(m, DMESH_MAX_DIMS, coords, &member), DMESH_SUCCESS);
+    for (d = 0; member && d < ndims; d++) {
+        int ranks[MAXR], world[MAXR], in_comm[MAXR], idx[MAXR], n = 0, expect = 0, sum = 0, csize;
+        MPI_Comm c = MPI_COMM_NULL;
+        MPI_Group gc, gb;
+
+        ck_assert_int_eq(dmesh_get_group_ranks(m, d, MAXR, ranks, &n), DMESH_SUCCESS);
+        ck_assert_int_eq(dmesh_get_comm(m, d, &c), DMESH_SUCCESS);
+        ck_assert(c != MPI_COMM_NULL);
+        MPI_Comm_size(c, &csize);
+        ck_assert_int_eq(csize, n);
+        for (i = 0; i < n; i++)
+            idx[i] = i;
+        MPI_Comm_group(c, &gc);
+        MPI_Comm_group(base, &gb);
+        MPI_Group_translate_ranks(gc, n, idx, gb, in_comm);
+        MPI_Group_free(&gc);
+        MPI_Group_free(&gb);
+        for (i = 0; i < n; i++)
+            ck_assert_int_eq(in_comm[i], ranks[i]);
+        to_world(base, n, ranks, world);
+        for (i = 0; i < n; i++)
+            expect += world[i];
+        ck_assert_int_eq(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, c), MPI_SUCCESS);
+        ck_assert_int_eq(sum, expect);
+    }
+}
+
+static dmesh_t world_mesh(void)
+{
+    int shape[2] = {np / 2, 2};
+    dmesh_t m = DMESH_NULL;
+
+    ck_assert_int_eq(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m),
+                     DMESH_SUCCESS);
+    return m;
+}
+
+/* The survivors' rank of world rank r (-1: failed). */
+static int rank_in(MPI_Comm survivors, int r)
+{
+    MPI_Group g, w;
+    int out;
+
+    MPI_Comm_group(survivors, &g);
+    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    MPI_Group_translate_ranks(w, 1, &r, g, &out);
+    MPI_Group_free(&g);
+    MPI_Group_free(&w);
+    return out == MPI_UNDEFINED ? -1 : out;
+}
+
+/* Survivors: the failure is reported, revoke, shrink dim, check. */
+static dmesh_t recover(dmesh_t m, int dim, MPI_Info info, MPI_Comm *surv)
+{
+    dmesh_t n = DMESH_NULL;
+
+    ck_assert_int_eq(dmesh_revoke(m), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_shrink(m, dim, info, surv, &n), DMESH_SUCCESS);
+    check_mesh(n, *surv);
+    return n;
+}
+
+START_TEST(between_calls)
+{
+    dmesh_t m = world_mesh(), flat = DMESH_NULL, n;
+    MPI_Comm surv = MPI_COMM_NULL;
+    int shape[2], failed[MAXR], nf = 0, rc;
+
+    if (me == 1)
+        raise(SIGKILL);
+    rc = dmesh_flatten(m, NULL, MPI_INFO_NULL, &flat);
+    ck_assert_msg(rc == DMESH_ERR_PROC_FAILED, "flatten: %s (%s)", dmesh_error_string(rc),
+                  dmesh_last_error());
+    ck_assert(flat == DMESH_NULL);
+    n = recover(m, 0, MPI_INFO_NULL, &surv);
+    ck_assert_int_eq(dmesh_get_failed(m, MAXR, failed, &nf), DMESH_SUCCESS);
+    ck_assert_int_eq(nf, 1);
+    ck_assert_int_eq(failed[0], 1);
+    ck_assert_int_eq(dmesh_get_shape(n, 2, shape), DMESH_SUCCESS);
+    ck_assert_int_eq(shape[0], np / 2 - 1); /* row 0 (ranks 0, 1) went */
+    ck_assert_int_eq(shape[1], 2);
+    /* a revoked universe: collective calls fail at once, queries answer */
+    rc = dmesh_flatten(m, NULL, MPI_INFO_NULL, &flat);
+    ck_assert_int_eq(rc, DMESH_ERR_PROC_FAILED);
+    ck_assert_int_eq(dmesh_get_shape(m, 2, shape), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_free(&n), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_free(&m), DMESH_SUCCESS);
+    MPI_Comm_free(&surv);
+}
+END_TEST
+
+/* Rank 1 dies instead of taking part in the tp allreduce: its tp group
+ * fails there, the others at their next call. */
+START_TEST(in_allreduce)
+{
+    dmesh_t m = world_mesh(), n;
+    MPI_Comm tp, dp, surv = MPI_COMM_NULL;
+    int x = 1, s = 0, rc, shape[2];
+
+    ck_assert_int_eq(dmesh_get_comm(m, 1, &tp), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_get_comm(m, 0, &dp), DMESH_SUCCESS);
+    MPI_Comm_set_errhandler(tp, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(dp, MPI_ERRORS_RETURN);
+    if (me == 1)
+        raise(SIGKILL);
+    rc = MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, tp);
+    if (rc != MPI_SUCCESS)
+        ck_assert_int_eq(dmesh_revoke(m), DMESH_SUCCESS);
+    else
+        rc = MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, dp);
+    if (rc == MPI_SUCCESS) { /* a dmesh call tells those who have not seen it */
+        dmesh_t flat = DMESH_NULL;
+        rc = dmesh_flatten(m, NULL, MPI_INFO_NULL, &flat);
+        ck_assert_int_eq(rc, DMESH_ERR_PROC_FAILED);
+    }
+    n = recover(m, 0, MPI_INFO_NULL, &surv);
+    ck_assert_int_eq(dmesh_get_shape(n, 2, shape), DMESH_SUCCESS);
+    ck_assert_int_eq(shape[0], np / 2 - 1);
+    dmesh_free(&n);
+    dmesh_free(&m);
+    MPI_Comm_free(&surv);
+}
+END_TEST
+
+/* Rank 1 dies, then world rank np - 1 in the shrunk mesh: shrinking a
+ * shrunk mesh works the same way (dp first, then tp). */
+START_TEST(two_failures)
+{
+    dmesh_t m = world_mesh(), n, n2, flat = DMESH_NULL;
+    MPI_Comm surv = MPI_COMM_NULL, surv2 = MPI_COMM_NULL;
+    int shape[2], failed[MAXR], nf = 0, last;
+
+    if (me == 1)
+        raise(SIGKILL);
+    ck_assert_int_eq(dmesh_flatten(m, NULL, MPI_INFO_NULL, &flat), DMESH_ERR_PROC_FAILED);
+    n = recover(m, 0, MPI_INFO_NULL, &surv);
+    last = rank_in(surv, np - 1);
+    if (me == np - 1)
+        raise(SIGKILL);
+    ck_assert_int_eq(dmesh_flatten(n, NULL, MPI_INFO_NULL, &flat), DMESH_ERR_PROC_FAILED);
+    n2 = recover(n, 1, MPI_INFO_NULL, &surv2);
+    ck_assert_int_eq(dmesh_get_failed(n, MAXR, failed, &nf), DMESH_SUCCESS);
+    ck_assert_int_eq(nf, 1);
+    ck_assert_int_eq(failed[0], last);
+    ck_assert_int_eq(dmesh_get_shape(n2, 2, shape), DMESH_SUCCESS);
+    ck_assert_int_eq(shape[0], np / 2 - 1);
+    ck_assert_int_eq(shape[1], 1);
+    dmesh_free(&n2);
+    dmesh_free(&n);
+    dmesh_free(&m);
+    MPI_Comm_free(&surv2);
+    MPI_Comm_free(&surv);
+}
+END_TEST
+
+/* A mesh of np - 2 ranks keeps two spares: the lowest takes rank 1's
+ * place, the shape stays. Without dmesh_spares, DMESH_KEEP_SHAPE is
+ * DMESH_ERR_SIZE on every survivor. */
+START_TEST(spares)
+{
+    int shape[2] = {(np - 2) / 2, 2}, got[2], ranks[MAXR], expect[MAXR], n = 0, i, rc;
+    dmesh_t m = DMESH_NULL, k = DMESH_NULL, flat = DMESH_NULL;
+    MPI_Comm surv = MPI_COMM_NULL;
+    MPI_Info info;
+
+    ck_assert_int_eq(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m),
+                     DMESH_SUCCESS);
+    if (me == 1)
+        raise(SIGKILL);
+    ck_assert_int_eq(dmesh_flatten(m, NULL, MPI_INFO_NULL, &flat), DMESH_ERR_PROC_FAILED);
+    rc = dmesh_shrink(m, DMESH_KEEP_SHAPE, MPI_INFO_NULL, &surv, &k);
+    ck_assert_msg(rc == DMESH_ERR_SIZE, "%s", dmesh_last_error());
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "dmesh_spares", "true");
+    k = recover(m, DMESH_KEEP_SHAPE, info, &surv);
+    MPI_Info_free(&info);
+    ck_assert_int_eq(dmesh_get_shape(k, 2, got), DMESH_SUCCESS);
+    ck_assert_int_eq(got[0], shape[0]);
+    ck_assert_int_eq(got[1], 2);
+    ck_assert_int_eq(dmesh_get_ranks(k, MAXR, ranks, &n), DMESH_SUCCESS);
+    ck_assert_int_eq(n, np - 2);
+    for (i = 0; i < n; i++) /* world rank np - 2, the first spare, is survivor np - 3 */
+        expect[i] = i == 1 ? np - 3 : (i == 0 ? 0 : i - 1);
+    for (i = 0; i < n; i++)
+        ck_assert_int_eq(ranks[i], expect[i]);
+    dmesh_free(&k);
+    dmesh_free(&m);
+    MPI_Comm_free(&surv);
+}
+END_TEST
+
+/* ---- the sweep: rank 1 dies at one step of one call --------------------- */
+
+static int sweep_call(const char *call, dmesh_t base, dmesh_t flat, const char *saved,
+                      MPI_Comm dims[2])
+{
+    int shape[2] = {np / 2, 2}, in_node[2] = {np / 2, 2}, across[2] = {1, 1}, ranks[MAXR], i, k;
+    int sizes[2] = {np / 2, 2}, periods[2] = {0, 0}, rc = -1;
+    dmesh_t m = DMESH_NULL;
+    MPI_Comm cart;
+
+    for (i = 0; i < np; i++)
+        ranks[i] = np - 1 - i;
+    if (strcmp(call, "init") == 0)
+        rc = dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m);
+    else if (strcmp(call, "create") == 0)
+        rc = dmesh_create(MPI_COMM_WORLD, "cpu", 2, shape, ranks, DPTP, MPI_INFO_NULL, &m);
+    else if (strcmp(call, "from_comms") == 0) {
+        for (i = 0; i < np; i++)
+            ranks[i] = i;
+        rc = dmesh_from_comms(MPI_COMM_WORLD, "cpu", 2, dims, shape, ranks, DPTP, &m);
+    } else if (strcmp(call, "init_hybrid") == 0)
+        rc = dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, across, DPTP, MPI_INFO_NULL, &m);
+    else if (strcmp(call, "flatten") == 0)
+        rc = dmesh_flatten(base, NULL, MPI_INFO_NULL, &m);
+    else if (strcmp(call, "unflatten") == 0) {
+        static const char *const AB[] = {"a", "b"};
+        rc = dmesh_unflatten(flat, 0, 2, sizes, AB, MPI_INFO_NULL, &m);
+    } else if (strcmp(call, "deserialize") == 0)
+        rc = dmesh_deserialize(MPI_COMM_WORLD, saved, MPI_INFO_NULL, &m);
+    else if (strcmp(call, "cart") == 0)
+        rc = dmesh_get_cart_comm(base, periods, 0, &cart);
+    else if (strcmp(call, "locality") == 0)
+        rc = dmesh_get_dim_locality(base, 0, &k);
+    if (m != DMESH_NULL)
+        dmesh_free(&m);
+    return rc;
+}
+
+static int sweep(const char *call, int step)
+{
+    dmesh_t base = world_mesh(), n = DMESH_NULL, flat = DMESH_NULL;
+    MPI_Comm surv = MPI_COMM_NULL, dims[2];
+    char saved[4096], spec[64];
+    size_t needed = 0;
+    int rc, err, lo, hi, ns = 0, shape[2] = {np / 2, 2};
+
+    ck_assert_int_eq(dmesh_serialize(base, saved, sizeof(saved), &needed), DMESH_SUCCESS);
+    if (strcmp(call, "unflatten") == 0)
+        ck_assert_int_eq(dmesh_flatten(base, "all", MPI_INFO_NULL, &flat), DMESH_SUCCESS);
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &dims[0]);
+    MPI_Comm_split(MPI_COMM_WORLD, me / 2, me, &dims[1]);
+    snprintf(spec, sizeof(spec), "1:%d", step);
+    setenv("DMESH_FAULT_KILL", spec, 1);
+    rc = sweep_call(call, base, flat, saved, dims);
+    setenv("DMESH_FAULT_KILL", "", 1); /* the victim, if alive, is safe from here */
+    if (rc != DMESH_SUCCESS && rc != DMESH_ERR_PROC_FAILED) {
+        fprintf(stderr, "ft-sweep %s step %d rank %d: %s (%s)\n", call, step, me,
+                dmesh_error_string(rc), dmesh_last_error());
+        return 1;
+    }
+    if (rc != DMESH_SUCCESS)
+        dmesh_revoke(base);
+    err = dmesh_shrink(base, 0, MPI_INFO_NULL, &surv, &n);
+    if (err != DMESH_SUCCESS) {
+        fprintf(stderr, "ft-sweep %s step %d rank %d: shrink: %s\n", call, step, me,
+                dmesh_last_error());
+        return 1;
+    }
+    check_mesh(n, surv);
+    MPI_Comm_size(surv, &ns);
+    MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, surv);
+    MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, surv);
+    dmesh_get_shape(n, 2, shape);
+    if (me == 0)
+        printf("ft-sweep %s np %d step %d: %s, %s on every survivor, shrunk to %dx%d\n", call, np,
+               step, ns < np ? "killed" : "nokill", dmesh_error_string(rc), shape[0], shape[1]);
+    dmesh_free(&n);
+    dmesh_free(&flat);
+    dmesh_free(&base);
+    MPI_Comm_free(&surv);
+    MPI_Comm_free(&dims[0]);
+    MPI_Comm_free(&dims[1]);
+    return lo == hi ? 0 : 1;
+}
+
+/* ---- without fault tolerance -------------------------------------------- */
+
+static int unsupported(void)
+{
+    dmesh_t m = DMESH_NULL, n = DMESH_NULL;
+    MPI_Comm surv = MPI_COMM_NULL;
+    int shape[1] = {np}, nf = -1, failed[1], bad = 0, x = 1, s = 0;
+    MPI_Comm c;
+
+    if (dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
+        return 1;
+    bad |= dmesh_revoke(m) != DMESH_ERR_UNSUPPORTED;
+    bad |= strstr(dmesh_last_error(), "--with-ft ulfm") == NULL;
+    bad |= dmesh_get_failed(m, 1, failed, &nf) != DMESH_ERR_UNSUPPORTED || nf != -1;
+    bad |= dmesh_shrink(m, 0, MPI_INFO_NULL, &surv, &n) != DMESH_ERR_UNSUPPORTED;
+    bad |= n != DMESH_NULL || surv != MPI_COMM_NULL;
+    dmesh_get_comm(m, 0, &c); /* nothing else changed: the mesh works */
+    bad |= MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, c) != MPI_SUCCESS || s != np;
+    bad |= dmesh_error_string(DMESH_ERR_PROC_FAILED) == NULL ||
+           strstr(dmesh_error_string(DMESH_ERR_UNSUPPORTED), "DMESH_ERR_UNSUPPORTED") == NULL;
+    dmesh_free(&m);
+    if (bad)
+        fprintf(stderr, "test_ft rank %d: the calls without fault tolerance: %s\n", me,
+                dmesh_last_error());
+    return bad;
+}
+
+/* Whether this run has fault tolerance: dmesh_get_failed answers. */
+static int ft_on(void)
+{
+    int shape[1] = {np}, nf = 0, rc;
+    dmesh_t m = DMESH_NULL;
+
+    if (dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
+        return 0;
+    rc = dmesh_get_failed(m, 0, NULL, &nf);
+    dmesh_free(&m);
+    return rc == DMESH_SUCCESS;
+}
+
+static Suite *ft_suite(void)
+{
+    Suite *s = suite_create("ft");
+    struct {
+        const char *name;
+        const TTest *test;
+    } cases[] = {{"between_calls", between_calls},
+                 {"in_allreduce", in_allreduce},
+                 {"two_failures", two_failures},
+                 {"spares", spares}};
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_test(tc, cases[i].test);
+        tcase_set_timeout(tc, 120);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    int failed = 0, ran, bad = 0;
+    SRunner *sr;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np < 4 || np % 2 != 0 || np > MAXR) {
+        if (me == 0)
+            printf("test_ft: needs an even number of ranks from 4 to %d\n", MAXR);
+        MPI_Finalize();
+        return 77;
+    }
+    if (!ft_on()) {
+        bad = unsupported();
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (me == 0)
+            printf("test_ft: no fault tolerance (%s): the calls return DMESH_ERR_UNSUPPORTED%s\n",
+                   dmesh_last_error(), bad ? ": NO" : "");
+        MPI_Finalize();
+        return bad ? 1 : 77;
+    }
+    if (argc == 4 && strcmp(argv[1], "sweep") == 0) {
+        bad = sweep(argv[2], atoi(argv[3]));
+        MPI_Finalize();
+        return bad;
+    }
+    sr = srunner_create(ft_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    ran = srunner_ntests_run(sr);
+    srunner_free(sr);
+    /* every survivor prints its outcome: test/ft.sh counts them */
+    printf("test_ft rank %d: %d run, %d failed\n", me, ran, failed);
+    fflush(stdout);
+    MPI_Finalize();
+    return failed == 0 && ran > 0 ? 0 : 1;
+}
