@@ -114,4 +114,15 @@ MPI_Comm_idup(MPI_COMM_WORLD, &c, &r);]])],
       [dmesh_cv_mpi_comm_idup="no (SMPI)"])])
   AS_IF([test "x$dmesh_cv_mpi_comm_idup" = xyes],
     [AC_DEFINE([DMESH_HAVE_MPI_COMM_IDUP], [1], [Define to 1 if MPI_Comm_idup works.])])
+  # MPI-4 sessions (MPI_Session_init, MPI_Comm_create_from_group): only the
+  # test of the sessions model needs them; Open MPI 4.1 has none.
+  AC_CACHE_CHECK([whether MPI has sessions], [dmesh_cv_mpi_sessions], [
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+MPI_Session s; MPI_Group g; MPI_Comm c;
+MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+MPI_Group_from_session_pset(s, "mpi://WORLD", &g);
+MPI_Comm_create_from_group(g, "x", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c);]])],
+      [dmesh_cv_mpi_sessions=yes], [dmesh_cv_mpi_sessions=no])])
+  AS_IF([test "x$dmesh_cv_mpi_sessions" = xyes],
+    [AC_DEFINE([DMESH_HAVE_MPI_SESSIONS], [1], [Define to 1 if MPI has MPI-4 sessions.])])
 ])

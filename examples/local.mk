@@ -11,10 +11,11 @@ DMESH_EXAMPLE_RUNS = \
 	examples/flatten-np8.mpi examples/flatten-np2.mpi
 DMESH_FORTRAN_EXAMPLE_RUNS = \
 	examples/hello_mesh_fortran-np8.mpi examples/hello_mesh_fortran-np2.mpi \
-	examples/hello_mesh_f08-np8.mpi examples/hello_mesh_f08-np2.mpi
+	examples/hello_mesh_f08-np8.mpi examples/hello_mesh_f08-np2.mpi \
+	examples/cart_port-np8.mpi examples/cart_port-np2.mpi
 
 dist_example_DATA += examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \
-	examples/hello_mesh.f90 examples/hello_mesh_f08.f90
+	examples/hello_mesh.f90 examples/hello_mesh_f08.f90 examples/cart_port.f90
 dist_example_SCRIPTS = examples/slurm.sbatch examples/mpirun.sh
 
 check_PROGRAMS += examples/hello_mesh examples/expert_parallel examples/flatten
@@ -28,6 +29,12 @@ TESTS += $(DMESH_EXAMPLE_RUNS)
 
 if DMESH_HAVE_FORTRAN
 check_PROGRAMS += examples/hello_mesh_fortran examples/hello_mesh_f08
+# An MPI_Cart code and its dmesh form, checked against each other (the user
+# guide's "Porting an MPI_Cart code").
+check_PROGRAMS += examples/cart_port
+examples_cart_port_SOURCES = examples/cart_port.f90
+examples_cart_port_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(examples_cart_port_OBJECTS): $(DMESH_FORTRAN_MODS)
 examples_hello_mesh_fortran_SOURCES = examples/hello_mesh.f90
 # Per-target flags give the object its own name: hello_mesh.c has the same stem.
 examples_hello_mesh_fortran_FCFLAGS = $(AM_FCFLAGS)

@@ -113,7 +113,7 @@ static int cart_reserve(dmesh_creation_t *c)
     cart_call_t *x = c->call;
 
     if ((x->e = dmesh_universe_find_entry(c->u, &x->axis, x->key)) != NULL)
-        return DMESH_SUCCESS;
+        return dmesh_universe_entry_usable(x->e, "dmesh_get_cart_comm");
     DMESH_TRY(dmesh_universe_add_entry(c->u, &x->axis, x->key, &x->e));
     x->added = 1;
     return DMESH_SUCCESS;
@@ -161,6 +161,5 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
         err = cart_key(mesh, periods, reorder, &x.axis, x.shape, x.key);
     cart_request(mesh, x.key, &c.request);
     DMESH_TRY(dmesh_creation_run(&c, err));
-    *cart = x.e->comm;
-    return DMESH_SUCCESS;
+    return dmesh_universe_hand_out(mesh->u, x.e, __func__, cart);
 }

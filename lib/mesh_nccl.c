@@ -55,8 +55,17 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
     if (x.e->paired_pending && x.e->comm != MPI_COMM_NULL) {
         /* checked: a rank that failed still takes part; the request holds
          * nothing but the call, so only the outcome is compared */
+        /* freed by the program: MPI_Comm_free was collective over the
+         * group, so every member returns here, before using the handle */
+        DMESH_TRY(dmesh_universe_entry_usable(x.e, "dmesh_get_nccl_comm"));
         dmesh_creation_begin(&c, &nccl_ops, "dmesh_get_nccl_comm", mesh->u, 1, &x);
+        /* the group's communicator may be the program's already: dmesh's
+         * own calls on it return their errors */
+        if (err == DMESH_SUCCESS)
+            err = dmesh_universe_own_begin(x.e);
         err = dmesh_creation_run(&c, err);
+        /* after the agreement: a failure here only leaves MPI_ERRORS_RETURN */
+        (void)dmesh_universe_own_end(mesh->u, x.e);
     }
     DMESH_TRY(err);
     *nccl = x.e->paired;

@@ -162,8 +162,7 @@ int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
     DMESH_CHECK_PTR(comm);
-    *comm = dmesh_mesh_entry(mesh, dim)->comm;
-    return DMESH_SUCCESS;
+    return dmesh_universe_hand_out(mesh->u, dmesh_mesh_entry(mesh, dim), __func__, comm);
 }
 
 int dmesh_get_device(dmesh_t mesh, int *device)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The private duplicate of a user's communicator, cached on it as an MPI
  * attribute so that later meshes on the same communicator do not pay for
- * another MPI_Comm_dup; released at MPI_Finalize through MPI_COMM_SELF's
+ * another MPI_Comm_dup; released when that communicator is freed, or at
+ * MPI_Finalize through MPI_COMM_SELF's
  * attribute. */
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "comm_mpi.h"
@@ -20,12 +22,14 @@ struct dmesh_private_comm {
     MPI_Comm user; /* the user's handle, to delete the attribute at finalize */
     int refs;
     unsigned long universes;                /* universes made on it: the next one's identity */
+    int debug;                              /* DMESH_DEBUG: say when it is released */
     struct dmesh_private_comm *prev, *next; /* list of those still attached */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
+static int finalize_hooked;            /* MPI_COMM_SELF carries finalize_keyval */
 static dmesh_private_comm_t *attached; /* private comms still cached on a user comm */
 
 void dmesh_private_comm_release(dmesh_private_comm_t *p)
@@ -36,9 +40,16 @@ void dmesh_private_comm_release(dmesh_private_comm_t *p)
     last = --p->refs == 0;
     pthread_mutex_unlock(&lock);
     if (last) {
+        if (p->debug)
+            fprintf(stderr, "dmesh: released the private duplicate of a user communicator\n");
         MPI_Comm_free(&p->comm);
         free(p);
     }
+}
+
+void dmesh_private_comm_debug(dmesh_private_comm_t *p)
+{
+    p->debug = 1;
 }
 
 /* The user's communicator is being freed (or MPI finalised): drop the
@@ -100,8 +111,33 @@ static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *ex
     if (!refused) {
         MPI_Comm_free_keyval(&comm_keyval);
         MPI_Comm_free_keyval(&finalize_keyval);
+        finalize_hooked = 0;
     }
     return MPI_SUCCESS;
+}
+
+/* The finalize hook needs MPI_COMM_SELF, which exists only in the world
+ * model (after MPI_Init). A program of the sessions model (MPI-4:
+ * MPI_Session_init, a communicator from MPI_Comm_create_from_group, no
+ * MPI_Init) has none: calling MPI_Comm_set_attr on it is an error that the
+ * MPI may treat as fatal. There the duplicates are released when their
+ * user communicator is freed (which MPI_Session_finalize requires of the
+ * program); the hook is set at the first creation after MPI_Init, if the
+ * program ever calls it. */
+static int finalize_hook(void)
+{
+    int initialized = 0, finalized = 0, rc;
+
+    if (finalize_hooked || MPI_Initialized(&initialized) != MPI_SUCCESS || !initialized ||
+        MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
+        return MPI_SUCCESS;
+    if (finalize_keyval == MPI_KEYVAL_INVALID &&
+        (rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_attr_delete, &finalize_keyval,
+                                     NULL)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL)) == MPI_SUCCESS)
+        finalize_hooked = 1;
+    return rc;
 }
 
 static int keyvals_create(void)
@@ -109,14 +145,10 @@ static int keyvals_create(void)
     int rc = MPI_SUCCESS;
 
     pthread_mutex_lock(&lock);
-    if (comm_keyval == MPI_KEYVAL_INVALID) {
+    if (comm_keyval == MPI_KEYVAL_INVALID)
         rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_attr_delete, &comm_keyval, NULL);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_attr_delete,
-                                        &finalize_keyval, NULL);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
-    }
+    if (rc == MPI_SUCCESS)
+        rc = finalize_hook();
     pthread_mutex_unlock(&lock);
     return rc == MPI_SUCCESS ? DMESH_SUCCESS
                              : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
@@ -138,6 +170,22 @@ static dmesh_private_comm_t *attached_to(MPI_Comm user, int *err)
     return flag ? p : NULL;
 }
 
+/* MPI_Comm_idup, or MPI_Comm_dup without a working one (configure), or
+ * for a communicator of one process, where nothing is to overlap: MPICH
+ * (4.0 and 4.2) crashes in the MPI_Wait of MPI_Comm_idup of a one-process
+ * communicator made from an MPI-4 session. */
+static int dup_user(MPI_Comm user, MPI_Comm *comm, MPI_Request *req)
+{
+#if DMESH_HAVE_MPI_COMM_IDUP
+    int size = 0;
+
+    if (MPI_Comm_size(user, &size) != MPI_SUCCESS || size != 1)
+        return MPI_Comm_idup(user, comm, req);
+#endif
+    *req = MPI_REQUEST_NULL;
+    return MPI_Comm_dup(user, comm);
+}
+
 void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
 {
     int rc;
@@ -152,15 +200,11 @@ void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
         dmesh_private_comm_retain(s->p);
         return;
     }
-    /* Every rank joins the duplication, whatever failed before it. Without
-     * a working MPI_Comm_idup (configure), MPI_Comm_dup: the same
-     * collective at the same place on every rank, only blocking. */
+    /* Every rank joins the duplication, whatever failed before it; with
+     * MPI_Comm_dup, the same collective at the same place on every rank,
+     * only blocking. */
     s->fresh = 1;
-#if DMESH_HAVE_MPI_COMM_IDUP
-    rc = MPI_Comm_idup(user, &s->comm, &s->req);
-#else
-    rc = MPI_Comm_dup(user, &s->comm);
-#endif
+    rc = dup_user(user, &s->comm, &s->req);
     if (rc != MPI_SUCCESS) {
         s->req = MPI_REQUEST_NULL;
         s->comm = MPI_COMM_NULL;
@@ -241,6 +285,11 @@ void dmesh_private_comm_retain(dmesh_private_comm_t *p)
     pthread_mutex_lock(&lock);
     p->refs++;
     pthread_mutex_unlock(&lock);
+}
+
+MPI_Comm dmesh_private_comm_user(const dmesh_private_comm_t *p)
+{
+    return p->user;
 }
 
 MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p)

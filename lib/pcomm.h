@@ -50,10 +50,18 @@ void dmesh_private_comm_settle(dmesh_private_comm_pending_t *s, int agreed);
 void dmesh_private_comm_release(dmesh_private_comm_t *p);
 MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);
 
+/* The user's communicator p duplicates (valid while the program has not
+ * freed it: during a creation call on it). */
+MPI_Comm dmesh_private_comm_user(const dmesh_private_comm_t *p);
+
 /* The identity of the next universe on p: every rank of the communicator
  * takes one per root creation call, whatever else failed, so that the
  * numbers stay the same on every rank. */
 unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p);
+
+/* Local: p says on stderr when it is released (DMESH_DEBUG, printing
+ * rank). */
+void dmesh_private_comm_debug(dmesh_private_comm_t *p);
 
 /* One more reference on p (local). */
 void dmesh_private_comm_retain(dmesh_private_comm_t *p);

@@ -15,6 +15,7 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
+#include "handout.h"
 #include "node.h"
 #include "topo.h"
 #include "ulfm.h"
@@ -69,7 +70,7 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
                        dmesh_universe_t **out)
 {
     dmesh_universe_t *u = DMESH_FAULT_CALLOC(1, sizeof(*u));
-    int err;
+    int err, rc;
 
     if (u == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "universe: out of memory");
@@ -78,9 +79,17 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
     u->cuda = root->cuda;
     u->device = -1;
     u->id = id;
+    u->errhandler = MPI_ERRHANDLER_NULL;
     err = dmesh_cache_init(&u->cache);
     if (err == DMESH_SUCCESS)
         err = set_root(u, root);
+    /* the user communicator's error handler now, for the communicators
+     * handed out later (as MPI_Comm_split's result takes its parent's) */
+    if (err == DMESH_SUCCESS && p != NULL &&
+        (rc = MPI_Comm_get_errhandler(dmesh_private_comm_user(p), &u->errhandler)) != 0) {
+        u->errhandler = MPI_ERRHANDLER_NULL;
+        err = dmesh_error_mpi(rc, "MPI_Comm_get_errhandler of the user's communicator");
+    }
     if (err != DMESH_SUCCESS) {
         dmesh_cache_destroy(&u->cache);
         free_names(u);
@@ -111,6 +120,8 @@ int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dme
             dmesh_universe_release(u);
         return err;
     }
+    if (dmesh_universe_debugging(u))
+        dmesh_private_comm_debug(u->pcomm);
     *out = u;
     return DMESH_SUCCESS;
 }
@@ -159,8 +170,8 @@ static void free_comms(dmesh_universe_t *u)
         paired_free(u, u->cache.order[i]);
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];
-        if (e->comm != MPI_COMM_NULL)
-            MPI_Comm_free(&e->comm);
+        dmesh_handout_free(e->handout, &e->comm);
+        e->handout = NULL;
         members_free(e);
     }
 }
@@ -207,7 +218,42 @@ void dmesh_universe_release(dmesh_universe_t *u)
     free(u->flat);
     free(u->rank_map);
     free(u->node_lows);
+    if (u->errhandler != MPI_ERRHANDLER_NULL)
+        MPI_Errhandler_free(&u->errhandler);
     free(u);
+}
+
+int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const char *fn,
+                            MPI_Comm *comm)
+{
+    char what[96];
+    int n;
+
+    DMESH_TRY(dmesh_handout_check(e->handout, fn));
+    if (e->comm != MPI_COMM_NULL && e->handout == NULL) {
+        n = snprintf(what, sizeof(what), "the communicator that %s handed out (axis ", fn);
+        dmesh_axis_to_string(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
+        strcat(what, ")");
+        DMESH_TRY(dmesh_handout_attach(&e->handout, e->comm, u->errhandler, what,
+                                       dmesh_universe_debugging(u)));
+    }
+    *comm = e->comm;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn)
+{
+    return dmesh_handout_check(e->handout, fn);
+}
+
+int dmesh_universe_own_begin(const dmesh_comm_entry_t *e)
+{
+    return dmesh_handout_own_begin(e->handout, e->comm);
+}
+
+int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e)
+{
+    return dmesh_handout_own_end(e->handout, e->comm, u->errhandler);
 }
 
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
@@ -314,6 +360,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
         dmesh_axis_to_string(axis, text, sizeof(text), NULL);
     if ((e = dmesh_cache_find(&u->cache, axis, key)) != NULL) {
         dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
+        DMESH_TRY(dmesh_handout_check(e->handout, "reusing a cached communicator"));
         *out = e;
         return DMESH_SUCCESS;
     }
@@ -325,7 +372,9 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     e->paired_pending = dmesh_backends[e->backend]->make != NULL;
     /* prepared once per entry (on every rank, so that all fail alike); the
      * caller's coordinate, once: queries then read it instead of decomposing */
-    e->by_group = comm_create == DMESH_COMM_CREATE_GROUP;
+    /* one process: split, as cheap there; MPICH (4.0, 4.2) crashes in
+     * MPI_Comm_create_group on a one-process communicator of a session */
+    e->by_group = comm_create == DMESH_COMM_CREATE_GROUP && u->size > 1;
     if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
         (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
                                                                   &e->group, &e->position)) != 0) ||

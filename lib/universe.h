@@ -67,6 +67,7 @@ typedef struct dmesh_universe {
     dmesh_flat_name_t *flat;                                /* names registered by flatten */
     int nflat, flat_capacity;
     int *node_lows; /* per rank of comm, the lowest rank of its node; NULL until known */
+    MPI_Errhandler errhandler; /* of the user's communicator: its handed-out ones get it */
 } dmesh_universe_t;
 
 /* Local: a universe with identity id on p (takes a reference on p; NULL:
@@ -109,6 +110,23 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows);
 /* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
  * universe frees it with the others. */
 void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm);
+
+/* Local: e's communicator as the program gets it (dmesh_get_comm,
+ * dmesh_get_cart_comm; fn names the call): at the first hand-out it gets
+ * the error handler of the user's communicator and dmesh starts watching
+ * for the program freeing it (handout.h). DMESH_ERR_ARG when the program
+ * freed it before. */
+int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const char *fn,
+                            MPI_Comm *comm);
+
+/* Local: DMESH_ERR_ARG when the program freed e's communicator, which a
+ * call of fn needs (a cache hit, a lazy pairing). */
+int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn);
+
+/* Local: around dmesh's own calls on e's communicator once the program may
+ * have it: MPI_ERRORS_RETURN, then the program's handler again. */
+int dmesh_universe_own_begin(const dmesh_comm_entry_t *e);
+int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e);
 
 /* Drop one reference; the last one frees the communicators (the backends'
  * paired ones first, then MPI, each in reverse creation order) and the

@@ -55,3 +55,23 @@ EXTRA_DIST += test/valgrind-leaks.sh test/mesh-unknown.sh
 valgrind-check: test/test_mesh_valgrind$(EXEEXT) valgrind-check-fortran
 	$(DMESH_TEST_ENV) $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' \
 	  ./test/test_mesh_valgrind$(EXEEXT) 2
+
+# Creation calls on a communicator of the MPI-4 sessions model (no
+# MPI_Init), and the release of the private duplicate when the program frees
+# that communicator (test/sessions.sh). Skips where the MPI has no sessions.
+check_PROGRAMS += test/test_sessions
+test_test_sessions_SOURCES = test/test_sessions.c
+test_test_sessions_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_sessions_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_sessions_LDADD = $(DMESH_TEST_LIBS)
+TESTS += test/sessions-np1.mpi test/sessions-np2.mpi test/sessions-np4.mpi
+EXTRA_DIST += test/sessions.sh
+
+# Communicators handed to the program: the error handler of the mesh's
+# communicator on each, and a borrowed handle that the program frees.
+check_PROGRAMS += test/test_handout
+test_test_handout_SOURCES = test/test_handout.c $(MESH_TESTUTIL)
+test_test_handout_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_handout_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_handout_LDADD = $(DMESH_TEST_LIBS)
+TESTS += test/test_handout-np1.mpi test/test_handout-np2.mpi test/test_handout-np4.mpi
