@@ -4,7 +4,7 @@
 # there, in a clean environment):
 #   inside.sh TOP STEP TESTS JOBS MAX_NP
 # STEP quickstart: ./quickstart.sh check with Open MPI (BUILD_DIR
-# _build-debian13-openmpi); openmpi: the same build by hand (TESTS, when not
+# _build-debian13-openmpi), then ./quickstart.sh's demo there; openmpi: the same build by hand (TESTS, when not
 # empty, is make check's subset); mpich: MPICH's wrappers and mpiexec.mpich
 # (_build-debian13-mpich). MAX_NP, when not empty, replaces the rank limit.
 # Prints the pass/fail/skip counts and the logs of failing tests.
@@ -28,8 +28,20 @@ rm -rf "$dir" && mkdir -p "$dir" || exit 1
 out=$dir/$step.out
 if [ "$step" = quickstart ]; then
     # quickstart.sh finds every package installed (run.sh installs its list)
-    # and configures, builds and runs make check
+    # and configures, builds and runs make check; then its demo in the same
+    # build (dmesh-info at 8 ranks)
     BUILD_DIR=$dir CONFIGURE_FLAGS="$*" ./quickstart.sh check >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        if BUILD_DIR=$dir ./quickstart.sh >"$dir/demo.out" 2>&1 &&
+            grep -q '^mesh: DeviceMesh(cpu, (dp=2, cp=2, tp=2)' "$dir/demo.out"; then
+            echo "debian13: quickstart: its demo ran (dmesh-info at 8 ranks)"
+        else
+            echo "debian13: quickstart: its demo FAILED:"
+            tail -n 40 "$dir/demo.out"
+            rc=1
+        fi
+    fi
 else
     [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >"$out" 2>&1
     (cd "$dir" && "$top/configure" "$@" >>"$out" 2>&1 && make -j"$jobs" >>"$out" 2>&1 &&
@@ -38,8 +50,8 @@ else
         else
             make -j"$jobs" check >>"$out" 2>&1
         fi)
+    rc=$?
 fi
-rc=$?
 
 count() { sed -n "s/^# $1: *//p" "$dir/test-suite.log" 2>/dev/null | head -n 1; }
 if [ -f "$dir/test-suite.log" ]; then
@@ -49,15 +61,17 @@ if [ -f "$dir/test-suite.log" ]; then
     skipped=$(cd "$dir" && grep -l -r --include='*.trs' '^:test-result: SKIP' . | sed 's|^\./||; s|\.trs$||' |
         sort | tr '\n' ' ')
     [ -z "$skipped" ] || echo "debian13: $step: skipped: $skipped"
-    (cd "$dir" && grep -l -r --include='*.trs' -E '^:test-result: (FAIL|ERROR|XPASS)' . | sort) |
-        while read -r trs; do
-            echo "--- $step: ${trs%.trs}.log"
-            tail -n 60 "$dir/${trs%.trs}.log"
-        done
+    (cd "$dir" && grep -l -r --include='*.trs' -E '^:test-result: (FAIL|ERROR|XPASS)' . | sed 's|^\./||' |
+        sort) | while read -r trs; do
+        echo "--- $step: ${trs%.trs}.log"
+        tail -n 60 "$dir/${trs%.trs}.log"
+    done
 else
+    fail=0
     echo "debian13: $step: $mpi: no test-suite.log ($((SECONDS - start)) s)"
 fi
-if [ $rc -ne 0 ]; then
+# a failure outside the tests (configure, build): the end of its output
+if [ $rc -ne 0 ] && [ "$fail" -eq 0 ]; then
     echo "debian13: $step FAILED (exit $rc); the end of ${out#"$top"/}:"
     tail -n 40 "$out"
 fi
