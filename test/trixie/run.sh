@@ -50,7 +50,7 @@ start=$SECONDS
 # build's: toolchain, autotools, hwloc, Check, Open MPI 5, MPICH, gfortran.
 packages="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 mpich libmpich-dev libhwloc-dev hwloc check gfortran valgrind"
-packages=$(echo $packages)
+packages=$(echo $packages) # one line
 
 say() { echo "debian13: $*"; }
 die() {
@@ -204,7 +204,8 @@ setup() {
         return 0
     fi
     # an unfinished chroot: start again, but never through a mount
-    if grep -q " $root[/ ]" /proc/self/mounts; then
+    if awk -v r="$root" '$2 == r || index($2, r "/") == 1 { found = 1 } END { exit !found }' \
+        /proc/self/mounts; then
         die "$root is unfinished and has mounts: unmount them first"
     fi
     rm -rf --one-file-system "$root" || return 1
