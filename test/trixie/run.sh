@@ -23,7 +23,8 @@
 #                        the clone: while this script runs, the clone is
 #                        bind-mounted inside it (at the clone's own path).
 #                        A finished chroot (marker file .dmesh-trixie-ready) is
-#                        reused; anything else there is deleted and rebuilt.
+#                        reused; an unfinished one made here is rebuilt; an
+#                        other non-empty directory is refused.
 #   DMESH_TRIXIE_MIRROR  the Debian mirror for debootstrap; default: the host's
 #                        own, the first entry of the main Debian archive in
 #                        /etc/apt/sources.list, sources.list.d/*.list or *.sources
@@ -203,12 +204,16 @@ setup() {
         say "reusing the chroot $root"
         return 0
     fi
-    # an unfinished chroot: start again, but never through a mount
+    # an unfinished chroot of this script ($root.partial): start again, but
+    # never through a mount; a directory it did not make is left alone
+    if [ -n "$(ls -A "$root" 2>/dev/null)" ] && [ ! -f "$root.partial" ]; then
+        die "$root is not empty and was not made by this script: choose another DMESH_TRIXIE_ROOT"
+    fi
     if awk -v r="$root" '$2 == r || index($2, r "/") == 1 { found = 1 } END { exit !found }' \
         /proc/self/mounts; then
         die "$root is unfinished and has mounts: unmount them first"
     fi
-    rm -rf --one-file-system "$root" || return 1
+    rm -rf --one-file-system "$root" && touch "$root.partial" || return 1
     mirror=${DMESH_TRIXIE_MIRROR:-$(host_mirror)}
     mirror=${mirror%/}
     [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources: set DMESH_TRIXIE_MIRROR"
@@ -231,7 +236,7 @@ install_packages() {
     say "apt-get install --no-install-recommends $packages"
     in_chroot sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages" \
         >"$root.apt.log" 2>&1 || { tail -n 30 "$root.apt.log"; return 1; }
-    echo "$packages" >"$ready"
+    echo "$packages" >"$ready" && rm -f "$root.partial"
 }
 
 # --- run --------------------------------------------------------------------
