@@ -61,7 +61,8 @@ die() {
 
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
 case $root/ in
-/ | "$top"/*) die "DMESH_TRIXIE_ROOT=$root: must be outside the clone $top" ;;
+/ | [!/]*) die "DMESH_TRIXIE_ROOT=${DMESH_TRIXIE_ROOT:-}: must be an absolute path, not /" ;;
+"$top"/*) die "DMESH_TRIXIE_ROOT=$root: must be outside the clone $top" ;;
 esac
 case $top/ in
 "$root"/*) die "the clone $top is inside DMESH_TRIXIE_ROOT=$root" ;;
