@@ -41,6 +41,11 @@ int dmesh_ulfm_enabled(MPI_Comm comm)
     return on;
 }
 
+void dmesh_ulfm_set_enabled(int on)
+{
+    atomic_store_explicit(&enabled, on ? -1 : 0, memory_order_relaxed);
+}
+
 int dmesh_ulfm_is_failure(int mpi_err)
 {
     int cls = mpi_err;
@@ -94,6 +99,11 @@ int dmesh_ulfm_enabled(MPI_Comm comm)
 {
     (void)comm;
     return 0;
+}
+
+void dmesh_ulfm_set_enabled(int on)
+{
+    (void)on;
 }
 
 int dmesh_ulfm_is_failure(int mpi_err)

@@ -17,6 +17,10 @@ int dmesh_ulfm_built(void);
  * mpiexec --with-ft ulfm). Decided once per process, then a load. */
 int dmesh_ulfm_enabled(MPI_Comm comm);
 
+/* For benchmarks only: with on 0, dmesh_ulfm_enabled says "off" from now
+ * on (the plain agreement); with on 1, what the MPI reports again. */
+void dmesh_ulfm_set_enabled(int on);
+
 /* Whether the MPI error code mpi_err is of a failure class
  * (MPIX_ERR_PROC_FAILED, MPIX_ERR_PROC_FAILED_PENDING, MPIX_ERR_REVOKED). */
 int dmesh_ulfm_is_failure(int mpi_err);

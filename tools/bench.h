@@ -4,7 +4,8 @@
  *   bench-create.c creation of a mesh vs. raw splits vs. a new_group loop
  *   bench-local.c  local operations in ns per call, memory of a live mesh
  *   bench-layout.c layout-only scale (no communicators) and memory model
- *   bench-pmpi.c   PMPI wrappers that attribute creation time (--profile) */
+ *   bench-pmpi.c   PMPI wrappers that attribute creation time (--profile)
+ *   bench-ft.c     what fault tolerance costs (--ft, under ULFM) */
 #ifndef DMESH_BENCH_H
 #define DMESH_BENCH_H
 
@@ -38,6 +39,7 @@ typedef struct {
     int reps, warmup;
     int json, csv, layout_only, create_only, profile;
     int nccl;        /* --nccl: the NCCL creation strategies side by side (bench-nccl.c) */
+    int ft;          /* --ft: fault tolerance's costs (bench-ft.c) */
     long long world; /* layout-only world size */
 } bench_args_t;
 
@@ -114,6 +116,14 @@ void bench_local(const bench_args_t *a, MPI_Comm comm, bench_report_t *r);
  * a "cuda" mesh of a's shape side by side; rank 0 prints the table, what
  * says which NCCL ran. */
 void bench_nccl(const bench_args_t *a, MPI_Comm comm, int rank, const char *what);
+
+/* --ft, collective over comm (bench-ft.c): the failure-aware agreement's
+ * cost in dmesh_init, dmesh_shrink against dmesh_init on the survivors, then
+ * once after a real failure (the last rank dies); rank 0 prints. Returns 1
+ * when the run has no fault tolerance (nothing measured). */
+int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size);
+/* MPI_Finalize after bench_ft, bounded (a process died in it). */
+void bench_ft_finalize(void);
 
 /* Layout-only scale and memory model, no MPI (bench-layout.c). Returns 0
  * when every sampled decomposition agrees with groups(). */

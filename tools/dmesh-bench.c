@@ -33,6 +33,7 @@ static void usage(FILE *f)
         f, "usage: mpiexec -n N dmesh-bench [--shape 2,2,2] [--reps 20] [--warmup 3]\n"
            "                   [--create-only] [--profile] [--json | --csv]\n"
            "       mpiexec -n N dmesh-bench --nccl [--shape 2,2,2] [--reps 5]\n"
+           "       mpiexec --with-ft ulfm -n N dmesh-bench --ft [--shape 4,2] [--reps 10]\n"
            "       dmesh-bench --layout-only [--world 1048576] [--json]\n"
            "Times dmesh_init against one MPI_Comm_split per dim (baseline A) and one\n"
            "MPI_Comm_create per group of every dim (baseline B, a new_group loop), then local\n"
@@ -40,9 +41,10 @@ static void usage(FILE *f)
            "report gives min and median over reps. The default shape factors N into up to 3 dims.\n"
            "--create-only skips local operations; --profile attributes the creation time to\n"
            "MPI calls (PMPI wrappers); --nccl compares the NCCL creation strategies\n"
-           "(init, split, scalable) of a cuda mesh; --layout-only decomposes every rank of a 4-D "
-           "mesh of\n"
-           "--world ranks without MPI and reports the memory of a mesh at 2^10 and 2^20.\n");
+           "(init, split, scalable) of a cuda mesh; --ft times the failure-aware agreement\n"
+           "and dmesh_shrink against dmesh_init (the last rank dies at the end); --layout-only\n"
+           "decomposes every rank of a 4-D mesh of --world ranks without MPI and reports the\n"
+           "memory of a mesh at 2^10 and 2^20.\n");
 }
 
 static int parse_shape(const char *s, bench_args_t *a)
@@ -59,6 +61,7 @@ static int parse_flag(const char *s, bench_args_t *a)
                 : strcmp(s, "--create-only") == 0 ? &a->create_only
                 : strcmp(s, "--profile") == 0     ? &a->profile
                 : strcmp(s, "--nccl") == 0        ? &a->nccl
+                : strcmp(s, "--ft") == 0          ? &a->ft
                                                   : NULL;
     if (flag != NULL)
         *flag = 1;
@@ -451,6 +454,13 @@ int main(int argc, char **argv)
         MPI_Comm_free(&comm);
         MPI_Finalize();
         return 0;
+    }
+    if (a.ft) { /* a process dies at its end: errors return */
+        MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+        int off = bench_ft(&a, comm, r.rank, r.size);
+        MPI_Comm_free(&comm);
+        bench_ft_finalize();
+        return off;
     }
     bench_create(&a, comm, &r);
     if (!a.create_only)
