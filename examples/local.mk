@@ -19,6 +19,12 @@ dist_example_DATA += examples/hello_mesh.c examples/expert_parallel.c examples/f
 dist_example_SCRIPTS = examples/slurm.sbatch examples/mpirun.sh
 
 check_PROGRAMS += examples/hello_mesh examples/expert_parallel examples/flatten
+# A (dp, tp) iteration that survives a lost process (fault tolerance, run
+# with a killed rank by test/ft.sh under mpiexec --with-ft ulfm).
+check_PROGRAMS += examples/resilient
+examples_resilient_SOURCES = examples/resilient.c
+examples_resilient_LDADD = lib/libdmesh.la
+dist_example_DATA += examples/resilient.c
 examples_hello_mesh_SOURCES = examples/hello_mesh.c
 examples_hello_mesh_LDADD = lib/libdmesh.la
 examples_expert_parallel_SOURCES = examples/expert_parallel.c

@@ -52,6 +52,11 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
     if (dmesh_universe_aborted(mesh->u))
         return dmesh_error_set(DMESH_ERR_ARG, "universe aborted (dmesh_abort): no NCCL "
                                               "communicator");
+    /* revoked here: a made communicator was aborted (local, as the query
+     * is); a pending one is still agreed on by its group, and fails there */
+    if (dmesh_universe_revoked(mesh->u) && !x.e->paired_pending)
+        return dmesh_error_set(DMESH_ERR_PROC_FAILED, "universe revoked (dmesh_revoke): no NCCL "
+                                                      "communicator");
     if (x.e->paired_pending && x.e->comm != MPI_COMM_NULL) {
         /* checked: a rank that failed still takes part; the request holds
          * nothing but the call, so only the outcome is compared */

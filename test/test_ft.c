@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -326,6 +327,15 @@ static int sweep(const char *call, int step)
     return lo == hi ? 0 : 1;
 }
 
+static const char *sweep_name;
+static int sweep_step;
+
+START_TEST(sweep_case)
+{
+    ck_assert_int_eq(sweep(sweep_name, sweep_step), 0);
+}
+END_TEST
+
 /* ---- without fault tolerance -------------------------------------------- */
 
 static int unsupported(void)
@@ -353,6 +363,25 @@ static int unsupported(void)
     return bad;
 }
 
+/* Open MPI 5.0.7 sometimes hangs in MPI_Finalize after a process died
+ * (measured: a plain MPI program, without dmesh, that kills one of 4 ranks
+ * and shrinks hung there in 1 of 12 runs, every survivor waiting in
+ * ompi_mpi_finalize). The outcome is printed before it; a finalize that
+ * takes over 10 s ends the process (test/ft.sh reads the outcome lines). */
+static void finalize_hung(int sig)
+{
+    (void)sig;
+    _exit(0);
+}
+
+static void finalize_bounded(void)
+{
+    signal(SIGALRM, finalize_hung);
+    alarm(10);
+    MPI_Finalize();
+    alarm(0);
+}
+
 /* Whether this run has fault tolerance: dmesh_get_failed answers. */
 static int ft_on(void)
 {
@@ -364,6 +393,17 @@ static int ft_on(void)
     rc = dmesh_get_failed(m, 0, NULL, &nf);
     dmesh_free(&m);
     return rc == DMESH_SUCCESS;
+}
+
+static Suite *sweep_suite(void)
+{
+    Suite *s = suite_create("ft-sweep");
+    TCase *tc = tcase_create("sweep");
+
+    tcase_add_test(tc, sweep_case);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    return s;
 }
 
 static Suite *ft_suite(void)
@@ -411,19 +451,18 @@ int main(int argc, char **argv)
         return bad ? 1 : 77;
     }
     if (argc == 4 && strcmp(argv[1], "sweep") == 0) {
-        bad = sweep(argv[2], atoi(argv[3]));
-        MPI_Finalize();
-        return bad;
+        sweep_name = argv[2];
+        sweep_step = atoi(argv[3]);
     }
-    sr = srunner_create(ft_suite());
+    sr = srunner_create(sweep_name != NULL ? sweep_suite() : ft_suite());
     srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
+    srunner_run_all(sr, sweep_name != NULL ? CK_SILENT : CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     ran = srunner_ntests_run(sr);
     srunner_free(sr);
     /* every survivor prints its outcome: test/ft.sh counts them */
     printf("test_ft rank %d: %d run, %d failed\n", me, ran, failed);
     fflush(stdout);
-    MPI_Finalize();
+    finalize_bounded();
     return failed == 0 && ran > 0 ? 0 : 1;
 }
