@@ -37,7 +37,7 @@ for case in between_calls in_allreduce two_failures spares; do
     [ $case = two_failures ] && want=$((np - 2))
     CK_RUN_CASE=$case "$MPIRUN" "$np" "$prog" >"test/ft-np$np.$case" 2>&1
     rc=$?
-    ok=$(grep -c '^test_ft rank [0-9]*: 1 run, 0 failed' "test/ft-np$np.$case")
+    ok=$(grep -ac 'test_ft rank [0-9]*: 1 run, 0 failed' "test/ft-np$np.$case")
     if [ "$ok" -ne "$want" ]; then
         check_fail "$case at $np ranks: $ok of $want survivors passed (mpiexec exit $rc)"
         cat "test/ft-np$np.$case"
@@ -51,9 +51,9 @@ for mode in shrink spares; do
     log="test/ft-np$np.resilient-$mode"
     DMESH_EXAMPLE_KILL_RANK=1 DMESH_EXAMPLE_KILL_STEP=3 "$MPIRUN" "$np" ./examples/resilient $mode >"$log" 2>&1
     rc=$?
-    if grep -q '^resilient: 6 steps, 1 recoveries, total [0-9]* (every step checked)' "$log" &&
-        ! grep -q '^resilient: rank' "$log"; then
-        grep '^resilient:' "$log"
+    if grep -aq 'resilient: 6 steps, 1 recoveries, total [0-9]* (every step checked)' "$log" &&
+        ! grep -aq '^resilient: rank' "$log"; then
+        grep -a '^resilient:' "$log"
     else
         check_fail "examples/resilient $mode at $np ranks (mpiexec exit $rc)"
         cat "$log"
@@ -68,8 +68,8 @@ if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
             "$MPIRUN" "$np" "$prog" sweep $call $step >"$log" 2>&1
             rc=$?
             runs=$((runs + 1))
-            line=$(grep "^ft-sweep $call np $np step $step:" "$log")
-            ok=$(grep -c '^test_ft rank [0-9]*: 1 run, 0 failed' "$log")
+            line=$(grep -a "ft-sweep $call np $np step $step:" "$log")
+            ok=$(grep -ac 'test_ft rank [0-9]*: 1 run, 0 failed' "$log")
             want=$survivors
             case $line in *nokill*) want=$np ;; esac
             if [ -z "$line" ] || [ "$ok" -ne "$want" ]; then

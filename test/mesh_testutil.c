@@ -47,10 +47,12 @@ void mt_fail(const char *file, int line, const char *fmt, ...)
 static const char *class_name(int rc)
 {
     static const char *const names[] = {
-        "DMESH_SUCCESS",     "DMESH_ERR_ARG",      "DMESH_ERR_SIZE",       "DMESH_ERR_NAME",
-        "DMESH_ERR_LAYOUT",  "DMESH_ERR_MISMATCH", "DMESH_ERR_NOT_MEMBER", "DMESH_ERR_NO_DEVICE",
-        "DMESH_ERR_BACKEND", "DMESH_ERR_MPI",      "DMESH_ERR_NCCL",       "DMESH_ERR_CUDA",
-        "DMESH_ERR_HWLOC",   "DMESH_ERR_NOMEM",    "DMESH_ERR_INTERNAL",   "DMESH_ERR_TIMEOUT"};
+        "DMESH_SUCCESS",        "DMESH_ERR_ARG",         "DMESH_ERR_SIZE",
+        "DMESH_ERR_NAME",       "DMESH_ERR_LAYOUT",      "DMESH_ERR_MISMATCH",
+        "DMESH_ERR_NOT_MEMBER", "DMESH_ERR_NO_DEVICE",   "DMESH_ERR_BACKEND",
+        "DMESH_ERR_MPI",        "DMESH_ERR_NCCL",        "DMESH_ERR_CUDA",
+        "DMESH_ERR_HWLOC",      "DMESH_ERR_NOMEM",       "DMESH_ERR_INTERNAL",
+        "DMESH_ERR_TIMEOUT",    "DMESH_ERR_PROC_FAILED", "DMESH_ERR_UNSUPPORTED"};
 
     if (rc < 0 || rc >= (int)(sizeof(names) / sizeof(names[0])))
         return "(not an error class)";
