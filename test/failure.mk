@@ -25,3 +25,10 @@ test_test_ft_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_ft_LDADD = $(DMESH_TEST_LIBS)
 TESTS += test/ft-np4.mpi test/ft-np8.mpi
 EXTRA_DIST += test/ft.sh
+# dmesh_shrink's plan (which indices go, where the spares go): pure, every build.
+check_PROGRAMS += test/test_ft_plan
+test_test_ft_plan_SOURCES = test/test_ft_plan.c
+test_test_ft_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
+test_test_ft_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_test_ft_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/test_ft_plan

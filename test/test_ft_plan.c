@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The mesh that dmesh_shrink makes (lib/ft.h, dmesh_ft_plan): which
+ * indices of the shrunk dimension go, where the spares go, when the shape
+ * cannot stay. Pure: runs in every build, with or without fault
+ * tolerance. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+#include "dmesh.h"
+#include "ft.h"
+
+/* Survivor ranks of a communicator of size, failed[] dead (-1 ended). */
+static void survivors(int size, const int failed[], int out[])
+{
+    int r, k, next = 0;
+
+    for (r = 0; r < size; r++) {
+        int dead = 0;
+        for (k = 0; failed[k] >= 0; k++)
+            dead |= failed[k] == r;
+        out[r] = dead ? -1 : next++;
+    }
+}
+
+static const int ID6[6] = {0, 1, 2, 3, 4, 5};
+
+static void expect(int err, int want_err, int ndims, const int shape[], const int want_shape[],
+                   int n, const int ranks[], const int want[], int want_n)
+{
+    ck_assert_int_eq(err, want_err);
+    if (want_err != DMESH_SUCCESS)
+        return;
+    for (int d = 0; d < ndims; d++)
+        ck_assert_int_eq(shape[d], want_shape[d]);
+    ck_assert_int_eq(n, want_n);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(ranks[i], want[i]);
+}
+
+START_TEST(shrink_dim0)
+{
+    int err, shape[2] = {3, 2}, failed[] = {1, -1}, s[8], ns[2], nr[6], n = 0;
+    int want_shape[2] = {2, 2}, want[4] = {1, 2, 3, 4}; /* row 0 (0, 1) goes */
+
+    survivors(8, failed, s);
+    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, 0, 0, ns, nr, &n);
+    expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 4);
+}
+END_TEST
+
+START_TEST(shrink_dim1)
+{
+    int err, shape[2] = {3, 2}, failed[] = {1, -1}, s[8], ns[2], nr[6], n = 0;
+    int want_shape[2] = {3, 1}, want[3] = {0, 1, 3}; /* column 1 (1, 3, 5) goes */
+
+    survivors(8, failed, s);
+    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, 1, 0, ns, nr, &n);
+    expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 3);
+}
+END_TEST
+
+START_TEST(spares_keep_shape)
+{
+    int err, shape[2] = {3, 2}, failed[] = {4, 1, -1}, s[8], ns[2], nr[6], n = 0;
+    /* failed 1 and 4 (lowest first) take spares 6 and 7: survivors 4 and 5 */
+    int want_shape[2] = {3, 2}, want[6] = {0, 4, 1, 2, 5, 3};
+
+    survivors(8, failed, s);
+    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, DMESH_KEEP_SHAPE, 1, ns, nr, &n);
+    expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 6);
+}
+END_TEST
+
+START_TEST(spares_too_few)
+{
+    int err, shape[2] = {3, 2}, failed[] = {1, 4, -1}, s[7], ns[2], nr[6], n = 0;
+    int want_shape[2] = {2, 2}, want[4] = {0, 4, 1, 2}; /* 1 takes spare 6; row 2 (4) goes */
+
+    survivors(7, failed, s);
+    ck_assert_int_eq(dmesh_ft_plan(2, shape, 6, ID6, 7, s, DMESH_KEEP_SHAPE, 1, ns, nr, &n),
+                     DMESH_ERR_SIZE);
+    ck_assert_int_eq(dmesh_ft_plan(2, shape, 6, ID6, 7, s, DMESH_KEEP_SHAPE, 0, ns, nr, &n),
+                     DMESH_ERR_SIZE);
+    err = dmesh_ft_plan(2, shape, 6, ID6, 7, s, 0, 1, ns, nr, &n);
+    expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 4);
+}
+END_TEST
+
+START_TEST(every_index_lost)
+{
+    int shape[2] = {2, 2}, failed[] = {0, 3, -1}, s[4], ns[2], nr[4], n = 0;
+
+    survivors(4, failed, s);
+    ck_assert_int_eq(dmesh_ft_plan(2, shape, 4, ID6, 4, s, 0, 0, ns, nr, &n), DMESH_ERR_SIZE);
+}
+END_TEST
+
+START_TEST(failed_spare_only)
+{
+    int err, shape[2] = {3, 2}, failed[] = {7, -1}, s[8], ns[2], nr[6], n = 0;
+    int want_shape[2] = {3, 2}, want[6] = {0, 1, 2, 3, 4, 5};
+
+    survivors(8, failed, s);
+    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, DMESH_KEEP_SHAPE, 0, ns, nr, &n);
+    expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 6);
+}
+END_TEST
+
+START_TEST(tensor_order_kept)
+{
+    /* a tensor in another order: the survivors keep their places */
+    int err, shape[1] = {4}, ranks[4] = {3, 1, 2, 0}, failed[] = {2, -1}, s[4], ns[1], nr[4], n = 0;
+    int want_shape[1] = {3}, want[3] = {2, 1, 0};
+
+    survivors(4, failed, s);
+    err = dmesh_ft_plan(1, shape, 4, ranks, 4, s, 0, 0, ns, nr, &n);
+    expect(err, DMESH_SUCCESS, 1, ns, want_shape, n, nr, want, 3);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ft_plan");
+    TCase *tc = tcase_create("plan");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, shrink_dim0);
+    tcase_add_test(tc, shrink_dim1);
+    tcase_add_test(tc, spares_keep_shape);
+    tcase_add_test(tc, spares_too_few);
+    tcase_add_test(tc, every_index_lost);
+    tcase_add_test(tc, failed_spare_only);
+    tcase_add_test(tc, tensor_order_kept);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
