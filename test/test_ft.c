@@ -343,6 +343,7 @@ static int unsupported(void)
     dmesh_t m = DMESH_NULL, n = DMESH_NULL;
     MPI_Comm surv = MPI_COMM_NULL;
     int shape[1] = {np}, nf = -1, failed[1], bad = 0, x = 1, s = 0;
+    const char *info = "";
     MPI_Comm c;
 
     if (dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
@@ -354,6 +355,8 @@ static int unsupported(void)
     bad |= n != DMESH_NULL || surv != MPI_COMM_NULL;
     dmesh_get_comm(m, 0, &c); /* nothing else changed: the mesh works */
     bad |= MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, c) != MPI_SUCCESS || s != np;
+    dmesh_get_build_info(&info);
+    bad |= strstr(info, "\nfault tolerance (ULFM): ") == NULL;
     bad |= dmesh_error_string(DMESH_ERR_PROC_FAILED) == NULL ||
            strstr(dmesh_error_string(DMESH_ERR_UNSUPPORTED), "DMESH_ERR_UNSUPPORTED") == NULL;
     dmesh_free(&m);
