@@ -323,6 +323,10 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
         MPI_Comm_free(&comm); /* the new mesh's universe holds its own duplicate */
     if (err != DMESH_SUCCESS)
         return err;
+    /* the program's communicator carries its own error handler, as
+     * MPI_Comm_split's result would (the shrunk one has the private one's) */
+    if (survivors != NULL && dmesh_universe_errhandler(mesh->u) != MPI_ERRHANDLER_NULL)
+        MPI_Comm_set_errhandler(comm, dmesh_universe_errhandler(mesh->u));
     if (survivors != NULL)
         *survivors = comm;
     *newmesh = made;

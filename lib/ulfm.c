@@ -23,7 +23,7 @@ int dmesh_ulfm_built(void)
 
 int dmesh_ulfm_enabled(MPI_Comm comm)
 {
-    int on = atomic_load_explicit(&enabled, memory_order_relaxed), flag = 0;
+    int on = atomic_load_explicit(&enabled, memory_order_relaxed), flag = 0, world = 0;
     int *value = NULL;
 
     if (on >= 0)
@@ -34,7 +34,9 @@ int dmesh_ulfm_enabled(MPI_Comm comm)
      * the library: an attribute query, never communication on it. */
     if (comm != MPI_COMM_NULL && MPI_Comm_get_attr(comm, MPIX_FT, &value, &flag) != MPI_SUCCESS)
         flag = 0;
-    if (!flag && MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &value, &flag) != MPI_SUCCESS)
+    if (!flag && (MPI_Initialized(&world) != MPI_SUCCESS || !world))
+        world = 0; /* the sessions model only: no MPI_COMM_WORLD to ask */
+    if (!flag && world && MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &value, &flag) != MPI_SUCCESS)
         flag = 0;
     on = flag && value != NULL && *value != 0;
     atomic_store_explicit(&enabled, on, memory_order_relaxed);

@@ -304,6 +304,13 @@ const dmesh_backend_state_t *dmesh_universe_backend_state(const dmesh_universe_t
 /* Local: the figures of dmesh_get_cache_info (the backends add theirs). */
 void dmesh_universe_cache_info(const dmesh_universe_t *u, dmesh_cache_info_t *info);
 
+/* The error handler of the user's communicator (MPI_ERRHANDLER_NULL when
+ * not known), for a communicator handed to the program. */
+static inline MPI_Errhandler dmesh_universe_errhandler(const dmesh_universe_t *u)
+{
+    return u->errhandler;
+}
+
 /* The CUDA ordinal the universe's ranks use, -1 for cpu. */
 static inline int dmesh_universe_device(const dmesh_universe_t *u)
 {
