@@ -709,9 +709,15 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 
 /**
  * \brief Revoke the universe of \p mesh: its private communicator, every
- *        MPI communicator it made (MPIX_Comm_revoke) and its NCCL
- *        communicators (aborted), so that every process blocked in any of
+ *        MPI communicator it made here (MPIX_Comm_revoke) and its NCCL
+ *        communicators (aborted), so that every process blocked in one of
  *        them, in dmesh or in the application, returns.
+ *
+ * A revocation reaches the members of each communicator revoked: the
+ * private one (every process of the universe) and the caller's groups. A
+ * process blocked in a group of which the caller is no member returns when
+ * one of that group's members revokes, or meets the failure: every survivor
+ * that meets an error calls dmesh_revoke().
  * \param[in] mesh any mesh of the universe
  * \return DMESH_SUCCESS, DMESH_ERR_ARG for a bad handle,
  *         DMESH_ERR_UNSUPPORTED without fault tolerance (the detail says how

@@ -32,7 +32,7 @@ grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
 DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
 export DMESH_TEST_MPIEXEC_FLAGS
 survivors=$((np - 1))
-for case in between_calls in_allreduce two_failures spares; do
+for case in between_calls in_allreduce revoke_releases two_failures spares; do
     want=$survivors
     [ $case = two_failures ] && want=$((np - 2))
     CK_RUN_CASE=$case "$MPIRUN" "$np" "$prog" >"test/ft-np$np.$case" 2>&1

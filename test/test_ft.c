@@ -175,6 +175,36 @@ START_TEST(in_allreduce)
 }
 END_TEST
 
+/* dmesh_revoke releases the application. Rank 0 sees rank 1 die (their tp
+ * allreduce) and revokes; the other even ranks wait in MPI_Recv from rank 0
+ * on their dp communicator (column 0, a message rank 0 never sends): only
+ * that revocation makes them return. The odd ranks wait for any source on
+ * column 1, which holds the dead rank: the failure or a revocation releases
+ * them. */
+START_TEST(revoke_releases)
+{
+    dmesh_t m = world_mesh(), n;
+    MPI_Comm tp, dp, surv = MPI_COMM_NULL;
+    int x = 1, s = 0, rc, shape[2];
+
+    ck_assert_int_eq(dmesh_get_comm(m, 1, &tp), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_get_comm(m, 0, &dp), DMESH_SUCCESS);
+    if (me == 1)
+        raise(SIGKILL);
+    if (me == 0)
+        rc = MPI_Allreduce(&x, &s, 1, MPI_INT, MPI_SUM, tp);
+    else
+        rc = MPI_Recv(&x, 1, MPI_INT, me % 2 == 0 ? 0 : MPI_ANY_SOURCE, 99, dp, MPI_STATUS_IGNORE);
+    ck_assert_int_ne(rc, MPI_SUCCESS);
+    n = recover(m, 0, MPI_INFO_NULL, &surv);
+    ck_assert_int_eq(dmesh_get_shape(n, 2, shape), DMESH_SUCCESS);
+    ck_assert_int_eq(shape[0], np / 2 - 1);
+    dmesh_free(&n);
+    dmesh_free(&m);
+    MPI_Comm_free(&surv);
+}
+END_TEST
+
 /* Rank 1 dies, then world rank np - 1 in the shrunk mesh: shrinking a
  * shrunk mesh works the same way (dp first, then tp). */
 START_TEST(two_failures)
@@ -417,6 +447,7 @@ static Suite *ft_suite(void)
         const TTest *test;
     } cases[] = {{"between_calls", between_calls},
                  {"in_allreduce", in_allreduce},
+                 {"revoke_releases", revoke_releases},
                  {"two_failures", two_failures},
                  {"spares", spares}};
 
