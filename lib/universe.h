@@ -57,7 +57,7 @@ typedef struct dmesh_universe {
     int device;                  /* CUDA ordinal, -1 for cpu */
     int debug;                   /* DMESH_DEBUG on this universe (printing rank only) */
     int aborted;
-    int revoked; /* dmesh_universe_revoke ran here */
+    int revoked;      /* dmesh_universe_revoke ran here */
     unsigned long id; /* identity: sequence number on the private communicator */
     dmesh_cache_t cache;
     dmesh_layout_t root_layout;             /* of the root mesh: serialized, and its names */
@@ -66,7 +66,7 @@ typedef struct dmesh_universe {
     dmesh_backend_state_t backend_state[DMESH_BACKEND_MAX]; /* each backend's, backend.h */
     dmesh_flat_name_t *flat;                                /* names registered by flatten */
     int nflat, flat_capacity;
-    int *node_lows; /* per rank of comm, the lowest rank of its node; NULL until known */
+    int *node_lows;            /* per rank of comm, the lowest rank of its node; NULL until known */
     MPI_Errhandler errhandler; /* of the user's communicator: its handed-out ones get it */
 } dmesh_universe_t;
 
