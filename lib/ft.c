@@ -263,7 +263,7 @@ static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
                                "(or DMESH_KEEP_SHAPE)",
                                dim, s->ndims);
     for (d = 0; d < s->ndims; d++)
-        s->names[d] = mesh->named ? dmesh_mesh_name(mesh, d) : NULL;
+        s->names[d] = dmesh_mesh_name(mesh, d); /* NULL throughout when unnamed */
     s->ranks = malloc((size_t)s->n * sizeof(int));
     s->new_ranks = malloc((size_t)s->n * sizeof(int));
     if (s->ranks == NULL || s->new_ranks == NULL)
@@ -313,8 +313,9 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
     hash = dmesh_hash(hash, &s.spares, sizeof(s.spares));
     err = dmesh_agree(comm, hash, err, __func__);
     if (err == DMESH_SUCCESS)
-        err = dmesh_create(comm, dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu", s.ndims,
-                           s.new_shape, s.new_ranks, mesh->named ? s.names : NULL, s.info, &made);
+        err =
+            dmesh_create(comm, dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu", s.ndims, s.new_shape,
+                         s.new_ranks, s.names[0] != NULL ? s.names : NULL, s.info, &made);
     free(s.ranks);
     free(s.new_ranks);
     if (s.info != MPI_INFO_NULL)
