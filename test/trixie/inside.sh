@@ -6,7 +6,9 @@
 # STEP quickstart: ./quickstart.sh check with Open MPI (BUILD_DIR
 # _build-debian13-openmpi), then ./quickstart.sh's demo there; openmpi: the same build by hand (TESTS, when not
 # empty, is make check's subset); mpich: MPICH's wrappers and mpiexec.mpich
-# (_build-debian13-mpich). MAX_NP, when not empty, replaces the rank limit.
+# (_build-debian13-mpich); faults: Open MPI configured --enable-fault-injection
+# (_build-debian13-faults), the fault-tolerance tests only, whose kill sweep
+# needs that build. MAX_NP, when not empty, replaces the rank limit.
 # Prints the pass/fail/skip counts and the logs of failing tests.
 set -uo pipefail
 top=$1 step=$2 tests=$3 jobs=$4 max_np=$5
@@ -15,6 +17,11 @@ case $step in
 quickstart | openmpi)
     dir=$top/_build-debian13-openmpi mpi="Open MPI $(mpiexec --version | sed -n 's/.*(Open MPI) //p')"
     set -- DMESH_TEST_MAX_NP="${max_np:-8}"
+    ;;
+faults)
+    dir=$top/_build-debian13-faults mpi="Open MPI $(mpiexec --version | sed -n 's/.*(Open MPI) //p')"
+    set -- --enable-fault-injection --without-cuda --without-nccl DMESH_TEST_MAX_NP="${max_np:-8}"
+    tests=${tests:-test/test_ft_plan test/ft-np4.mpi test/ft-np8.mpi}
     ;;
 mpich)
     dir=$top/_build-debian13-mpich mpi="MPICH $(mpichversion | sed -n 's/^MPICH Version: *//p')"

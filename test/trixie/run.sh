@@ -13,6 +13,12 @@
 #   openmpi     the same build and make check without quickstart.sh (for TESTS=)
 #   mpich       MPICC=mpicc.mpich MPIEXEC=mpiexec.mpich MPIFC=mpifort.mpich, up
 #               to 4 ranks, in _build-debian13-mpich
+#   faults      Open MPI 5 configured --enable-fault-injection, in
+#               _build-debian13-faults: the fault-tolerance tests only
+#               (test_ft_plan, ft at 4 and 8 ranks under mpiexec --with-ft
+#               ulfm), whose kill sweep runs in such a build: a process is
+#               killed at every step of every collective call (.ci/run's
+#               stage debian13-faults)
 #   setup       only build (or update) the chroot
 #   shell       an interactive shell in the chroot, mounts in place
 # Each build starts from an empty build directory in the clone; its
@@ -70,8 +76,8 @@ esac
 steps=${*:-quickstart mpich}
 for s in $steps; do
     case $s in
-    quickstart | openmpi | mpich | setup | shell) ;;
-    *) die "unknown step $s (quickstart, openmpi, mpich, setup, shell)" ;;
+    quickstart | openmpi | mpich | faults | setup | shell) ;;
+    *) die "unknown step $s (quickstart, openmpi, mpich, faults, setup, shell)" ;;
     esac
 done
 if [ -n "${TESTS:-}" ]; then
