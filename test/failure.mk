@@ -32,3 +32,11 @@ test_test_ft_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
 test_test_ft_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_test_ft_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_ft_plan
+# The Fortran bindings of fault tolerance (module dmesh_f08), run by
+# test/ft.sh: DMESH_ERR_UNSUPPORTED plainly, a killed rank under ULFM.
+if DMESH_HAVE_FORTRAN
+check_PROGRAMS += test/test_ft_fortran
+test_test_ft_fortran_SOURCES = test/test_ft_fortran.f90
+test_test_ft_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_ft_fortran_OBJECTS): $(DMESH_FORTRAN_MODS)
+endif

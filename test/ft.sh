@@ -25,6 +25,12 @@ export DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT:-60}
 rc=$?
 cat "test/ft-np$np.plain"
 [ $rc -eq 77 ] || check_fail "without --with-ft ulfm: exit $rc (want 77, DMESH_ERR_UNSUPPORTED checked)"
+# The Fortran bindings (when built): the same check plainly.
+if [ -x ./test/test_ft_fortran ]; then
+    "$MPIRUN" "$np" ./test/test_ft_fortran >"test/ft-np$np.fortran-plain" 2>&1
+    rc=$?
+    [ $rc -eq 77 ] || { check_fail "test_ft_fortran without --with-ft ulfm: exit $rc (want 77)"; cat "test/ft-np$np.fortran-plain"; }
+fi
 grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
     [ $check_failed -eq 0 ] && check_skip "no ULFM in this build: DMESH_ERR_UNSUPPORTED checked"
     check_exit
@@ -45,6 +51,17 @@ for case in between_calls in_allreduce revoke_releases two_failures spares; do
         echo "ft $case at $np ranks: $ok survivors passed"
     fi
 done
+if [ -x ./test/test_ft_fortran ]; then
+    "$MPIRUN" "$np" ./test/test_ft_fortran >"test/ft-np$np.fortran" 2>&1
+    rc=$?
+    ok=$(grep -ac 'test_ft_fortran rank [0-9]*: ok' "test/ft-np$np.fortran")
+    if [ "$ok" -ne "$survivors" ]; then
+        check_fail "test_ft_fortran at $np ranks: $ok of $survivors survivors passed (mpiexec exit $rc)"
+        cat "test/ft-np$np.fortran"
+    else
+        echo "ft Fortran (dmesh_f08) at $np ranks: $ok survivors passed"
+    fi
+fi
 # The example: rank 1 dies in the middle of step 3; the survivors shrink dp
 # (or keep the shape with spares), redo the step and check every result.
 for mode in shrink spares; do

@@ -75,8 +75,13 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_NOMEM = 13  !< out of memory
   integer, parameter, public :: DMESH_ERR_INTERNAL = 14  !< a bug in dmesh
   integer, parameter, public :: DMESH_ERR_TIMEOUT = 15  !< a bounded wait ran out
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 16  !< one past the last error class
+  integer, parameter, public :: DMESH_ERR_PROC_FAILED = 16  !< a process failed, or the universe was revoked
+  integer, parameter, public :: DMESH_ERR_UNSUPPORTED = 17  !< no fault tolerance in the MPI or its launch
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 18  !< one past the last error class
   !> @}
+
+  !> \brief dmesh_shrink() dim value: keep every dimension's size.
+  integer, parameter, public :: DMESH_KEEP_SHAPE = -1
 
   !> Where the groups of a dimension sit (dmesh_get_dim_locality()).
   integer, parameter, public :: DMESH_LOCALITY_NODE = 1  !< every group inside one node
@@ -119,12 +124,14 @@ module dmesh_base
   public :: dmesh_get_dim_locality
   public :: dmesh_push, dmesh_pop, dmesh_get_current
   public :: dmesh_error_string, dmesh_last_error
+  public :: dmesh_revoke, dmesh_get_failed
 
   ! Used by the modules dmesh and dmesh_f08, which keep them private.
   public :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
   public :: dmesh_f_init_hybrid_impl
   public :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
   public :: dmesh_f_fail, dmesh_f_fail_size, dmesh_f_itoa
+  public :: dmesh_f_shrink_impl
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
   !> to them that C takes as `const char *const dim_names[]`.
@@ -344,6 +351,30 @@ module dmesh_base
     type(c_ptr) function shim_last_error() bind(C, name="dmesh_f_last_error")
       import :: c_ptr
     end function shim_last_error
+  end interface
+
+  ! Fault tolerance (dmesh_revoke, dmesh_get_failed, dmesh_shrink).
+  interface
+    integer(c_int) function c_revoke(mesh) bind(C, name="dmesh_revoke")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+    end function c_revoke
+    integer(c_int) function c_get_failed(mesh, maxranks, ranks, nfailed) &
+        bind(C, name="dmesh_get_failed")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: maxranks
+      integer(c_int), intent(out) :: ranks(*)
+      integer(c_int), intent(out) :: nfailed
+    end function c_get_failed
+    integer(c_int) function shim_shrink(mesh, dim, has_info, info, want, survivors, newmesh) &
+        bind(C, name="dmesh_f_shrink")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim, has_info, info, want
+      integer(c_int), intent(out) :: survivors
+      type(c_ptr), intent(out) :: newmesh
+    end function shim_shrink
   end interface
 
 contains
@@ -1056,6 +1087,55 @@ contains
     if (present(ierror)) ierror = DMESH_SUCCESS
   end subroutine dmesh_last_error
 
+  !> \brief Revoke the universe of \p mesh (dmesh_revoke()): every process
+  !>        blocked in one of its communicators returns; its collective calls
+  !>        then fail with DMESH_ERR_PROC_FAILED. Local. DMESH_ERR_UNSUPPORTED
+  !>        without fault tolerance (mpiexec --with-ft ulfm, Open MPI 5).
+  subroutine dmesh_revoke(mesh, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< any mesh of the universe
+    integer, optional, intent(out) :: ierror  !< error class
+    call finish(ierror, c_revoke(mesh%ptr))
+  end subroutine dmesh_revoke
+
+  !> \brief The failed processes known here (dmesh_get_failed()): ascending
+  !>        ranks of the communicator the root mesh was made from, the first
+  !>        size(ranks) of them written. Local.
+  subroutine dmesh_get_failed(mesh, ranks, nfailed, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< any mesh of the universe
+    integer, intent(inout) :: ranks(:)  !< the failed ranks (its size: the room)
+    integer, intent(inout) :: nfailed  !< how many failed (may exceed size(ranks))
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: cranks(max(1, size(ranks))), n
+    integer(c_int) :: err
+    integer :: k
+    err = c_get_failed(mesh%ptr, int(size(ranks), c_int), cranks, n)
+    if (err == DMESH_SUCCESS) then
+      k = min(int(n), size(ranks))
+      ranks(1:k) = int(cranks(1:k))
+      nfailed = int(n)
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_get_failed
+
+  subroutine dmesh_f_shrink_impl(mesh, dim, newmesh, has_info, info, want, survivors, ok, ierror)
+    type(dmesh_t), intent(in) :: mesh
+    integer, intent(in) :: dim, info
+    type(dmesh_t), intent(inout) :: newmesh
+    logical, intent(in) :: has_info, want
+    integer, intent(out) :: survivors
+    logical, intent(out) :: ok
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: out
+    integer(c_int) :: err, s
+    s = 0
+    err = shim_shrink(mesh%ptr, int(dim, c_int), merge(1_c_int, 0_c_int, has_info), &
+                      int(info, c_int), merge(1_c_int, 0_c_int, want), s, out)
+    ok = err == DMESH_SUCCESS
+    survivors = int(s)
+    if (ok) newmesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_shrink_impl
+
 end module dmesh_base
 
 #include "dmesh_sim.inc"
@@ -1089,6 +1169,7 @@ module dmesh
 #define DMESH_FLATTEN_S dmesh_flatten_int
 #define DMESH_UNFLATTEN_S dmesh_unflatten_int
 #define DMESH_GET_COMM_S dmesh_get_comm_int
+#define DMESH_SHRINK_S dmesh_shrink_int
 #include "dmesh_handles.inc"
 end module dmesh
 
@@ -1107,5 +1188,6 @@ module dmesh_f08
 #define DMESH_FLATTEN_S dmesh_flatten_f08
 #define DMESH_UNFLATTEN_S dmesh_unflatten_f08
 #define DMESH_GET_COMM_S dmesh_get_comm_f08
+#define DMESH_SHRINK_S dmesh_shrink_f08
 #include "dmesh_handles.inc"
 end module dmesh_f08

@@ -42,6 +42,8 @@ int dmesh_f_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const cha
                       int has_info, MPI_Fint info, dmesh_t *out);
 int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm);
 int dmesh_f_comm_size(MPI_Fint comm, int *size);
+int dmesh_f_shrink(dmesh_t mesh, int dim, int has_info, MPI_Fint info, int want_survivors,
+                   MPI_Fint *survivors, dmesh_t *newmesh);
 void dmesh_f_set_error(const char *detail);
 void dmesh_f_library_failed(void);
 const char *dmesh_f_last_error(void);
@@ -140,4 +142,18 @@ void dmesh_f_library_failed(void)
 const char *dmesh_f_last_error(void)
 {
     return fortran_detail_is_latest ? fortran_detail : dmesh_last_error();
+}
+
+/* dmesh_shrink: the survivors' communicator only when the caller wants it
+ * (else dmesh_shrink frees it). */
+int dmesh_f_shrink(dmesh_t mesh, int dim, int has_info, MPI_Fint info, int want_survivors,
+                   MPI_Fint *survivors, dmesh_t *newmesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err =
+        dmesh_shrink(mesh, dim, info_f2c(has_info, info), want_survivors ? &c : NULL, newmesh);
+
+    if (err == DMESH_SUCCESS && want_survivors)
+        *survivors = MPI_Comm_c2f(c);
+    return err;
 }
