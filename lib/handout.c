@@ -92,9 +92,14 @@ int dmesh_handout_attach(dmesh_handout_t **h, MPI_Comm c, MPI_Errhandler eh, con
                                                    "handler and attribute)");
 }
 
+int dmesh_handout_freed(const dmesh_handout_t *h)
+{
+    return h != NULL && __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE);
+}
+
 int dmesh_handout_check(const dmesh_handout_t *h, const char *fn)
 {
-    if (h == NULL || !__atomic_load_n(&h->freed, __ATOMIC_ACQUIRE))
+    if (!dmesh_handout_freed(h))
         return DMESH_SUCCESS;
     return dmesh_error_set(DMESH_ERR_ARG,
                            "%s: the program freed %s with MPI_Comm_free, but dmesh owns it "

@@ -23,6 +23,9 @@ int dmesh_handout_attach(dmesh_handout_t **h, MPI_Comm c, MPI_Errhandler eh, con
  * h NULL (never handed out). */
 int dmesh_handout_check(const dmesh_handout_t *h, const char *fn);
 
+/* Local: whether the program freed the communicator of h (0 for NULL). */
+int dmesh_handout_freed(const dmesh_handout_t *h);
+
 /* Local: around dmesh's own calls on a handed-out communicator c (the
  * bootstrap of a paired communicator after the program has it), so that
  * they return their errors instead of running the program's handler:

@@ -16,7 +16,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
 	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h \
-	lib/universe.c lib/universe.h \
+	lib/universe.c lib/universe_comms.c lib/universe.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
 	lib/mesh.c lib/mesh_root.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Universes: the rank map, the root's description and names, the
- * communicator cache, its creation steps and its teardown. The private
- * communicator is pcomm.c's, the agreement agree.c's. */
+/* Universes: the rank map, the root's description and names, the names
+ * registered by flatten, the nodes, the teardown and the ends of a
+ * universe (abort, revoke). Its communicator cache and the creation steps
+ * are universe_cache.c's, the private communicator pcomm.c's, the
+ * agreement agree.c's. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@
 
 #include "agree.h"
 #include "backend.h"
-#include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
 #include "handout.h"
@@ -145,37 +145,6 @@ int dmesh_universe_intern(dmesh_universe_t *u, const char *name, const char **ou
     return DMESH_SUCCESS;
 }
 
-/* The MPI group made for an entry's group creation, once used or not. */
-static void members_free(dmesh_comm_entry_t *e)
-{
-    if (e->members != MPI_GROUP_NULL)
-        MPI_Group_free(&e->members);
-}
-
-/* A backend's communicator paired with e's, freed by its backend. */
-static void paired_free(const dmesh_universe_t *u, dmesh_comm_entry_t *e)
-{
-    if (e->paired != NULL)
-        dmesh_backends[e->backend]->destroy(e->paired, u->device);
-    e->paired = NULL;
-}
-
-/* Free the communicators of the cache: the backends' first, then MPI, each
- * in reverse creation order (a paired communicator may use its MPI one). */
-static void free_comms(dmesh_universe_t *u)
-{
-    int i;
-
-    for (i = u->cache.count - 1; i >= 0; i--)
-        paired_free(u, u->cache.order[i]);
-    for (i = u->cache.count - 1; i >= 0; i--) {
-        dmesh_comm_entry_t *e = u->cache.order[i];
-        dmesh_handout_free(e->handout, &e->comm);
-        e->handout = NULL;
-        members_free(e);
-    }
-}
-
 void dmesh_universe_retain(dmesh_universe_t *u)
 {
     __atomic_add_fetch(&u->refcount, 1, __ATOMIC_RELAXED);
@@ -201,16 +170,11 @@ int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn)
     return DMESH_SUCCESS;
 }
 
-void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm)
-{
-    e->comm = comm;
-}
-
 void dmesh_universe_release(dmesh_universe_t *u)
 {
     if (__atomic_sub_fetch(&u->refcount, 1, __ATOMIC_ACQ_REL) > 0)
         return;
-    free_comms(u);
+    dmesh_universe_free_comms(u);
     dmesh_cache_destroy(&u->cache);
     if (u->pcomm != NULL)
         dmesh_private_comm_release(u->pcomm);
@@ -221,39 +185,6 @@ void dmesh_universe_release(dmesh_universe_t *u)
     if (u->errhandler != MPI_ERRHANDLER_NULL)
         MPI_Errhandler_free(&u->errhandler);
     free(u);
-}
-
-int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const char *fn,
-                            MPI_Comm *comm)
-{
-    char what[96];
-    int n;
-
-    DMESH_TRY(dmesh_handout_check(e->handout, fn));
-    if (e->comm != MPI_COMM_NULL && e->handout == NULL) {
-        n = snprintf(what, sizeof(what), "the communicator that %s handed out (axis ", fn);
-        dmesh_axis_to_string(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
-        strcat(what, ")");
-        DMESH_TRY(dmesh_handout_attach(&e->handout, e->comm, u->errhandler, what,
-                                       dmesh_universe_debugging(u)));
-    }
-    *comm = e->comm;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn)
-{
-    return dmesh_handout_check(e->handout, fn);
-}
-
-int dmesh_universe_own_begin(const dmesh_comm_entry_t *e)
-{
-    return dmesh_handout_own_begin(e->handout, e->comm);
-}
-
-int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e)
-{
-    return dmesh_handout_own_end(e->handout, e->comm, u->errhandler);
 }
 
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
@@ -272,336 +203,6 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
 {
     free(u->node_lows);
     u->node_lows = lows;
-}
-
-/* Abort the backends' paired communicators (each backend's abort_all);
- * returns 0, changing nothing, when there is no memory for it (*err). */
-static int abort_paired(dmesh_universe_t *u, const char *fn, int *err)
-{
-    void **paired = NULL;
-    int b, i, n;
-
-    /* one array for every backend, so that a failed allocation changes nothing */
-    if (u->cache.count > 0 && (paired = malloc((size_t)u->cache.count * sizeof(*paired))) == NULL) {
-        *err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
-        return 0;
-    }
-    for (b = 0; b < dmesh_backend_count; b++) {
-        if (dmesh_backends[b]->abort_all == NULL)
-            continue; /* its communicators, if any, are destroyed below */
-        for (i = u->cache.count - 1, n = 0; i >= 0; i--) {
-            dmesh_comm_entry_t *e = u->cache.order[i];
-            if (e->backend == b && e->paired != NULL)
-                paired[n++] = e->paired;
-            if (e->backend == b)
-                e->paired = NULL;
-        }
-        if (n > 0) {
-            int one = dmesh_backends[b]->abort_all(n, paired, u->device);
-            *err = *err != DMESH_SUCCESS ? *err : one;
-        }
-    }
-    free(paired);
-    return 1;
-}
-
-int dmesh_universe_abort(dmesh_universe_t *u)
-{
-    int err = DMESH_SUCCESS;
-
-    if (!abort_paired(u, "dmesh_abort", &err))
-        return err;
-    free_comms(u);
-    u->aborted = 1;
-    return err;
-}
-
-int dmesh_universe_revoke(dmesh_universe_t *u)
-{
-    int i, rc, err = DMESH_SUCCESS;
-
-    if (!abort_paired(u, "dmesh_revoke", &err))
-        return err;
-    for (i = u->cache.count - 1; i >= 0; i--) {
-        dmesh_comm_entry_t *e = u->cache.order[i];
-        if (e->comm != MPI_COMM_NULL && (rc = dmesh_ulfm_revoke(e->comm)) != MPI_SUCCESS &&
-            err == DMESH_SUCCESS)
-            err = dmesh_error_mpi(rc, "MPIX_Comm_revoke of a dimension's communicator");
-    }
-    if (u->comm != MPI_COMM_NULL && (rc = dmesh_ulfm_revoke(u->comm)) != MPI_SUCCESS &&
-        err == DMESH_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPIX_Comm_revoke of the private communicator");
-    u->revoked = 1;
-    return err;
-}
-
-int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
-{
-    /* revoked here: no call succeeds; a failure met here: the universe is
-     * revoked, so that the ranks blocked in any of its communicators return */
-    if (u->revoked && local_err == DMESH_SUCCESS)
-        local_err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: universe revoked", what);
-    else if (local_err == DMESH_ERR_PROC_FAILED && !u->revoked)
-        dmesh_universe_revoke(u);
-    /* the universe's identity: a mesh of another universe on one rank differs */
-    return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
-}
-
-int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                           const dmesh_axis_options_t *o, int comm_create, dmesh_comm_entry_t **out)
-{
-    char key[DMESH_OPTIONS_KEY_LEN], text[256];
-    dmesh_comm_entry_t *e;
-    int err;
-
-    dmesh_axis_options_key(o, key, sizeof(key));
-    text[0] = '\0';
-    if (u->debug) /* formatting costs more than the lookup itself */
-        dmesh_axis_to_string(axis, text, sizeof(text), NULL);
-    if ((e = dmesh_cache_find(&u->cache, axis, key)) != NULL) {
-        dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
-        DMESH_TRY(dmesh_handout_check(e->handout, "reusing a cached communicator"));
-        *out = e;
-        return DMESH_SUCCESS;
-    }
-    DMESH_TRY(dmesh_cache_entry_new(axis, key, o->backend, &e));
-    e->backend_options = o->opts;
-    e->position = -1;
-    e->group = -1;
-    e->reserved = 1;
-    e->paired_pending = dmesh_backends[e->backend]->make != NULL;
-    /* prepared once per entry (on every rank, so that all fail alike); the
-     * caller's coordinate, once: queries then read it instead of decomposing */
-    /* one process: split, as cheap there; MPICH (4.0, 4.2) crashes in
-     * MPI_Comm_create_group on a one-process communicator of a session */
-    e->by_group = comm_create == DMESH_COMM_CREATE_GROUP && u->size > 1 &&
-                  !dmesh_ulfm_enabled(u->comm); /* see ft.c: a dead member hangs it */
-    if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
-        (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
-                                                                  &e->group, &e->position)) != 0) ||
-        (e->by_group && (err = dmesh_comm_mpi_group_prepare(u->comm, axis, u->n, u->rank_map,
-                                                            u->my_index, &e->members)) != 0)) {
-        free(e);
-        return err;
-    }
-    if ((err = dmesh_cache_add(&u->cache, e)) != DMESH_SUCCESS) {
-        members_free(e);
-        free(e);
-        return err;
-    }
-    dmesh_universe_debug(u, "new communicator: axis %s, %s", text, key);
-    *out = e;
-    return DMESH_SUCCESS;
-}
-
-dmesh_comm_entry_t *dmesh_universe_find_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                                              const char *key)
-{
-    return dmesh_cache_find(&u->cache, axis, key);
-}
-
-int dmesh_universe_add_entry(dmesh_universe_t *u, const dmesh_axis_t *axis, const char *key,
-                             dmesh_comm_entry_t **out)
-{
-    dmesh_comm_entry_t *e;
-    int err;
-
-    DMESH_TRY(dmesh_cache_entry_new(axis, key, DMESH_BACKEND_MPI, &e));
-    e->position = -1;
-    if ((err = dmesh_cache_add(&u->cache, e)) != DMESH_SUCCESS) {
-        free(e); /* a failed add leaves the cache as it was */
-        return err;
-    }
-    *out = e;
-    return DMESH_SUCCESS;
-}
-
-void dmesh_universe_drop_entry(dmesh_universe_t *u)
-{
-    dmesh_cache_drop_last(&u->cache);
-}
-
-void dmesh_universe_unreserve(dmesh_universe_t *u)
-{
-    while (u->cache.count > 0 && u->cache.order[u->cache.count - 1]->reserved) {
-        dmesh_comm_entry_t *e = u->cache.order[u->cache.count - 1];
-        for (int b = 0; b < dmesh_backend_count; b++)
-            if (dmesh_backends[b]->forget != NULL)
-                dmesh_backends[b]->forget(&u->backend_state[b], e);
-        paired_free(u, e);
-        if (e->comm != MPI_COMM_NULL)
-            MPI_Comm_free(&e->comm);
-        members_free(e);
-        dmesh_cache_drop_last(&u->cache);
-    }
-}
-
-/* The MPI communicator of a reserved entry: a split (or group creation), or
- * a duplicate of the user's (given; MPI_COMM_NULL outside the mesh, where
- * nothing is made). */
-static int make_comm(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given)
-{
-    long long base = dmesh_universe_colour_base(u);
-    int rc, err;
-
-    if (given == NULL) {
-        err = dmesh_comm_mpi_create_prepared(u->comm, &e->prepared, u->my_index, base, e->by_group,
-                                             e->members, &e->comm);
-        members_free(e);
-        return err;
-    }
-    members_free(e); /* a root made from given communicators reserved its groups too */
-    if (*given == MPI_COMM_NULL)
-        return DMESH_SUCCESS;
-    rc = MPI_Comm_dup(*given, &e->comm);
-    if (rc == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_DUP)) {
-        MPI_Comm_free(&e->comm);
-        rc = MPI_ERR_INTERN;
-    }
-    if (rc != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Comm_dup of a dimension communicator");
-    if ((rc = dmesh_set_errhandler(e->comm)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Comm_set_errhandler");
-    return DMESH_SUCCESS;
-}
-
-/* Make one reserved entry's MPI communicator, followed by the agreement
- * over the universe (a member of a group whose split failed must not go on
- * while the others return). */
-static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm *given)
-{
-    int err = make_comm(u, e, given);
-
-    return dmesh_universe_agree(u, 0, err, "communicator creation");
-}
-
-/* Where the reservations at the end of the cache begin (the current
- * call's: a backend adds the whole mesh's entry in front of them). */
-static int reserved_from(const dmesh_universe_t *u)
-{
-    int first = u->cache.count;
-
-    while (first > 0 && u->cache.order[first - 1]->reserved)
-        first--;
-    return first;
-}
-
-/* The context of backend b's make in u (backend.h). */
-static void ctx_of(dmesh_universe_t *u, int b, dmesh_backend_ctx_t *ctx)
-{
-    ctx->u = u;
-    ctx->state = &u->backend_state[b];
-    ctx->self = b;
-    ctx->device = u->device;
-    ctx->whole_entry = dmesh_universe_whole_entry;
-    ctx->pair_entry = dmesh_universe_pair_entry;
-    ctx->pair_done = dmesh_universe_pair_done;
-    ctx->agree = dmesh_universe_agree;
-    ctx->debug = dmesh_universe_debug;
-}
-
-int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *o,
-                               dmesh_comm_entry_t **out)
-{
-    dmesh_axis_t axis;
-    dmesh_comm_entry_t *e = NULL, **order;
-    int first, count = u->cache.count, err;
-
-    memset(&axis, 0, sizeof(axis));
-    if (u->n > 1) {
-        axis.natoms = 1;
-        axis.atoms[0].size = u->n;
-        axis.atoms[0].stride = 1;
-    }
-    first = reserved_from(u);
-    err = dmesh_universe_reserve(u, &axis, o, DMESH_COMM_CREATE_SPLIT, &e);
-    DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the whole mesh's communicator"));
-    if (u->cache.count > count) { /* new: in front of the call's reservations, then made */
-        order = u->cache.order;
-        memmove(&order[first + 1], &order[first], (size_t)(count - first) * sizeof(*order));
-        order[first] = e;
-        DMESH_TRY(make_entry(u, e, NULL));
-    }
-    *out = e;
-    return DMESH_SUCCESS;
-}
-
-static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
-                    const MPI_Comm given[], const dmesh_options_t *o)
-{
-    int i, b, err, made, first, count;
-
-    /* every rank takes part in every creation, whatever failed before it:
-     * one agreement after all of them (the groups were made before the
-     * agreement on the reservations, so no member skips its group's) */
-    for (i = 0, err = DMESH_SUCCESS, made = 0; i < n; i++)
-        if (e[i]->reserved && !dmesh_cache_listed_before(e, i)) {
-            int one = make_comm(u, e[i], given ? &given[i] : NULL);
-            err = err != DMESH_SUCCESS ? err : one;
-            made++;
-        }
-    if (made > 0) /* the same on every rank: the reservations were agreed */
-        DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
-    count = u->cache.count;
-    first = reserved_from(u);
-    for (b = 0; b < dmesh_backend_count; b++) /* then each backend pairs its own */
-        if (dmesh_backends[b]->make != NULL) {
-            dmesh_backend_ctx_t ctx;
-            ctx_of(u, b, &ctx);
-            DMESH_TRY(dmesh_backends[b]->make(&ctx, u->comm, &o->call[b], n, e));
-        }
-    for (i = 0; i < n; i++)
-        e[i]->reserved = 0;
-    for (i = first; i < first + u->cache.count - count; i++)
-        u->cache.order[i]->reserved = 0; /* what the backends added in front (whole_entry) */
-    return DMESH_SUCCESS;
-}
-
-int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
-                        const MPI_Comm given[], const dmesh_options_t *o)
-{
-    int err = make_all(u, n, e, given, o);
-
-    if (err != DMESH_SUCCESS)
-        dmesh_universe_unreserve(u); /* the same entries on every rank */
-    return err;
-}
-
-int dmesh_universe_pair_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e)
-{
-    dmesh_backend_ctx_t ctx;
-
-    if (!e->paired_pending)
-        return DMESH_SUCCESS;
-    ctx_of(u, e->backend, &ctx);
-    if (e->comm != MPI_COMM_NULL)
-        DMESH_TRY(dmesh_backends[e->backend]->make(&ctx, e->comm, NULL, 1, &e));
-    e->paired_pending = 0;
-    return DMESH_SUCCESS;
-}
-
-void dmesh_universe_pair_done(dmesh_comm_entry_t *e, void *paired)
-{
-    e->paired = paired;
-    e->paired_pending = 0;
-}
-
-const dmesh_backend_state_t *dmesh_universe_backend_state(const dmesh_universe_t *u,
-                                                          const dmesh_backend_t *b)
-{
-    return &u->backend_state[dmesh_backend_index(b)];
-}
-
-void dmesh_universe_cache_info(const dmesh_universe_t *u, dmesh_cache_info_t *info)
-{
-    memset(info, 0, sizeof(*info));
-    info->comms_mpi = u->cache.count;
-    info->lookups = u->cache.lookups;
-    info->hits = u->cache.hits;
-    for (int b = 0; b < dmesh_backend_count; b++)
-        if (dmesh_backends[b]->info != NULL)
-            dmesh_backends[b]->info(&u->backend_state[b], dmesh_cache_count_paired(&u->cache, b),
-                                    info);
 }
 
 int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)
@@ -651,12 +252,6 @@ int dmesh_universe_is_root_name(const dmesh_universe_t *u, const char *name)
     return 0;
 }
 
-long long dmesh_universe_colour_base(const dmesh_universe_t *u)
-{
-    /* a rank map private to each group: its first rank tells the groups apart */
-    return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
-}
-
 size_t dmesh_universe_bytes(const dmesh_universe_t *u)
 {
     const dmesh_cache_t *k = &u->cache;
@@ -669,17 +264,4 @@ size_t dmesh_universe_bytes(const dmesh_universe_t *u)
     for (const dmesh_interned_t *x = u->names; x != NULL; x = x->next)
         b += sizeof(*x) + strlen(x->text) + 1;
     return b;
-}
-
-void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!u->debug || u->rank != 0)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "dmesh: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
 }

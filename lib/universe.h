@@ -128,6 +128,11 @@ int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn);
 int dmesh_universe_own_begin(const dmesh_comm_entry_t *e);
 int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e);
 
+/* Free the communicators of u's cache: the backends' first, then MPI, each
+ * in reverse creation order (a paired communicator may use its MPI one);
+ * a communicator the program freed is only forgotten (handout.h). */
+void dmesh_universe_free_comms(dmesh_universe_t *u);
+
 /* Drop one reference; the last one frees the communicators (the backends'
  * paired ones first, then MPI, each in reverse creation order) and the
  * universe. */
