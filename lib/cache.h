@@ -31,7 +31,7 @@ typedef struct dmesh_comm_entry {
     MPI_Group members; /* the caller's group for that, until made; MPI_GROUP_NULL otherwise */
     dmesh_backend_axis_t backend_options; /* the backend's options of the axis */
     struct dmesh_handout *handout; /* comm as handed to the program (handout.h); NULL until */
-    struct dmesh_comm_entry *next;        /* hash chain */
+    struct dmesh_comm_entry *next; /* hash chain */
 } dmesh_comm_entry_t;
 
 typedef struct {
