@@ -19,9 +19,12 @@ EXTRA_DIST += test/mesh-env.sh test/asan-mpi.supp test/no-dlclose.c
 # DMESH_ERR_UNSUPPORTED) and, in a build with ULFM, each case under
 # mpiexec --with-ft ulfm, then the kill sweep when fault injection is on.
 check_PROGRAMS += test/test_ft
-test_test_ft_SOURCES = test/test_ft.c
+# test/comm_count.c counts live communicators (PMPI wrappers; -export-dynamic
+# so that libdmesh's calls reach them): every case must leave none behind.
+test_test_ft_SOURCES = test/test_ft.c test/comm_count.c test/comm_count.h
 test_test_ft_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_ft_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_ft_LDFLAGS = -export-dynamic
 test_test_ft_LDADD = $(DMESH_TEST_LIBS)
 TESTS += test/ft-np4.mpi test/ft-np8.mpi
 EXTRA_DIST += test/ft.sh

@@ -23,6 +23,7 @@
 
 #include <mpi.h>
 
+#include "comm_count.h"
 #include "dmesh.h"
 
 #define MAXR 64
@@ -428,12 +429,33 @@ static int ft_on(void)
     return rc == DMESH_SUCCESS;
 }
 
+/* Every case leaves as many communicators alive as it found: what dmesh
+ * made (the meshes, the survivors', the private duplicates of the
+ * survivors' communicators, anything a failed call rolled back) is freed
+ * by dmesh_free and the program's MPI_Comm_free of the survivors. */
+static long live_at_start;
+
+static void count_begin(void)
+{
+    live_at_start = comm_count_live();
+}
+
+static void count_end(void)
+{
+    long now = comm_count_live();
+
+    if (now != live_at_start)
+        fprintf(stderr, "test_ft rank %d: %ld communicators left alive\n", me, now - live_at_start);
+    ck_assert_int_eq(now, live_at_start);
+}
+
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("ft-sweep");
     TCase *tc = tcase_create("sweep");
 
     tcase_add_test(tc, sweep_case);
+    tcase_add_checked_fixture(tc, count_begin, count_end);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
@@ -454,6 +476,7 @@ static Suite *ft_suite(void)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         TCase *tc = tcase_create(cases[i].name);
         tcase_add_test(tc, cases[i].test);
+        tcase_add_checked_fixture(tc, count_begin, count_end);
         tcase_set_timeout(tc, 120);
         suite_add_tcase(s, tc);
     }
