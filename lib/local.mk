@@ -40,7 +40,7 @@ lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 	lib/scan.c lib/scan.h
 # Fault tolerance: the MPI's ULFM calls (ulfm.c) and dmesh_revoke,
 # dmesh_get_failed, dmesh_shrink (ft.c).
-lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ulfm.c lib/ulfm.h
+lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ft.h lib/ulfm.c lib/ulfm.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 
