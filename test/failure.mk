@@ -43,3 +43,7 @@ test_test_ft_fortran_SOURCES = test/test_ft_fortran.f90
 test_test_ft_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
 $(test_test_ft_fortran_OBJECTS): $(DMESH_FORTRAN_MODS)
 endif
+# The outputs test/ft.sh keeps beside its log, one per run.
+CLEANFILES += test/ft-np*.plain test/ft-np*.fortran-plain test/ft-np*.fortran \
+	test/ft-np*.between_calls test/ft-np*.in_allreduce test/ft-np*.revoke_releases \
+	test/ft-np*.two_failures test/ft-np*.spares test/ft-np*.resilient-* test/ft-np*.sweep
