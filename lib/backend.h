@@ -42,6 +42,21 @@ typedef union {
     long long align_long;
 } dmesh_backend_state_t;
 
+/* What a universe made by dmesh_shrink keeps of the universe it shrinks,
+ * for a backend that can make its communicator over the whole new mesh
+ * from the one over the old (nccl: ncclCommShrink): the backend's state in
+ * the old universe and, as indices of the old rank map (ascending), the
+ * processes the new rank map leaves out; the new rank map is the old one
+ * without them, in the same order. failed: some of them failed. state is
+ * NULL when the universe is no such shrink (spares took places, or the
+ * order changed). */
+typedef struct {
+    const dmesh_backend_state_t *state;
+    int nexclude;
+    const int *exclude;
+    int failed;
+} dmesh_backend_origin_t;
+
 /* What a backend's make gets from the universe: the universe, opaque here
  * and handed back to its services; the backend's state in it; and those
  * services as function pointers (the universe's functions of the same
@@ -49,9 +64,10 @@ typedef union {
  * them. */
 typedef struct {
     struct dmesh_universe *u;
-    dmesh_backend_state_t *state; /* the backend's, writable */
-    int self;                     /* the backend's index in the table */
-    int device;                   /* the universe's CUDA ordinal, -1 for cpu */
+    dmesh_backend_state_t *state;  /* the backend's, writable */
+    int self;                      /* the backend's index in the table */
+    int device;                    /* the universe's CUDA ordinal, -1 for cpu */
+    dmesh_backend_origin_t origin; /* dmesh_shrink's universe: where it comes from */
     /* collective over the universe: the entry of the whole rank map, made */
     int (*whole_entry)(struct dmesh_universe *u, const dmesh_axis_options_t *o,
                        struct dmesh_comm_entry **e);
@@ -115,9 +131,15 @@ typedef struct dmesh_backend {
     int (*make)(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backend_call_t *call,
                 int n, struct dmesh_comm_entry *const e[]);
     /* Local: free one paired communicator (the universe's teardown), and
-     * abort several at once (dmesh_abort), with the universe's device. */
+     * abort several at once (dmesh_abort, and the teardown of a revoked
+     * universe), with the universe's device. */
     int (*destroy)(void *paired, int device);
     int (*abort_all)(int n, void *const paired[], int device);
+    /* Local (dmesh_revoke): stop what is in flight on several at once, so
+     * that a process blocked in one returns; *kept = 1 when they stay,
+     * revoked, for a later shrink or abort, 0 when they were aborted (then
+     * they are gone). NULL: abort_all. */
+    int (*revoke_all)(int n, void *const paired[], int device, int *kept);
     /* Local: e leaves the cache (a failed call's rollback): forget it. */
     void (*forget)(dmesh_backend_state_t *state, const struct dmesh_comm_entry *e);
     /* Local: its figures in dmesh_get_cache_info; paired: how many entries

@@ -244,6 +244,7 @@ static void stats_add(dmesh_nccl_stats_t *to, const dmesh_nccl_stats_t *st)
     to->scalable += st->scalable;
     to->id_calls += st->id_calls;
     to->id_bytes += st->id_bytes;
+    to->shrinks += st->shrinks;
 }
 
 #define NCCL_BATCH DMESH_MAX_DIMS /* the dims of one mesh at most: no allocation */
@@ -319,17 +320,64 @@ static int batches(const dmesh_backend_ctx_t *ctx, MPI_Comm all, int how, int ro
     return DMESH_SUCCESS;
 }
 
+/* A universe made by dmesh_shrink (ctx->origin): its root made by
+ * ncclCommShrink of the old universe's root, which dmesh_revoke kept
+ * (ncclCommRevoke), on every member of the new root (collective over
+ * them, agreed over all); *done = 0 on every rank when one member cannot
+ * (no root there, an NCCL without shrink or revoke): the root is then
+ * bootstrapped as in any universe. */
+static int shrink_root(const dmesh_backend_ctx_t *ctx, dmesh_comm_entry_t *root,
+                       const dmesh_nccl_options_t *no, int *done)
+{
+    nccl_state_t old = state_get(ctx->origin.state), st;
+    void *parent = old.root != NULL ? old.root->paired : NULL, *c = NULL;
+    int member = root->comm != MPI_COMM_NULL, err = DMESH_SUCCESS;
+    dmesh_nccl_stats_t made;
+    double t;
+
+    *done = 0;
+    if (member && (parent == NULL || !dmesh_nccl_can_shrink()))
+        err = dmesh_error_set(DMESH_ERR_BACKEND, "no revoked NCCL root to shrink here");
+    err = ctx->agree(ctx->u, 0, err, "NCCL shrink or bootstrap");
+    if (err == DMESH_ERR_BACKEND) {
+        ctx->debug(ctx->u, "NCCL root: a new bootstrap (%s)", dmesh_last_error());
+        return DMESH_SUCCESS;
+    }
+    DMESH_TRY(err);
+    memset(&made, 0, sizeof(made));
+    t = MPI_Wtime();
+    if (member)
+        err = dmesh_nccl_comm_shrink(parent, ctx->origin.nexclude, ctx->origin.exclude,
+                                     ctx->origin.failed, no, ctx->device, &c, &made);
+    t = MPI_Wtime() - t;
+    err = ctx->agree(ctx->u, 0, err, "ncclCommShrink of the NCCL root");
+    if (err != DMESH_SUCCESS) {
+        if (c != NULL)
+            (void)dmesh_nccl_comm_abort_all(1, &c, ctx->device);
+        return err;
+    }
+    ctx->pair_done(root, c); /* NULL outside the new mesh */
+    st = state_get(ctx->state);
+    stats_add(&st.stats, &made);
+    state_put(ctx->state, &st);
+    ctx->debug(ctx->u, "NCCL root: ncclCommShrink of the old root, %d rank(s) left out, %.6f s",
+               ctx->origin.nexclude, t);
+    *done = 1;
+    return DMESH_SUCCESS;
+}
+
 /* split: the universe's NCCL communicator over the whole mesh (with the
  * options of first, the call's first pending dim), bootstrapped once by
- * init and kept in the cache; every later split of the universe starts
- * from it. */
+ * init (or shrunk from the old root in a universe made by dmesh_shrink)
+ * and kept in the cache; every later split of the universe starts from
+ * it. */
 static int make_root(const dmesh_backend_ctx_t *ctx, const dmesh_comm_entry_t *first)
 {
     dmesh_axis_options_t ro;
     dmesh_nccl_options_t no;
     dmesh_comm_entry_t *root = NULL;
     nccl_state_t st;
-    int err;
+    int err, shrunk = 0;
 
     memset(&ro, 0, sizeof(ro));
     ro.backend = first->backend;
@@ -337,9 +385,11 @@ static int make_root(const dmesh_backend_ctx_t *ctx, const dmesh_comm_entry_t *f
     snprintf(no.comm_name, sizeof(no.comm_name), "dmesh/root");
     axis_put(&ro.opts, &no);
     DMESH_TRY(ctx->whole_entry(ctx->u, &ro, &root));
+    if (root->paired_pending && ctx->origin.state != NULL)
+        DMESH_TRY(shrink_root(ctx, root, &no, &shrunk));
     /* collective over its members (nothing where it is made already: a
      * lazy mesh may have made it on the members only), agreed over all */
-    err = ctx->pair_entry(ctx->u, root);
+    err = shrunk ? DMESH_SUCCESS : ctx->pair_entry(ctx->u, root);
     DMESH_TRY(ctx->agree(ctx->u, 0, err, "root NCCL communicator"));
     st = state_get(ctx->state);
     st.root = root;
@@ -413,6 +463,7 @@ const dmesh_backend_t dmesh_backend_nccl = {
     .make = make,
     .destroy = dmesh_nccl_comm_destroy,
     .abort_all = dmesh_nccl_comm_abort_all,
+    .revoke_all = dmesh_nccl_comm_revoke_all,
     .forget = forget,
     .info = fill_info,
 };

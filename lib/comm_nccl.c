@@ -522,3 +522,107 @@ int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device)
         return nccl_error(what, first, NULL);
     return grouped ? DMESH_SUCCESS : dmesh_error_set(DMESH_ERR_NCCL, "ncclGroupStart failed");
 }
+
+int dmesh_nccl_comm_revoke_all(int n, void *const nccl_comms[], int device, int *kept)
+{
+#ifdef DMESH_HAVE_NCCL_REVOKE
+    ncclResult_t r, first = ncclSuccess;
+    int saved = device, live = 0;
+
+    for (int i = 0; i < n; i++)
+        live += nccl_comms[i] != NULL;
+    *kept = 1;
+    if (live == 0)
+        return DMESH_SUCCESS;
+    if (dmesh_gpu_lib_has("ncclCommRevoke")) {
+        if (device_enter(device, &saved) != DMESH_SUCCESS)
+            saved = device; /* revoke on whatever device is current: releasing matters more */
+        for (int i = 0; i < n; i++)
+            if (nccl_comms[i] != NULL &&
+                (r = ncclCommRevoke((ncclComm_t)nccl_comms[i], NCCL_REVOKE_DEFAULT)) !=
+                    ncclSuccess &&
+                r != ncclInProgress && first == ncclSuccess)
+                first = r;
+        device_leave(device, saved);
+        return first == ncclSuccess ? DMESH_SUCCESS : nccl_error("ncclCommRevoke", first, NULL);
+    }
+#endif
+    *kept = 0; /* an NCCL without ncclCommRevoke: aborting is how to release them */
+    return dmesh_nccl_comm_abort_all(n, nccl_comms, device);
+}
+
+int dmesh_nccl_can_shrink(void)
+{
+    return dmesh_gpu_lib_has("ncclCommShrink") && dmesh_gpu_lib_has("ncclCommRevoke");
+}
+
+int dmesh_nccl_comm_shrink(void *parent, int nexclude, const int exclude[], int failed,
+                           const dmesh_nccl_options_t *opts, int device, void **nccl_comm,
+                           dmesh_nccl_stats_t *stats)
+{
+#ifdef DMESH_HAVE_NCCL_SHRINK
+    ncclComm_t p = (ncclComm_t)parent, c = NULL;
+    ncclConfig_t config;
+    ncclResult_t r;
+    int saved = device, err;
+
+    if (p == NULL || !dmesh_nccl_can_shrink())
+        return dmesh_error_set(DMESH_ERR_BACKEND, "NCCL without ncclCommShrink/ncclCommRevoke");
+    DMESH_TRY(device_enter(device, &saved));
+    /* a revoked communicator is in progress until quiescent: only then may
+     * it be shrunk */
+    r = nccl_wait(p, ncclInProgress, opts != NULL ? opts->timeout : 0);
+    if (r == ncclInProgress)
+        err = dmesh_error_set(DMESH_ERR_TIMEOUT,
+                              "revoked NCCL communicator not quiescent after %g s (dmesh_timeout)",
+                              opts->timeout);
+    else {
+        nccl_config(opts, &config);
+        /* NCCL takes the list as int *: a copy, so that the caller's stays const */
+        int *list = DMESH_FAULT_CALLOC((size_t)(nexclude > 0 ? nexclude : 1), sizeof(int));
+        if (list == NULL)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "ncclCommShrink: out of memory");
+        else {
+            memcpy(list, exclude, (size_t)nexclude * sizeof(int));
+            r = ncclCommShrink(p, list, nexclude, &c, &config,
+                               failed ? NCCL_SHRINK_ABORT : NCCL_SHRINK_DEFAULT);
+            free(list);
+            err = r == ncclSuccess || r == ncclInProgress ? DMESH_SUCCESS
+                                                          : nccl_error("ncclCommShrink", r, c);
+            if (err == DMESH_SUCCESS && c != NULL) {
+                /* a blocking one is complete: read its state; else wait */
+                ncclResult_t state = r;
+                if (r == ncclSuccess && ncclCommGetAsyncError(c, &state) != ncclSuccess)
+                    state = ncclInternalError;
+                state = nccl_wait(c, state, opts != NULL ? opts->timeout : 0);
+                err = state == ncclSuccess      ? nccl_check_device(c, device)
+                      : state == ncclInProgress ? dmesh_error_set(DMESH_ERR_TIMEOUT,
+                                                                  "ncclCommShrink: not complete "
+                                                                  "after %g s (dmesh_timeout)",
+                                                                  opts->timeout)
+                                                : nccl_error("ncclCommShrink", state, c);
+            }
+        }
+    }
+    if (err != DMESH_SUCCESS && c != NULL)
+        (void)ncclCommAbort(c);
+    device_leave(device, saved);
+    if (err != DMESH_SUCCESS)
+        return err;
+    if (stats != NULL)
+        stats->shrinks++;
+    *nccl_comm = c;
+    return DMESH_SUCCESS;
+#else
+    (void)parent;
+    (void)nexclude;
+    (void)exclude;
+    (void)failed;
+    (void)opts;
+    (void)device;
+    (void)nccl_comm;
+    (void)stats;
+    return dmesh_error_set(DMESH_ERR_BACKEND,
+                           "dmesh was built with an NCCL older than 2.27 (no ncclCommShrink)");
+#endif
+}

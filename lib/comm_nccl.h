@@ -72,6 +72,7 @@ typedef struct {
     long scalable;   /* ncclCommInitRankScalable calls */
     long id_calls;   /* MPI calls that moved unique ids */
     long id_bytes;   /* bytes of unique ids this rank received */
+    long shrinks;    /* ncclCommShrink calls that made a communicator (dmesh_shrink) */
 } dmesh_nccl_stats_t;
 
 /* Collective over all (every rank of it calls, also ranks with no
@@ -98,5 +99,29 @@ int dmesh_nccl_comm_destroy(void *nccl_comm, int device);
 /* Abort every communicator of the array inside one ncclGroupStart/End,
  * with device current around the calls. */
 int dmesh_nccl_comm_abort_all(int n, void *const nccl_comms[], int device);
+
+/* Local (dmesh_revoke): stop the operations in flight on every
+ * communicator of the array, so that a member blocked in one returns.
+ * With ncclCommRevoke (NCCL 2.28) they are revoked and kept (*kept = 1),
+ * to be shrunk or aborted later, never finalized; without it they are
+ * aborted (dmesh_nccl_comm_abort_all) and gone (*kept = 0). */
+int dmesh_nccl_comm_revoke_all(int n, void *const nccl_comms[], int device, int *kept);
+
+/* Whether dmesh_nccl_comm_shrink can run here: NCCL loaded, with
+ * ncclCommShrink (2.27) and ncclCommRevoke (2.28, without which
+ * dmesh_nccl_comm_revoke_all aborts what would be shrunk). */
+int dmesh_nccl_can_shrink(void);
+
+/* Collective over the members of parent not in exclude[0..nexclude)
+ * (ascending ranks of parent; the excluded do not call): the parent, once
+ * quiescent, shrunk by ncclCommShrink (NCCL_SHRINK_ABORT when failed, some
+ * excluded member failed; else NCCL_SHRINK_DEFAULT) with the config of
+ * opts, on device; its ranks are the parent's without the excluded, in
+ * order. *nccl_comm receives it; nothing is left on failure (DMESH_ERR_NCCL
+ * / _CUDA / _TIMEOUT / _BACKEND when NCCL cannot shrink). Not agreed: the
+ * caller agrees. stats may be NULL. */
+int dmesh_nccl_comm_shrink(void *parent, int nexclude, const int exclude[], int failed,
+                           const dmesh_nccl_options_t *opts, int device, void **nccl_comm,
+                           dmesh_nccl_stats_t *stats);
 
 #endif /* DMESH_COMM_NCCL_H */

@@ -48,3 +48,29 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
                   : dmesh_error_set(DMESH_ERR_BACKEND,
                                     "backend \"nccl\": dmesh was built without NCCL");
 }
+
+int dmesh_nccl_comm_revoke_all(int n, void *const nccl_comms[], int device, int *kept)
+{
+    *kept = 0;
+    return dmesh_nccl_comm_abort_all(n, nccl_comms, device);
+}
+
+int dmesh_nccl_can_shrink(void)
+{
+    return 0;
+}
+
+int dmesh_nccl_comm_shrink(void *parent, int nexclude, const int exclude[], int failed,
+                           const dmesh_nccl_options_t *opts, int device, void **nccl_comm,
+                           dmesh_nccl_stats_t *stats)
+{
+    (void)parent;
+    (void)nexclude;
+    (void)exclude;
+    (void)failed;
+    (void)opts;
+    (void)device;
+    (void)nccl_comm;
+    (void)stats;
+    return dmesh_error_set(DMESH_ERR_BACKEND, "backend \"nccl\": dmesh was built without NCCL");
+}

@@ -241,9 +241,10 @@ static int survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out)
 
 /* What dmesh_shrink hands to dmesh_create. */
 typedef struct {
-    int ndims, n, spares;
+    int ndims, n, spares, new_n;
     int shape[DMESH_MAX_DIMS], new_shape[DMESH_MAX_DIMS];
     int *ranks, *new_ranks;
+    int *rank_of; /* per rank of the old communicator, its survivor rank (-1: failed) */
     const char *names[DMESH_MAX_DIMS];
     MPI_Info info;
 } shrink_plan_t;
@@ -252,7 +253,7 @@ typedef struct {
 static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
 {
     dmesh_universe_t *u = mesh->u;
-    int *rank_of = NULL, d, got = 0, new_n = 0, err;
+    int d, got = 0;
 
     DMESH_TRY(dmesh_get_ndims(mesh, &s->ndims));
     DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, s->shape));
@@ -269,12 +270,58 @@ static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
     DMESH_TRY(dmesh_get_ranks(mesh, s->n, s->ranks, &got));
-    DMESH_TRY(
-        survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u), survivors, &rank_of));
-    err = dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u), rank_of,
-                        dim, s->spares, s->new_shape, s->new_ranks, &new_n);
-    free(rank_of);
-    return err;
+    DMESH_TRY(survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u), survivors,
+                             &s->rank_of));
+    return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
+                         s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
+}
+
+/* Local, the same on every survivor: where the new universe comes from
+ * (universe.h), when its rank map is the old universe's without some
+ * indices, in the same order (no spare took a place; not a rank map that
+ * differs between ranks); src->exclude is malloc'd. src->from is NULL when
+ * there is no such source. */
+static int source_of(const dmesh_universe_t *u, const shrink_plan_t *s, dmesh_shrink_source_t *src)
+{
+    int n = dmesh_universe_nranks(u), size = dmesh_universe_comm_size(u), p, i, last = -1, ok = 1;
+    int *at, *old_of, *kept, *exclude;
+
+    memset(src, 0, sizeof(*src));
+    if (dmesh_universe_local_map(u))
+        return DMESH_SUCCESS;
+    if ((at = DMESH_FAULT_MALLOC((size_t)(2 * size + n) * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
+    old_of = at + size; /* per survivor rank, its old rank */
+    kept = old_of + size;
+    for (i = 0; i < size; i++)
+        at[i] = -1; /* per old rank, its index in the old rank map */
+    for (p = 0; p < n; p++) {
+        at[dmesh_universe_rank_at(u, p)] = p;
+        kept[p] = 0;
+        src->failed |= s->rank_of[dmesh_universe_rank_at(u, p)] < 0;
+    }
+    for (i = 0; i < size; i++)
+        if (s->rank_of[i] >= 0)
+            old_of[s->rank_of[i]] = i;
+    for (i = 0; ok && i < s->new_n; i++) {
+        p = at[old_of[s->new_ranks[i]]];
+        ok = p > last;
+        if (ok)
+            kept[p] = 1;
+        last = p;
+    }
+    exclude = ok ? DMESH_FAULT_MALLOC((size_t)(n > 0 ? n : 1) * sizeof(int)) : NULL;
+    for (p = 0; exclude != NULL && p < n; p++)
+        if (!kept[p])
+            exclude[src->nexclude++] = p;
+    free(at);
+    if (exclude == NULL) {
+        memset(src, 0, sizeof(*src));
+        return ok ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory") : DMESH_SUCCESS;
+    }
+    src->from = u;
+    src->exclude = exclude;
+    return DMESH_SUCCESS;
 }
 
 /* Revoke (here), shrink the private communicator: the survivors'. */
@@ -292,6 +339,7 @@ static int shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors)
 int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
 {
     shrink_plan_t s;
+    dmesh_shrink_source_t src;
     MPI_Comm comm = MPI_COMM_NULL;
     dmesh_t made = DMESH_NULL;
     uint64_t hash;
@@ -309,15 +357,22 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
               : read_spares(info, &s.spares, &s.info);
     if (err == DMESH_SUCCESS)
         err = plan(mesh, dim, comm, &s);
+    /* a "cuda" mesh's NCCL communicators may come from the old ones
+     * (ncclCommShrink) instead of a new bootstrap */
+    memset(&src, 0, sizeof(src));
+    if (err == DMESH_SUCCESS)
+        err = source_of(mesh->u, &s, &src);
     hash = dmesh_hash(0, &dim, sizeof(dim));
     hash = dmesh_hash(hash, &s.spares, sizeof(s.spares));
     err = dmesh_agree(comm, hash, err, __func__);
     if (err == DMESH_SUCCESS)
-        err =
-            dmesh_create(comm, dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu", s.ndims, s.new_shape,
-                         s.new_ranks, s.names[0] != NULL ? s.names : NULL, s.info, &made);
+        err = dmesh_create_shrunk(comm, dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu", s.ndims,
+                                  s.new_shape, s.new_ranks, s.names[0] != NULL ? s.names : NULL,
+                                  s.info, src.from != NULL ? &src : NULL, &made);
+    free((void *)src.exclude);
     free(s.ranks);
     free(s.new_ranks);
+    free(s.rank_of);
     if (s.info != MPI_INFO_NULL)
         MPI_Info_free(&s.info);
     if (err != DMESH_SUCCESS || survivors == NULL)

@@ -40,6 +40,7 @@ dmesh_nccl_table_t dmesh_nccl;
 DMESH_CUDART_FUNCTIONS(DMESH_GPU_LIB_SAME_TYPE)
 #ifdef DMESH_HAVE_NCCL
 DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_SAME_TYPE)
+DMESH_NCCL_OPTIONAL_FUNCTIONS(DMESH_GPU_LIB_SAME_TYPE)
 #endif
 
 /* One library: how it is named and found, and the table it fills. */
@@ -52,6 +53,7 @@ typedef struct {
     const char *const *names; /* the functions, in table order */
     int n;
     void **slots; /* n addresses of the table's pointers */
+    int required; /* names[0..required) must be there, the rest are optional */
     int loaded;   /* atomic: the table is filled */
 } gpu_lib_t;
 
@@ -67,12 +69,17 @@ static gpu_lib_t cudart = {.what = "the CUDA runtime",
                            .dir = DMESH_CUDART_FOUND_LIBDIR,
                            .names = cudart_names,
                            .n = (int)(sizeof(cudart_names) / sizeof(cudart_names[0])),
-                           .slots = (void **)cudart_slots};
+                           .slots = (void **)cudart_slots,
+                           .required = (int)(sizeof(cudart_names) / sizeof(cudart_names[0]))};
 
 #ifdef DMESH_HAVE_NCCL
-static const char *const nccl_names[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME)};
+/* the required functions, then the optional ones (NULL where absent) */
+static const char *const nccl_names[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME)
+                                             DMESH_NCCL_OPTIONAL_FUNCTIONS(DMESH_GPU_LIB_NAME)};
+static const char *const nccl_required[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME)};
 #define DMESH_GPU_LIB_NCCL_SLOT(ret, name, params) (void **)&dmesh_nccl.name,
-static void **const nccl_slots[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)};
+static void **const nccl_slots[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)
+                                        DMESH_NCCL_OPTIONAL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)};
 
 static gpu_lib_t nccl = {.what = "NCCL",
                          .env = "DMESH_NCCL_LIBRARY",
@@ -81,10 +88,12 @@ static gpu_lib_t nccl = {.what = "NCCL",
                          .dir = DMESH_NCCL_FOUND_LIBDIR,
                          .names = nccl_names,
                          .n = (int)(sizeof(nccl_names) / sizeof(nccl_names[0])),
-                         .slots = (void **)nccl_slots};
+                         .slots = (void **)nccl_slots,
+                         .required = (int)(sizeof(nccl_required) / sizeof(nccl_required[0]))};
 #endif
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static int hide_optional; /* tests: the optional functions are taken as absent */
 
 /* The override variable's value, or NULL when it is unset or empty. */
 static const char *lib_override(const gpu_lib_t *l)
@@ -127,7 +136,8 @@ static int lib_open(const gpu_lib_t *l, const char *file, void **h, char *why, s
 }
 
 /* Every function of l from h into a scratch table first, so that a library
- * that lacks one leaves the real table as it was. */
+ * that lacks a required one leaves the real table as it was; an optional
+ * one it lacks is NULL in the table. */
 static int lib_bind(const gpu_lib_t *l, void *h, const char *file)
 {
     void *found[32];
@@ -136,8 +146,8 @@ static int lib_bind(const gpu_lib_t *l, void *h, const char *file)
         return dmesh_error_set(DMESH_ERR_INTERNAL, "%s: table too small", l->what);
     for (int i = 0; i < l->n; i++) {
         (void)dlerror();
-        found[i] = dlsym(h, l->names[i]);
-        if (found[i] == NULL)
+        found[i] = i >= l->required && hide_optional ? NULL : dlsym(h, l->names[i]);
+        if (found[i] == NULL && i < l->required)
             return dmesh_error_set(DMESH_ERR_BACKEND, "device type \"cuda\": %s (%s) has no %s: %s",
                                    l->what, h == RTLD_DEFAULT ? "linked into the program" : file,
                                    l->names[i], dlerror());
@@ -200,6 +210,30 @@ int dmesh_gpu_lib_load(int mask)
 #endif
     pthread_mutex_unlock(&load_lock);
     return err;
+}
+
+int dmesh_gpu_lib_has(const char *name)
+{
+#ifdef DMESH_HAVE_NCCL
+    void *fn = NULL;
+
+    if (!__atomic_load_n(&nccl.loaded, __ATOMIC_ACQUIRE))
+        return 0;
+    for (int i = nccl.required; i < nccl.n; i++)
+        if (strcmp(nccl.names[i], name) == 0)
+            memcpy(&fn, nccl.slots[i], sizeof(fn));
+    return fn != NULL;
+#else
+    (void)name;
+    return 0;
+#endif
+}
+
+void dmesh_gpu_lib_hide_optional(int hide)
+{
+    pthread_mutex_lock(&load_lock);
+    hide_optional = hide;
+    pthread_mutex_unlock(&load_lock);
 }
 
 void dmesh_gpu_lib_forget(void)

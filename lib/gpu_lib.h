@@ -35,6 +35,27 @@
 #define DMESH_NCCL_SCALABLE_FUNCTIONS(X)
 #endif
 
+/* Newer than the oldest NCCL dmesh supports (2.18), and optional at run
+ * time: the table holds NULL where the loaded library lacks one
+ * (dmesh_gpu_lib_has says), so that a build against a new NCCL still runs
+ * with an older one. ncclCommShrink: 2.27; ncclCommRevoke: 2.28. */
+#if defined(DMESH_HAVE_NCCL) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+#define DMESH_HAVE_NCCL_SHRINK 1
+#define DMESH_NCCL_SHRINK_FUNCTIONS(X)                                                             \
+    X(ncclResult_t, ncclCommShrink, (ncclComm_t, int *, int, ncclComm_t *, ncclConfig_t *, int))
+#else
+#define DMESH_NCCL_SHRINK_FUNCTIONS(X)
+#endif
+#if defined(DMESH_HAVE_NCCL) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+#define DMESH_HAVE_NCCL_REVOKE 1
+#define DMESH_NCCL_REVOKE_FUNCTIONS(X) X(ncclResult_t, ncclCommRevoke, (ncclComm_t, int))
+#else
+#define DMESH_NCCL_REVOKE_FUNCTIONS(X)
+#endif
+#define DMESH_NCCL_OPTIONAL_FUNCTIONS(X)                                                           \
+    DMESH_NCCL_SHRINK_FUNCTIONS(X)                                                                 \
+    DMESH_NCCL_REVOKE_FUNCTIONS(X)
+
 #define DMESH_NCCL_FUNCTIONS(X)                                                                    \
     X(ncclResult_t, ncclGetUniqueId, (ncclUniqueId *))                                             \
     X(ncclResult_t, ncclCommInitRankConfig,                                                        \
@@ -61,6 +82,7 @@ extern dmesh_cudart_table_t dmesh_cudart;
 #ifdef DMESH_HAVE_NCCL
 typedef struct {
     DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_FIELD)
+    DMESH_NCCL_OPTIONAL_FUNCTIONS(DMESH_GPU_LIB_FIELD)
 } dmesh_nccl_table_t;
 extern dmesh_nccl_table_t dmesh_nccl;
 #endif
@@ -79,6 +101,15 @@ int dmesh_gpu_lib_load(int mask);
 /* Tests only: the next dmesh_gpu_lib_load looks for the libraries again
  * (those already loaded stay mapped). */
 void dmesh_gpu_lib_forget(void);
+
+/* Local: whether NCCL, loaded, has the optional function name (one of
+ * DMESH_NCCL_OPTIONAL_FUNCTIONS); 0 before NCCL is loaded. */
+int dmesh_gpu_lib_has(const char *name);
+
+/* Tests only: from the next load on (after dmesh_gpu_lib_forget), the
+ * optional functions are looked up (0) or taken as absent (1), as with an
+ * NCCL older than 2.27. */
+void dmesh_gpu_lib_hide_optional(int hide);
 
 #ifndef DMESH_GPU_LIB_TABLE /* every file but gpu_lib.c, which fills the table */
 #define cudaSetDevice (*dmesh_cudart.cudaSetDevice)
@@ -101,6 +132,8 @@ void dmesh_gpu_lib_forget(void);
 #define ncclGetLastError (*dmesh_nccl.ncclGetLastError)
 #define ncclGroupStart (*dmesh_nccl.ncclGroupStart)
 #define ncclGroupEnd (*dmesh_nccl.ncclGroupEnd)
+#define ncclCommShrink (*dmesh_nccl.ncclCommShrink)
+#define ncclCommRevoke (*dmesh_nccl.ncclCommRevoke)
 #endif
 #endif
 

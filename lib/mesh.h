@@ -66,6 +66,13 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o);
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
                    dmesh_t *out);
 
+/* dmesh_create for dmesh_shrink: the new universe comes from source
+ * (universe.h; NULL: none) while it is made, so that a backend may make its
+ * communicator over the whole mesh from the old universe's. */
+int dmesh_create_shrunk(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                        const int ranks[], const char *const dim_names[], MPI_Info info,
+                        const dmesh_shrink_source_t *source, dmesh_t *mesh);
+
 /* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index
  * of it. dim is wider than int so that no int a user passes (INT_MIN
  * included) is taken for the sentinel. */

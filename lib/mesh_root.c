@@ -48,9 +48,10 @@ typedef struct {
     int ranks_mode; /* RANKS_* */
     const char *const *names;
     MPI_Info info;
-    const MPI_Comm *dim_comms; /* from_comms only */
-    int err;                   /* rejected by the caller: still agreed */
-    const int *across;         /* init_hybrid only: shape is then the in-node factors */
+    const MPI_Comm *dim_comms;           /* from_comms only */
+    int err;                             /* rejected by the caller: still agreed */
+    const int *across;                   /* init_hybrid only: shape is then the in-node factors */
+    const dmesh_shrink_source_t *source; /* dmesh_shrink's universe: where it comes from */
 } root_call_t;
 
 /* init_hybrid: each dim's size in_node[d] * across[d] (zeros filled); the
@@ -456,6 +457,7 @@ static int root_reserve_hook(dmesh_creation_t *cr)
         return DMESH_SUCCESS; /* the rank map needs the nodes: after the agreement */
     DMESH_TRY(root_reserve(r->p, r->id, r->a, &r->m));
     cr->u = r->m->u;
+    dmesh_universe_set_source(cr->u, r->c->source);
     return DMESH_SUCCESS;
 }
 
@@ -492,9 +494,10 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
         err = dmesh_node_order(r->a->size, lows, r->a->n, r->a->rank_map);
     if (err == DMESH_SUCCESS)
         err = root_reserve(p, r->id, r->a, &r->m);
-    if (err == DMESH_SUCCESS) /* the universe keeps the nodes for dmesh_get_dim_locality */
+    if (err == DMESH_SUCCESS) { /* the universe keeps the nodes for dmesh_get_dim_locality */
         dmesh_universe_set_node_lows(r->m->u, lows);
-    else
+        dmesh_universe_set_source(r->m->u, r->c->source);
+    } else
         free(lows);
     return dmesh_agree(comm, 0, err, fn);
 }
@@ -547,6 +550,7 @@ static int root_build(const root_call_t *c, root_args_t *a, int err,
     root_request(a, r.id, &cr.request); /* while the duplication runs */
     if ((err = dmesh_creation_run(&cr, err)) != DMESH_SUCCESS)
         return err;
+    dmesh_universe_set_source(r.m->u, NULL); /* held while the call made it */
     debug_mesh(c->fn, r.m);
     *mesh = r.m;
     return DMESH_SUCCESS;
@@ -584,8 +588,8 @@ static int root_create(const root_call_t *c, dmesh_t *mesh)
 int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_init",   comm,      device_type, ndims, shape,         NULL,
-                     RANKS_IDENTITY, dim_names, info,        NULL,  DMESH_SUCCESS, NULL};
+    root_call_t c = {"dmesh_init", comm, device_type, ndims,         shape, NULL, RANKS_IDENTITY,
+                     dim_names,    info, NULL,        DMESH_SUCCESS, NULL,  NULL};
 
     return root_create(&c, mesh);
 }
@@ -593,8 +597,18 @@ int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shap
 int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                  const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_create", comm,      device_type, ndims, shape,         ranks,
-                     RANKS_GIVEN,    dim_names, info,        NULL,  DMESH_SUCCESS, NULL};
+    root_call_t c = {"dmesh_create", comm, device_type, ndims,         shape, ranks, RANKS_GIVEN,
+                     dim_names,      info, NULL,        DMESH_SUCCESS, NULL,  NULL};
+
+    return root_create(&c, mesh);
+}
+
+int dmesh_create_shrunk(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                        const int ranks[], const char *const dim_names[], MPI_Info info,
+                        const dmesh_shrink_source_t *source, dmesh_t *mesh)
+{
+    root_call_t c = {"dmesh_shrink", comm, device_type, ndims,         shape, ranks, RANKS_GIVEN,
+                     dim_names,      info, NULL,        DMESH_SUCCESS, NULL,  source};
 
     return root_create(&c, mesh);
 }
@@ -603,8 +617,9 @@ int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const i
                       const int across[], const char *const dim_names[], MPI_Info info,
                       dmesh_t *mesh)
 {
-    root_call_t c = {"dmesh_init_hybrid", comm,      device_type, ndims, in_node,       NULL,
-                     RANKS_IDENTITY,      dim_names, info,        NULL,  DMESH_SUCCESS, across};
+    root_call_t c = {
+        "dmesh_init_hybrid", comm, device_type, ndims,         in_node, NULL, RANKS_IDENTITY,
+        dim_names,           info, NULL,        DMESH_SUCCESS, across,  NULL};
 
     /* rejected here, this still takes part in the agreement (root_create) */
     if (in_node == NULL || across == NULL)
@@ -628,6 +643,7 @@ int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MP
                      MPI_INFO_NULL,
                      dim_comms,
                      DMESH_SUCCESS,
+                     NULL,
                      NULL};
 
     /* rejected here, these still take part in the agreement (root_create) */

@@ -44,6 +44,16 @@ typedef struct {
     const char *const *names;     /* its names, NULL when unnamed (interned) */
 } dmesh_root_desc_t;
 
+/* What dmesh_shrink tells the universe it makes (dmesh_backend_origin_t,
+ * backend.h): the universe it shrinks, and the indices of that one's rank
+ * map that the new rank map leaves out. Held during the creation only. */
+typedef struct {
+    const struct dmesh_universe *from;
+    int nexclude;
+    const int *exclude;
+    int failed;
+} dmesh_shrink_source_t;
+
 typedef struct dmesh_universe {
     int refcount; /* atomic: slicing and freeing derived meshes may run on several threads */
     dmesh_private_comm_t *pcomm; /* the private duplicate, shared per user communicator */
@@ -68,6 +78,7 @@ typedef struct dmesh_universe {
     int nflat, flat_capacity;
     int *node_lows;            /* per rank of comm, the lowest rank of its node; NULL until known */
     MPI_Errhandler errhandler; /* of the user's communicator: its handed-out ones get it */
+    const dmesh_shrink_source_t *source; /* dmesh_shrink's, while it makes this universe */
 } dmesh_universe_t;
 
 /* Local: a universe with identity id on p (takes a reference on p; NULL:
@@ -103,6 +114,13 @@ int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn);
  * first call, collectively over u->comm (every rank returns the same
  * class). *lows is u's: do not free. */
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows);
+
+/* Local: the universe being made by dmesh_shrink comes from source (NULL:
+ * forget it, when the creation ends). */
+static inline void dmesh_universe_set_source(dmesh_universe_t *u, const dmesh_shrink_source_t *s)
+{
+    u->source = s;
+}
 
 /* Local: u keeps lows (size ints, malloc'd), found by its creation. */
 void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows);

@@ -36,10 +36,16 @@ static void paired_free(const dmesh_universe_t *u, dmesh_comm_entry_t *e)
     e->paired = NULL;
 }
 
+static int end_paired(dmesh_universe_t *u, const char *fn, int revoke, int *err);
+
 void dmesh_universe_free_comms(dmesh_universe_t *u)
 {
-    int i;
+    int i, err = DMESH_SUCCESS;
 
+    /* revoked ones are aborted: a revoked NCCL communicator may not be
+     * finalized (without memory for it, destroy below falls back to abort) */
+    if (u->revoked)
+        (void)end_paired(u, "freeing a revoked universe", 0, &err);
     for (i = u->cache.count - 1; i >= 0; i--)
         paired_free(u, u->cache.order[i]);
     for (i = u->cache.count - 1; i >= 0; i--) {
@@ -234,6 +240,13 @@ static void ctx_of(dmesh_universe_t *u, int b, dmesh_backend_ctx_t *ctx)
     ctx->state = &u->backend_state[b];
     ctx->self = b;
     ctx->device = u->device;
+    memset(&ctx->origin, 0, sizeof(ctx->origin));
+    if (u->source != NULL) {
+        ctx->origin.state = &u->source->from->backend_state[b];
+        ctx->origin.nexclude = u->source->nexclude;
+        ctx->origin.exclude = u->source->exclude;
+        ctx->origin.failed = u->source->failed;
+    }
     ctx->whole_entry = dmesh_universe_whole_entry;
     ctx->pair_entry = dmesh_universe_pair_entry;
     ctx->pair_done = dmesh_universe_pair_done;
@@ -345,9 +358,11 @@ void dmesh_universe_cache_info(const dmesh_universe_t *u, dmesh_cache_info_t *in
                                     info);
 }
 
-/* Abort the backends' paired communicators (each backend's abort_all);
- * returns 0, changing nothing, when there is no memory for it (*err). */
-static int abort_paired(dmesh_universe_t *u, const char *fn, int *err)
+/* End the backends' paired communicators: abort them (each backend's
+ * abort_all), or with revoke, revoke them (revoke_all, where a backend
+ * has it), keeping those the backend keeps; returns 0, changing nothing,
+ * when there is no memory for it (*err). */
+static int end_paired(dmesh_universe_t *u, const char *fn, int revoke, int *err)
 {
     void **paired = NULL;
     int b, i, n;
@@ -358,19 +373,23 @@ static int abort_paired(dmesh_universe_t *u, const char *fn, int *err)
         return 0;
     }
     for (b = 0; b < dmesh_backend_count; b++) {
-        if (dmesh_backends[b]->abort_all == NULL)
-            continue; /* its communicators, if any, are destroyed below */
-        for (i = u->cache.count - 1, n = 0; i >= 0; i--) {
-            dmesh_comm_entry_t *e = u->cache.order[i];
-            if (e->backend == b && e->paired != NULL)
-                paired[n++] = e->paired;
-            if (e->backend == b)
-                e->paired = NULL;
-        }
-        if (n > 0) {
-            int one = dmesh_backends[b]->abort_all(n, paired, u->device);
-            *err = *err != DMESH_SUCCESS ? *err : one;
-        }
+        const dmesh_backend_t *be = dmesh_backends[b];
+        int one = DMESH_SUCCESS, kept = 0;
+        if (be->abort_all == NULL)
+            continue; /* its communicators, if any, are destroyed at the teardown */
+        for (i = u->cache.count - 1, n = 0; i >= 0; i--)
+            if (u->cache.order[i]->backend == b && u->cache.order[i]->paired != NULL)
+                paired[n++] = u->cache.order[i]->paired;
+        if (n == 0)
+            continue;
+        if (revoke && be->revoke_all != NULL)
+            one = be->revoke_all(n, paired, u->device, &kept);
+        else
+            one = be->abort_all(n, paired, u->device);
+        for (i = 0; !kept && i < u->cache.count; i++)
+            if (u->cache.order[i]->backend == b)
+                u->cache.order[i]->paired = NULL;
+        *err = *err != DMESH_SUCCESS ? *err : one;
     }
     free(paired);
     return 1;
@@ -380,7 +399,7 @@ int dmesh_universe_abort(dmesh_universe_t *u)
 {
     int err = DMESH_SUCCESS;
 
-    if (!abort_paired(u, "dmesh_abort", &err))
+    if (!end_paired(u, "dmesh_abort", 0, &err))
         return err;
     dmesh_universe_free_comms(u);
     u->aborted = 1;
@@ -391,7 +410,8 @@ int dmesh_universe_revoke(dmesh_universe_t *u)
 {
     int i, rc, err = DMESH_SUCCESS;
 
-    if (!abort_paired(u, "dmesh_revoke", &err))
+    /* once: a revoked NCCL communicator is not revoked again */
+    if (!u->revoked && !end_paired(u, "dmesh_revoke", 1, &err))
         return err;
     for (i = u->cache.count - 1; i >= 0; i--) {
         dmesh_comm_entry_t *e = u->cache.order[i];

@@ -76,6 +76,28 @@ static char fail_fn[64];
 static ncclResult_t fail_result;
 static char last_error[256];
 
+/* The calls counted by nccl_double_calls. */
+static const char *const counted[] = {
+    "ncclGetUniqueId", "ncclCommInitRankConfig", "ncclCommInitRankScalable", "ncclCommSplit",
+    "ncclCommShrink",  "ncclCommRevoke",         "ncclCommFinalize",         "ncclCommDestroy",
+    "ncclCommAbort",   "ncclAllReduce",          "ncclGroupStart",           "ncclGroupEnd"};
+static unsigned long calls[sizeof(counted) / sizeof(counted[0])];
+
+static void count_call(const char *fn)
+{
+    for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+        if (strcmp(counted[i], fn) == 0)
+            calls[i]++;
+}
+
+unsigned long nccl_double_calls(const char *fn)
+{
+    for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+        if (strcmp(counted[i], fn) == 0)
+            return calls[i];
+    return 0;
+}
+
 void nccl_double_fail_next(const char *fn, ncclResult_t r)
 {
     snprintf(fail_fn, sizeof(fail_fn), "%s", fn ? fn : "");
@@ -123,7 +145,7 @@ static struct ncclComm *live(ncclComm_t comm)
 ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
 {
     double_id_t id;
-    ncclResult_t r = injected("ncclGetUniqueId");
+    ncclResult_t r = (count_call("ncclGetUniqueId"), injected("ncclGetUniqueId"));
 
     if (r != ncclSuccess)
         return r;
@@ -369,7 +391,7 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId c
                                     ncclConfig_t *config)
 {
     double_id_t id;
-    ncclResult_t fail = injected("ncclCommInitRankConfig");
+    ncclResult_t fail = (count_call("ncclCommInitRankConfig"), injected("ncclCommInitRankConfig"));
 
     memcpy(&id, commId.internal, sizeof(id));
     return init_common(comm, nranks, &id, rank, config, fail, 0, 0);
@@ -380,7 +402,8 @@ ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nranks, int myran
 {
     double_id_t id, first;
     unsigned long h = 1469598103UL;
-    ncclResult_t fail = injected("ncclCommInitRankScalable");
+    ncclResult_t fail =
+        (count_call("ncclCommInitRankScalable"), injected("ncclCommInitRankScalable"));
 
     if (nId < 1 || nId > nranks || commIds == NULL) {
         if (newcomm != NULL)
@@ -483,7 +506,7 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
     struct ncclComm *p = live(comm);
     split_msg_t me, *all;
     MPI_Comm mpi = MPI_COMM_NULL;
-    ncclResult_t r = ready(p);
+    ncclResult_t r = (count_call("ncclCommSplit"), ready(p));
 
     if (newcomm != NULL)
         *newcomm = NULL;
@@ -512,6 +535,149 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
             : split_child(p, all, p->info.nranks, color, config, mpi, newcomm);
     free(all);
     return r;
+}
+
+/* ---- ncclCommRevoke, ncclCommShrink ------------------------------------- */
+
+ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags)
+{
+    struct ncclComm *c = live(comm);
+    ncclResult_t r = (count_call("ncclCommRevoke"), injected("ncclCommRevoke"));
+
+    if (c == NULL || revokeFlags != NCCL_REVOKE_DEFAULT)
+        return refuse(ncclInvalidArgument, "ncclCommRevoke: flags %d%.0d", revokeFlags, 0);
+    if (r != ncclSuccess)
+        return r;
+    c->info.revoked = 1;
+    c->op.pending = 0; /* what was in flight stops */
+    if (c->state == ncclSuccess)
+        c->polls = polls_setting; /* in progress until quiescent */
+    return ncclSuccess;
+}
+
+/* The parent's members left after excluding list[0..n), in order, into
+ * kids (renumbered); this rank's place among them (-1: excluded); -2 when
+ * the list holds a rank out of range or twice. */
+static int shrink_members(const struct ncclComm *p, const int *list, int n, member_t *kids,
+                          int *count)
+{
+    char *out = calloc((size_t)p->info.nranks, 1);
+    int k = 0, rank = -1;
+
+    if (out == NULL)
+        return -2;
+    for (int i = 0; i < n; i++) {
+        if (list[i] < 0 || list[i] >= p->info.nranks || out[list[i]]) {
+            free(out);
+            return -2;
+        }
+        out[list[i]] = 1;
+    }
+    for (int i = 0; i < p->info.nranks; i++) {
+        if (out[i])
+            continue;
+        if (i == p->info.rank)
+            rank = k;
+        kids[k] = p->members[i];
+        kids[k].rank = k;
+        kids[k].nranks = p->info.nranks - n;
+        k++;
+    }
+    free(out);
+    *count = k;
+    return rank;
+}
+
+/* The MPI communicator of the world ranks of kids[0..k), over them alone. */
+static MPI_Comm kids_comm(const member_t *kids, int k, int tag)
+{
+    MPI_Group world, group;
+    MPI_Comm mpi = MPI_COMM_NULL;
+    int *ranks = malloc((size_t)k * sizeof(int));
+
+    for (int i = 0; i < k; i++)
+        ranks[i] = kids[i].world;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, k, ranks, &group);
+    MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &mpi);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world);
+    free(ranks);
+    return mpi;
+}
+
+ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeRanksCount,
+                            ncclComm_t *newcomm, ncclConfig_t *config, int shrinkFlags)
+{
+    struct ncclComm *p = live(comm), *c;
+    member_t *kids;
+    double_id_t id;
+    unsigned long h = 1469598103UL, h0 = 0;
+    int k = 0, rank, worst;
+    ncclResult_t r = (count_call("ncclCommShrink"), ncclSuccess);
+
+    if (newcomm != NULL)
+        *newcomm = NULL;
+    if (p == NULL || newcomm == NULL || excludeRanksCount < 0 ||
+        excludeRanksCount >= (p != NULL ? p->info.nranks : 1) ||
+        (excludeRanksCount > 0 && excludeRanksList == NULL) ||
+        (shrinkFlags != NCCL_SHRINK_DEFAULT && shrinkFlags != NCCL_SHRINK_ABORT))
+        return refuse(ncclInvalidArgument, "ncclCommShrink: %d excluded, flags %d",
+                      excludeRanksCount, shrinkFlags);
+    if (shrinkFlags == NCCL_SHRINK_ABORT)
+        p->op.pending = p->polls = 0; /* the parent's operations end first */
+    else if ((r = ready(p)) != ncclSuccess)
+        return r;
+    if (config == NULL)
+        config = &p->info.config; /* NCCL: the parent's */
+    if ((r = config_check(config)) != ncclSuccess)
+        return r;
+    if ((kids = malloc((size_t)p->info.nranks * sizeof(*kids))) == NULL)
+        return ncclSystemError;
+    rank = shrink_members(p, excludeRanksList, excludeRanksCount, kids, &k);
+    if (rank < 0) {
+        free(kids);
+        return refuse(ncclInvalidArgument,
+                      "ncclCommShrink: rank %d of the parent is in the list, or the list is "
+                      "bad (%d ranks)",
+                      p->info.rank, excludeRanksCount);
+    }
+    id = p->id;
+    id.origin = kids[0].world; /* the child's rank 0 stands for its maker */
+    id.serial = p->info.id_serial * 4096 + (unsigned long)p->splits++;
+    c = comm_new(k, &id, rank, config);
+    if (c == NULL) {
+        free(kids);
+        return ncclSystemError;
+    }
+    memcpy(c->members, kids, (size_t)k * sizeof(*kids));
+    free(kids);
+    c->me = c->members[rank];
+    c->arrived = k;
+    /* collective over the members left (not the parent's: some may be dead) */
+    c->mpi = kids_comm(c->members, k, p->tag);
+    for (int i = 0; i < excludeRanksCount; i++)
+        h = h * 1099511628211UL ^ (unsigned long)excludeRanksList[i];
+    h0 = h;
+    MPI_Bcast(&h0, 1, MPI_UNSIGNED_LONG, 0, c->mpi);
+    c->info.device = p->info.device;
+    c->info.shrunk = 1;
+    c->info.shrink_flags = shrinkFlags;
+    c->info.shrink_excluded = excludeRanksCount;
+    c->info.grouped = group_depth > 0;
+    c->state = rendezvous_check(c);
+    if (c->state == ncclSuccess && h0 != h)
+        c->state = refuse(ncclInvalidUsage, "ncclCommShrink: rank %d got another list than rank %d",
+                          rank, 0);
+    /* every member learns whether one was given another list */
+    worst = (int)c->state;
+    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, c->mpi);
+    c->state = (ncclResult_t)worst;
+    if (c->state == ncclSuccess)
+        c->state = injected("ncclCommShrink");
+    c->polls = c->info.config.blocking == 0 ? polls_setting : 0;
+    *newcomm = c;
+    return c->state != ncclSuccess ? c->state : c->polls > 0 ? ncclInProgress : ncclSuccess;
 }
 
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank)
@@ -630,9 +796,11 @@ ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
                            cudaStream_t stream)
 {
     struct ncclComm *c = live(comm);
-    ncclResult_t r = ready(c);
+    ncclResult_t r = (count_call("ncclAllReduce"), ready(c));
 
     (void)stream;
+    if (r == ncclSuccess && c->info.revoked)
+        r = refuse(ncclInvalidUsage, "ncclAllReduce on a revoked communicator%.0d%.0d", 0, 0);
     if (r != ncclSuccess)
         return r;
     if (!mpi_type(datatype, &c->op.type) || !mpi_op(op, &c->op.op) || recvbuff == NULL)
@@ -650,8 +818,10 @@ ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
 ncclResult_t ncclCommFinalize(ncclComm_t comm)
 {
     struct ncclComm *c = live(comm);
-    ncclResult_t r = ready(c);
+    ncclResult_t r = (count_call("ncclCommFinalize"), ready(c));
 
+    if (r == ncclSuccess && c->info.revoked)
+        r = refuse(ncclInvalidUsage, "ncclCommFinalize after ncclCommRevoke%.0d%.0d", 0, 0);
     if (r != ncclSuccess)
         return r;
     if (c->info.finalized)
@@ -675,7 +845,7 @@ static void comm_release(struct ncclComm *c)
 ncclResult_t ncclCommDestroy(ncclComm_t comm)
 {
     struct ncclComm *c = live(comm);
-    ncclResult_t r = injected("ncclCommDestroy");
+    ncclResult_t r = (count_call("ncclCommDestroy"), injected("ncclCommDestroy"));
 
     if (c == NULL || c->polls > 0 || c->state != ncclSuccess)
         return ncclInvalidArgument;
@@ -691,7 +861,7 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm)
 ncclResult_t ncclCommAbort(ncclComm_t comm)
 {
     struct ncclComm *c = live(comm);
-    ncclResult_t r = injected("ncclCommAbort");
+    ncclResult_t r = (count_call("ncclCommAbort"), injected("ncclCommAbort"));
 
     if (c == NULL)
         return ncclInvalidArgument;
@@ -706,7 +876,7 @@ ncclResult_t ncclCommAbort(ncclComm_t comm)
 
 ncclResult_t ncclGroupStart(void)
 {
-    ncclResult_t r = injected("ncclGroupStart");
+    ncclResult_t r = (count_call("ncclGroupStart"), injected("ncclGroupStart"));
 
     if (r == ncclSuccess)
         group_depth++;
@@ -747,7 +917,7 @@ static ncclResult_t group_launch(void)
 
 ncclResult_t ncclGroupEnd(void)
 {
-    ncclResult_t r = injected("ncclGroupEnd");
+    ncclResult_t r = (count_call("ncclGroupEnd"), injected("ncclGroupEnd"));
 
     if (group_depth == 0)
         return ncclInvalidUsage;

@@ -30,11 +30,15 @@ typedef struct {
     int grouped;            /* made inside ncclGroupStart/End (met the others at ncclGroupEnd) */
     int nids;               /* ncclCommInitRankScalable: how many ids; 0 otherwise */
     int split, split_color; /* made by ncclCommSplit, with that colour */
+    int revoked;            /* ncclCommRevoke was called on it */
+    int shrunk;             /* made by ncclCommShrink ... */
+    int shrink_flags;       /* ... with these flags ... */
+    int shrink_excluded;    /* ... leaving out so many ranks of the parent */
 } nccl_double_comm_info_t;
 
 /* Make the next call of function fn ("ncclGetUniqueId",
  * "ncclCommInitRankConfig", "ncclCommInitRankScalable", "ncclCommSplit",
- * "ncclCommFinalize", "ncclCommDestroy",
+ * "ncclCommShrink", "ncclCommRevoke", "ncclCommFinalize", "ncclCommDestroy",
  * "ncclCommAbort", "ncclGroupStart", "ncclGroupEnd") on this process fail
  * with r, once. fn NULL clears it. ncclCommInitRankConfig still meets the
  * other members, then leaves its communicator in the error state r (as a
@@ -72,6 +76,23 @@ int nccl_double_check_pairing(ncclComm_t comm, MPI_Comm mpi);
  *    gives NULL for NCCL_SPLIT_NOCOLOR, keeps the parent's device, takes the
  *    parent's config when config is NULL; it refuses a parent that is not
  *    ready, and blocks even inside a group. */
+
+/* Revocation and shrinking as NCCL 2.28 has them:
+ *  - ncclCommRevoke (flags must be 0) marks the communicator revoked: it
+ *    reports ncclInProgress (polls, as a non-blocking one) then success;
+ *    collectives and ncclCommFinalize on it fail with ncclInvalidUsage;
+ *    ncclCommDestroy, ncclCommAbort, ncclCommSplit and ncclCommShrink
+ *    remain (once quiescent);
+ *  - ncclCommShrink is collective over the parent's members that are not
+ *    in excludeRanksList (MPI over them alone: the excluded ones may be
+ *    dead); a caller in the list, a rank out of range, flags other than
+ *    NCCL_SHRINK_DEFAULT / _ABORT, or a parent still in progress with
+ *    NCCL_SHRINK_DEFAULT are refused; the child keeps the parent's order
+ *    and device, and takes the parent's config when config is NULL. */
+
+/* How many times this process called fn (one of the NCCL functions the
+ * double defines; 0 for any other name). */
+unsigned long nccl_double_calls(const char *fn);
 
 /* Ids made by this process; communicators created and neither destroyed nor
  * aborted; current ncclGroupStart depth. */
