@@ -445,6 +445,133 @@ GT_TEST(test_allreduce)
     MPI_Comm_free(&parity);
 }
 
+/* lib/gpu_lib.h (not included: its macros would send this file's NCCL
+ * calls through the table): the tests' hooks of the loader. */
+void dmesh_gpu_lib_forget(void);
+void dmesh_gpu_lib_hide_optional(int hide);
+
+/* dmesh_revoke's NCCL part: every communicator revoked and kept (not
+ * aborted, not finalized), one ncclCommRevoke each; a collective on one
+ * then fails; aborting them afterwards frees them. */
+GT_TEST(test_revoke_all)
+{
+    MPI_Comm a = split(0, world_rank), b = split(world_rank % 2, world_rank);
+    void *set[3] = {create_checked(a, NULL), NULL, create_checked(b, NULL)};
+    unsigned long before = nccl_double_calls("ncclCommRevoke");
+    int kept = -1, buf = 1;
+
+    CHECK_EQ(dmesh_nccl_comm_revoke_all(3, set, dev, &kept), DMESH_SUCCESS);
+    CHECK_EQ(kept, 1);
+    CHECK_EQ(nccl_double_calls("ncclCommRevoke") - before, 2);
+    CHECK_EQ(nccl_double_live_comms(), 2);
+    CHECK(info_of(set[0]).revoked && info_of(set[2]).revoked);
+    CHECK(!info_of(set[0]).aborted && !info_of(set[0]).finalized);
+    CHECK_EQ(ncclAllReduce(&buf, &buf, 1, ncclInt32, ncclSum, set[0], NULL), ncclInvalidUsage);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(3, set, dev), DMESH_SUCCESS);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&b);
+    MPI_Comm_free(&a);
+}
+
+/* An NCCL without ncclCommRevoke and ncclCommShrink (older than 2.27): the
+ * communicators are aborted instead (kept 0), and shrinking is refused. */
+GT_TEST(test_revoke_all_old_nccl)
+{
+    MPI_Comm a;
+    void *set[1], *c = (void *)&c;
+    unsigned long before = nccl_double_calls("ncclCommRevoke");
+    int kept = -1, none[1] = {0};
+
+    dmesh_gpu_lib_hide_optional(1);
+    dmesh_gpu_lib_forget();
+    a = split(0, world_rank);
+    set[0] = create_checked(a, NULL); /* loads NCCL again, without them */
+    CHECK_EQ(dmesh_nccl_can_shrink(), 0);
+    CHECK_EQ(dmesh_nccl_comm_shrink(set[0], 0, none, 0, NULL, dev, &c, NULL), DMESH_ERR_BACKEND);
+    CHECK(c == (void *)&c); /* untouched */
+    CHECK_EQ(dmesh_nccl_comm_revoke_all(1, set, dev, &kept), DMESH_SUCCESS);
+    CHECK_EQ(kept, 0);
+    CHECK_EQ(nccl_double_calls("ncclCommRevoke"), before);
+    CHECK(set[0] == NULL || info_of(set[0]).aborted);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    dmesh_gpu_lib_hide_optional(0);
+    dmesh_gpu_lib_forget();
+    MPI_Comm_free(&a);
+}
+
+/* The world communicator, revoked (quiescent after polls), shrunk without
+ * rank 1 (which does not call, as a dead rank would not): the survivors'
+ * communicator pairs with their MPI one (order kept), an allreduce sums
+ * their world ranks, NCCL_SHRINK_ABORT since a member failed; with nothing
+ * excluded and nothing failed, NCCL_SHRINK_DEFAULT and every rank. */
+static void shrink_checked(int drop_one, int polls)
+{
+    MPI_Comm world = split(0, world_rank), left = split(drop_one && world_rank == 1, world_rank);
+    void *parent = create_checked(world, NULL), *c = NULL;
+    dmesh_nccl_stats_t st;
+    int one[1] = {1}, kept = 0, out = drop_one && world_rank == 1, buf[2] = {world_rank, 1};
+    int want = world_size * (world_size - 1) / 2 - (drop_one ? 1 : 0);
+    unsigned long before = nccl_double_calls("ncclCommShrink");
+
+    memset(&st, 0, sizeof(st));
+    nccl_double_set_polls(polls);
+    CHECK_EQ(dmesh_nccl_comm_revoke_all(1, &parent, dev, &kept), DMESH_SUCCESS);
+    CHECK_EQ(kept, 1);
+    CHECK_EQ(nccl_double_pending_polls(parent), polls); /* not quiescent yet */
+    if (!out) {
+        CHECK_EQ(dmesh_nccl_comm_shrink(parent, drop_one, one, drop_one, NULL, dev, &c, &st),
+                 DMESH_SUCCESS);
+        CHECK_EQ(nccl_double_pending_polls(parent), 0); /* waited for */
+        CHECK_EQ(st.shrinks, 1);
+        CHECK_EQ(nccl_double_calls("ncclCommShrink") - before, 1);
+        CHECK(c != NULL && info_of(c).shrunk);
+        CHECK_EQ(info_of(c).shrink_flags, drop_one ? NCCL_SHRINK_ABORT : NCCL_SHRINK_DEFAULT);
+        CHECK_EQ(info_of(c).shrink_excluded, drop_one);
+        CHECK_EQ(info_of(c).nranks, world_size - drop_one);
+        CHECK_EQ(nccl_double_check_pairing(c, left), 0);
+        CHECK_EQ(ncclAllReduce(buf, buf, 2, ncclInt32, ncclSum, c, NULL), ncclSuccess);
+        CHECK_EQ(buf[0], want);
+        CHECK_EQ(buf[1], world_size - drop_one);
+        CHECK_EQ(dmesh_nccl_comm_destroy(c, dev), DMESH_SUCCESS);
+    } else
+        CHECK_EQ(nccl_double_calls("ncclCommShrink"), before);
+    nccl_double_set_polls(0);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(1, &parent, dev), DMESH_SUCCESS);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&left);
+    MPI_Comm_free(&world);
+}
+
+GT_TEST(test_shrink)
+{
+    shrink_checked(0, 0);
+    shrink_checked(1, 0);
+    shrink_checked(1, 3);
+}
+
+/* A failed ncclCommShrink leaves nothing here and says why. */
+GT_TEST(test_shrink_error)
+{
+    MPI_Comm world = split(0, world_rank);
+    void *parent = create_checked(world, NULL), *c = NULL;
+    int kept = 0, none[1] = {0}, rc;
+
+    CHECK_EQ(dmesh_nccl_comm_revoke_all(1, &parent, dev, &kept), DMESH_SUCCESS);
+    if (world_rank == 0)
+        nccl_double_fail_next("ncclCommShrink", ncclInternalError);
+    rc = dmesh_nccl_comm_shrink(parent, 0, none, 0, NULL, dev, &c, NULL);
+    CHECK_EQ(rc, world_rank == 0 ? DMESH_ERR_NCCL : DMESH_SUCCESS);
+    if (world_rank == 0) {
+        CHECK(c == NULL);
+        CHECK_MSG("ncclCommShrink: internal error (double)");
+    }
+    if (c != NULL)
+        CHECK_EQ(dmesh_nccl_comm_abort_all(1, &c, dev), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_nccl_comm_abort_all(1, &parent, dev), DMESH_SUCCESS);
+    CHECK_EQ(nccl_double_live_comms(), 0);
+    MPI_Comm_free(&world);
+}
+
 static Suite *pairing_suite(void)
 {
     Suite *s = suite_create("nccl_pairing");
@@ -469,6 +596,10 @@ static Suite *pairing_suite(void)
     tcase_add_test(t, test_double_rendezvous);
     tcase_add_test(t, test_allreduce);
     tcase_add_test(t, test_init_timeout);
+    tcase_add_test(t, test_revoke_all);
+    tcase_add_test(t, test_revoke_all_old_nccl);
+    tcase_add_test(t, test_shrink);
+    tcase_add_test(t, test_shrink_error);
     suite_add_tcase(s, t);
     return s;
 }
