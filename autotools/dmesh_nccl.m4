@@ -98,8 +98,12 @@ AC_DEFUN([DMESH_CHECK_NCCL], [
           AC_DEFINE([DMESH_HAVE_NCCL_SCALABLE], [1],
                     [Define to 1 when NCCL has ncclCommInitRankScalable (2.23)])])
        AC_MSG_RESULT([$dmesh_nccl_scalable])
+       dnl fault tolerance (dmesh_revoke, dmesh_shrink): used when the loaded
+       dnl NCCL has them too (lib/gpu_lib.h: optional functions)
+       AS_IF([test "$dmesh_nccl_code" -ge 22700], [dmesh_nccl_shrink=yes], [dmesh_nccl_shrink=no])
+       AS_IF([test "$dmesh_nccl_code" -ge 22800], [dmesh_nccl_revoke=yes], [dmesh_nccl_revoke=no])
        AC_DEFINE([DMESH_HAVE_NCCL], [1], [Define to 1 when nccl is used])
-       dmesh_nccl_summary="yes $dmesh_nccl_version ${NCCL_CPPFLAGS:-(default paths)} $NCCL_LIBS; split: yes, scalable: $dmesh_nccl_scalable"],
+       dmesh_nccl_summary="yes $dmesh_nccl_version ${NCCL_CPPFLAGS:-(default paths)} $NCCL_LIBS; split: yes, scalable: $dmesh_nccl_scalable, ncclCommShrink: $dmesh_nccl_shrink, ncclCommRevoke: $dmesh_nccl_revoke"],
       [test "$with_nccl" != check],
       [AC_MSG_ERROR([--with-nccl=$with_nccl was given but NCCL >= 2.18 was not found there: $dmesh_nccl_why])],
       [dmesh_nccl_summary="no (not found: $dmesh_nccl_why)"])

@@ -298,20 +298,40 @@ static ncclResult_t rendezvous_check(struct ncclComm *c)
     return ncclSuccess;
 }
 
-/* The members' MPI communicator, for the collectives. */
-static void members_comm(struct ncclComm *c)
+/* The MPI communicator of the world ranks of kids[0..k), over them alone
+ * (id: the communicator's, naming it). With ULFM (Open MPI 5),
+ * MPI_Comm_create_group over MPI_COMM_WORLD fails once a process of the
+ * world failed, even when the group holds none: there MPI-4's
+ * MPI_Comm_create_from_group makes it (configure's sessions check: Open
+ * MPI 5 says MPI_VERSION 3). */
+static MPI_Comm kids_comm(const member_t *kids, int k, int tag, const double_id_t *id)
 {
     MPI_Group world, group;
-    int *ranks = malloc((size_t)c->info.nranks * sizeof(int));
+    MPI_Comm mpi = MPI_COMM_NULL;
+    int *ranks = malloc((size_t)k * sizeof(int));
 
-    for (int i = 0; i < c->info.nranks; i++)
-        ranks[i] = c->members[i].world;
+    for (int i = 0; i < k; i++)
+        ranks[i] = kids[i].world;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
-    MPI_Group_incl(world, c->info.nranks, ranks, &group);
-    MPI_Comm_create_group(MPI_COMM_WORLD, group, c->tag, &c->mpi);
+    MPI_Group_incl(world, k, ranks, &group);
+#if defined(DMESH_HAVE_MPI_SESSIONS) && defined(DMESH_HAVE_ULFM)
+    char name[64];
+    snprintf(name, sizeof(name), "nccl-double-%d-%lu-%d", id->origin, id->serial, tag);
+    MPI_Comm_create_from_group(group, name, MPI_INFO_NULL, MPI_ERRORS_RETURN, &mpi);
+#else
+    (void)id;
+    MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &mpi);
+#endif
     MPI_Group_free(&group);
     MPI_Group_free(&world);
     free(ranks);
+    return mpi;
+}
+
+/* The members' MPI communicator, for the collectives. */
+static void members_comm(struct ncclComm *c)
+{
+    c->mpi = kids_comm(c->members, c->info.nranks, c->tag, &c->id);
 }
 
 /* Drive a communicator's pending work one step; its state afterwards. */
@@ -588,24 +608,6 @@ static int shrink_members(const struct ncclComm *p, const int *list, int n, memb
     return rank;
 }
 
-/* The MPI communicator of the world ranks of kids[0..k), over them alone. */
-static MPI_Comm kids_comm(const member_t *kids, int k, int tag)
-{
-    MPI_Group world, group;
-    MPI_Comm mpi = MPI_COMM_NULL;
-    int *ranks = malloc((size_t)k * sizeof(int));
-
-    for (int i = 0; i < k; i++)
-        ranks[i] = kids[i].world;
-    MPI_Comm_group(MPI_COMM_WORLD, &world);
-    MPI_Group_incl(world, k, ranks, &group);
-    MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &mpi);
-    MPI_Group_free(&group);
-    MPI_Group_free(&world);
-    free(ranks);
-    return mpi;
-}
-
 ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeRanksCount,
                             ncclComm_t *newcomm, ncclConfig_t *config, int shrinkFlags)
 {
@@ -655,7 +657,7 @@ ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeR
     c->me = c->members[rank];
     c->arrived = k;
     /* collective over the members left (not the parent's: some may be dead) */
-    c->mpi = kids_comm(c->members, k, p->tag);
+    c->mpi = kids_comm(c->members, k, p->tag + 1, &id);
     for (int i = 0; i < excludeRanksCount; i++)
         h = h * 1099511628211UL ^ (unsigned long)excludeRanksList[i];
     h0 = h;
