@@ -710,8 +710,10 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 /**
  * \brief Revoke the universe of \p mesh: its private communicator, every
  *        MPI communicator it made here (MPIX_Comm_revoke) and its NCCL
- *        communicators (aborted), so that every process blocked in one of
- *        them, in dmesh or in the application, returns.
+ *        communicators (ncclCommRevoke where NCCL has it, 2.27 and later,
+ *        which keeps them for dmesh_shrink(); else ncclCommAbort), so that
+ *        every process blocked in one of them, in dmesh or in the
+ *        application, returns.
  *
  * A revocation reaches the members of each communicator revoked: the
  * private one (every process of the universe) and the caller's groups. A
@@ -786,7 +788,11 @@ DMESH_EXPORT int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *
  *       communicator, whether or not they have revoked it yet; every
  *       survivor returns the same class. Shrinking a shrunk mesh works the
  *       same way. \p mesh stays valid (revoked): free it with dmesh_free().
- *       NCCL communicators of the new mesh are new ones (a new bootstrap).
+ *       NCCL communicators of the new mesh: with `dmesh_nccl_create=split`
+ *       its root is made by ncclCommShrink of the old universe's root and
+ *       its dimensions are split from it, where NCCL has ncclCommRevoke and
+ *       ncclCommShrink and no spare took a place; otherwise they are
+ *       bootstrapped anew.
  */
 DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors,
                               dmesh_t *newmesh);
