@@ -67,6 +67,15 @@ int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *out)
 }
 #endif
 
+#if DMESH_HAVE_MPI_SESSIONS
+/* MPI-4: the NCCL test double makes its members' communicators so under ULFM */
+int MPI_Comm_create_from_group(MPI_Group group, const char *tag, MPI_Info info,
+                               MPI_Errhandler handler, MPI_Comm *out)
+{
+    return made(PMPI_Comm_create_from_group(group, tag, info, handler, out), out);
+}
+#endif
+
 int MPI_Comm_free(MPI_Comm *comm)
 {
     int was = *comm != MPI_COMM_NULL, rc = PMPI_Comm_free(comm);

@@ -26,6 +26,16 @@ test_test_ft_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_ft_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_ft_LDFLAGS = -export-dynamic
 test_test_ft_LDADD = $(DMESH_TEST_LIBS)
+if DMESH_HAVE_NCCL
+# With NCCL, the NCCL and CUDA test doubles (libdmesh finds their functions
+# in the program, which exports them): the sweep kills a process in the
+# lazy and the eager creation of NCCL communicators on a "cuda" mesh, no
+# GPU needed.
+test_test_ft_SOURCES += test/nccl_double/nccl_double.c test/nccl_double/nccl_double.h \
+	test/gpu/cuda_double.c test/gpu/cuda_double.h
+test_test_ft_CPPFLAGS += $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) -I$(top_srcdir)/test/nccl_double \
+	-I$(top_srcdir)/test/gpu
+endif
 TESTS += test/ft-np4.mpi test/ft-np8.mpi
 EXTRA_DIST += test/ft.sh
 # dmesh_shrink's plan (which indices go, where the spares go): pure, every build.
@@ -46,4 +56,5 @@ endif
 # The outputs test/ft.sh keeps beside its log, one per run.
 CLEANFILES += test/ft-np*.plain test/ft-np*.fortran-plain test/ft-np*.fortran \
 	test/ft-np*.between_calls test/ft-np*.in_allreduce test/ft-np*.revoke_releases \
-	test/ft-np*.two_failures test/ft-np*.spares test/ft-np*.resilient-* test/ft-np*.sweep
+	test/ft-np*.two_failures test/ft-np*.spares test/ft-np*.nccl_shrink test/ft-np*.resilient-* \
+	test/ft-np*.sweep

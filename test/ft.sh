@@ -15,6 +15,13 @@
 #      step of every collective call (DMESH_FAULT_KILL=1:STEP, STEP = 1, 2,
 #      ... until a run no longer kills it); every survivor must return,
 #      with the same class, and shrink. A hang fails (timeout).
+#      Built with NCCL too (config.h DMESH_HAVE_NCCL; test_ft then links
+#      the NCCL and CUDA test doubles, no GPU needed), the sweep covers the
+#      creation of NCCL communicators on a "cuda" mesh: nccl_lazy and
+#      nccl_lazy_root (the first dmesh_get_nccl_comm of a dim made with
+#      dmesh_nccl_init=lazy, rank 1 a member of it, or the rank that makes
+#      its NCCL unique id) and nccl_eager (dmesh_init of a "cuda" mesh); the
+#      survivors' shrunk "cuda" mesh must pass an NCCL allreduce too.
 # Skips (77) when only step 1 could run.
 . "$top_srcdir/test/check.sh"
 np=$1
@@ -38,7 +45,10 @@ grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
 DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
 export DMESH_TEST_MPIEXEC_FLAGS
 survivors=$((np - 1))
-for case in between_calls in_allreduce revoke_releases two_failures spares; do
+cases="between_calls in_allreduce revoke_releases two_failures spares"
+# with NCCL (the test doubles): a "cuda" mesh shrunk through ncclCommShrink
+grep -q '^#define DMESH_HAVE_NCCL 1' config.h && cases="$cases nccl_shrink"
+for case in $cases; do
     want=$survivors
     [ $case = two_failures ] && want=$((np - 2))
     CK_RUN_CASE=$case "$MPIRUN" "$np" "$prog" >"test/ft-np$np.$case" 2>&1
@@ -78,8 +88,14 @@ for mode in shrink spares; do
 done
 if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     runs=0
-    for call in init create from_comms init_hybrid flatten unflatten deserialize cart locality; do
-        step=1
+    calls="init create from_comms init_hybrid flatten unflatten deserialize cart locality"
+    if grep -q '^#define DMESH_HAVE_NCCL 1' config.h; then
+        calls="$calls nccl_lazy nccl_lazy_root nccl_eager"
+    else
+        echo "ft sweep at $np ranks: nccl_lazy, nccl_lazy_root, nccl_eager skipped: no NCCL in this build"
+    fi
+    for call in $calls; do
+        step=1 swept=1
         while [ $step -le 200 ]; do
             log="test/ft-np$np.sweep"
             "$MPIRUN" "$np" "$prog" sweep $call $step >"$log" 2>&1
@@ -92,12 +108,14 @@ if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
             if [ -z "$line" ] || [ "$ok" -ne "$want" ]; then
                 check_fail "sweep $call step $step at $np ranks: exit $rc"
                 cat "$log"
+                swept=0
                 break
             fi
             case $line in *nokill*) break ;; esac
             step=$((step + 1))
         done
-        echo "ft sweep $call at $np ranks: killed at steps 1 to $((step - 1)), every survivor returned alike and shrank"
+        [ $swept -eq 0 ] ||
+            echo "ft sweep $call at $np ranks: killed at steps 1 to $((step - 1)), every survivor returned alike and shrank"
     done
     echo "ft sweep at $np ranks: $runs runs"
 fi

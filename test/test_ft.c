@@ -11,7 +11,12 @@
  * the three calls return DMESH_ERR_UNSUPPORTED and change nothing, then
  * skips (77). "sweep CALL STEP" kills rank 1 at the STEP-th step of CALL
  * (DMESH_FAULT_KILL, test builds) and checks that every survivor returns,
- * with the same class, and that shrinking then works. */
+ * with the same class, and that shrinking then works. With NCCL in the
+ * build, the NCCL and CUDA test doubles are linked in (libdmesh finds their
+ * functions in the program): the sweep also kills rank 1 in the creation
+ * of NCCL communicators on a "cuda" mesh, lazy (dmesh_get_nccl_comm) and
+ * eager (dmesh_init), without a GPU, and the case nccl_shrink counts the
+ * NCCL revocations and shrinks of a "cuda" mesh that loses a process. */
 #include "config.h"
 
 #include <check.h>
@@ -22,9 +27,19 @@
 #include <unistd.h>
 
 #include <mpi.h>
+#ifdef DMESH_HAVE_ULFM
+#include <mpi-ext.h>
+#endif
 
 #include "comm_count.h"
 #include "dmesh.h"
+#ifdef DMESH_HAVE_NCCL
+#include <nccl.h>
+
+#include "cuda_double.h"
+#include "dmesh_nccl.h"
+#include "nccl_double.h"
+#endif
 
 #define MAXR 64
 
@@ -88,6 +103,72 @@ static dmesh_t world_mesh(void)
                      DMESH_SUCCESS);
     return m;
 }
+
+#ifdef DMESH_HAVE_NCCL
+#define NGPU CUDA_DOUBLE_NODE_GPUS
+
+/* Info of a "cuda" mesh on this rank's own GPU of the CUDA double (one
+ * node of NGPU GPUs: at most NGPU ranks); lazy: dmesh_nccl_init=lazy. */
+static MPI_Info cuda_info(int lazy)
+{
+    MPI_Info info;
+    char dev[16];
+
+    snprintf(dev, sizeof(dev), "%d", me % NGPU);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "dmesh_device", dev);
+    if (lazy)
+        MPI_Info_set(info, "dmesh_nccl_init", "lazy");
+    return info;
+}
+
+/* The (dp, tp) mesh of the world on "cuda"; swapped: the ranks of each tp
+ * pair swapped, so that world rank 1 comes first (rank 0 of the flattened
+ * dim: the rank that makes its NCCL unique id). */
+static dmesh_t cuda_mesh(int lazy, int swapped)
+{
+    int shape[2] = {np / 2, 2}, ranks[MAXR], i;
+    MPI_Info info = cuda_info(lazy);
+    dmesh_t m = DMESH_NULL;
+
+    for (i = 0; i < np; i++)
+        ranks[i] = swapped ? i ^ 1 : i;
+    ck_assert_int_eq(dmesh_create(MPI_COMM_WORLD, "cuda", 2, shape, ranks, DPTP, info, &m),
+                     DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    return m;
+}
+
+/* Every dim of m (made on base) pairs an NCCL communicator with its MPI
+ * one (members and ranks, checked by the double against MPI), and an
+ * allreduce through the double sums the group's world ranks. */
+static void check_nccl(dmesh_t m, MPI_Comm base)
+{
+    int ndims = 0, d, i, member = 0, coords[DMESH_MAX_DIMS];
+
+    ck_assert_int_eq(dmesh_get_ndims(m, &ndims), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_get_coordinate(m, DMESH_MAX_DIMS, coords, &member), DMESH_SUCCESS);
+    for (d = 0; member && d < ndims; d++) {
+        int ranks[MAXR], world[MAXR], n = 0, expect = 0, buf[2] = {me, 1}, rc;
+        MPI_Comm c = MPI_COMM_NULL;
+        ncclComm_t nc = NULL;
+
+        rc = dmesh_get_nccl_comm(m, d, &nc);
+        ck_assert_msg(rc == DMESH_SUCCESS, "dim %d: dmesh_get_nccl_comm: %s (%s)", d,
+                      dmesh_error_string(rc), dmesh_last_error());
+        ck_assert(nc != NULL);
+        ck_assert_int_eq(dmesh_get_comm(m, d, &c), DMESH_SUCCESS);
+        ck_assert_int_eq(dmesh_get_group_ranks(m, d, MAXR, ranks, &n), DMESH_SUCCESS);
+        ck_assert_int_eq(nccl_double_check_pairing(nc, c), 0);
+        ck_assert_int_eq(ncclAllReduce(buf, buf, 2, ncclInt32, ncclSum, nc, NULL), ncclSuccess);
+        to_world(base, n, ranks, world);
+        for (i = 0; i < n; i++)
+            expect += world[i];
+        ck_assert_int_eq(buf[0], expect);
+        ck_assert_int_eq(buf[1], n);
+    }
+}
+#endif
 
 /* The survivors' rank of world rank r (-1: failed). */
 static int rank_in(MPI_Comm survivors, int r)
@@ -273,6 +354,50 @@ START_TEST(spares)
 }
 END_TEST
 
+#ifdef DMESH_HAVE_NCCL
+/* A "cuda" mesh whose NCCL communicators are split from one root
+ * (dmesh_nccl_create=split, eager) loses rank 1 between calls; the
+ * survivors shrink it without revoking first (dmesh_shrink revokes). Every
+ * NCCL communicator of the old universe here is revoked once
+ * (ncclCommRevoke: counted by the double, against the universe's count of
+ * NCCL communicators); the new root comes from one ncclCommShrink of the
+ * old one on each of its members and nothing is bootstrapped; every dim of
+ * the new mesh passes a checked NCCL allreduce; once both meshes are freed
+ * no NCCL communicator is left. */
+START_TEST(nccl_shrink)
+{
+    MPI_Info info = cuda_info(0);
+    dmesh_t m = DMESH_NULL, n = DMESH_NULL;
+    MPI_Comm surv = MPI_COMM_NULL;
+    dmesh_cache_info_t old, made;
+    unsigned long revokes, shrinks;
+    int shape[2] = {np / 2, 2}, live = nccl_double_live_comms(), coords[2], member = 0;
+
+    MPI_Info_set(info, "dmesh_nccl_create", "split");
+    ck_assert_int_eq(dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, DPTP, info, &m), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_get_cache_info(m, &old), DMESH_SUCCESS);
+    ck_assert_int_eq(old.nccl_bootstraps, 1); /* the root; the dims split from it */
+    revokes = nccl_double_calls("ncclCommRevoke");
+    shrinks = nccl_double_calls("ncclCommShrink");
+    if (me == 1)
+        raise(SIGKILL);
+    ck_assert_int_eq(dmesh_shrink(m, 0, info, &surv, &n), DMESH_SUCCESS);
+    MPI_Info_free(&info);
+    ck_assert_int_eq(nccl_double_calls("ncclCommRevoke") - revokes, old.comms_nccl);
+    ck_assert_int_eq(dmesh_get_coordinate(n, 2, coords, &member), DMESH_SUCCESS);
+    ck_assert_int_eq(nccl_double_calls("ncclCommShrink") - shrinks, member); /* 0 or 1 */
+    ck_assert_int_eq(dmesh_get_cache_info(n, &made), DMESH_SUCCESS);
+    ck_assert_int_eq(made.nccl_bootstraps, 0);
+    check_mesh(n, surv);
+    check_nccl(n, surv);
+    dmesh_free(&n);
+    dmesh_free(&m);
+    ck_assert_int_eq(nccl_double_live_comms(), live);
+    MPI_Comm_free(&surv);
+}
+END_TEST
+#endif
+
 /* ---- the sweep: rank 1 dies at one step of one call --------------------- */
 
 static int sweep_call(const char *call, dmesh_t base, dmesh_t flat, const char *saved,
@@ -306,22 +431,106 @@ static int sweep_call(const char *call, dmesh_t base, dmesh_t flat, const char *
         rc = dmesh_get_cart_comm(base, periods, 0, &cart);
     else if (strcmp(call, "locality") == 0)
         rc = dmesh_get_dim_locality(base, 0, &k);
+#ifdef DMESH_HAVE_NCCL
+    else if (strncmp(call, "nccl_lazy", 9) == 0) { /* the flattened dim: the whole world */
+        ncclComm_t nc = NULL;
+        rc = dmesh_get_nccl_comm(flat, 0, &nc);
+    } else if (strcmp(call, "nccl_eager") == 0) {
+        MPI_Info info = cuda_info(0);
+        rc = dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, DPTP, info, &m);
+        MPI_Info_free(&info);
+    }
+#endif
     if (m != DMESH_NULL)
         dmesh_free(&m);
     return rc;
 }
 
+/* The NCCL calls of the sweep: "nccl_lazy" (rank 1 a member of the
+ * flattened dim, whose NCCL communicator is made at its first
+ * dmesh_get_nccl_comm), "nccl_lazy_root" (rank 1 makes its unique id),
+ * "nccl_eager" (dmesh_init of a "cuda" mesh, the NCCL communicators made in
+ * it). Their base mesh is a "cuda" mesh, shrunk to a "cuda" mesh whose NCCL
+ * communicators are checked too. */
+static int nccl_call(const char *call)
+{
+    return strncmp(call, "nccl_", 5) == 0;
+}
+
+/* The mesh the sweep shrinks, made before the victim is chosen; for the
+ * lazy NCCL calls also the flattened mesh, its NCCL communicator not made. */
+static dmesh_t sweep_base(const char *call, dmesh_t *flat)
+{
+#ifdef DMESH_HAVE_NCCL
+    if (nccl_call(call)) {
+        int lazy = strncmp(call, "nccl_lazy", 9) == 0;
+        dmesh_t m = cuda_mesh(lazy, strcmp(call, "nccl_lazy_root") == 0);
+        MPI_Info info = cuda_info(1);
+        if (lazy)
+            ck_assert_int_eq(dmesh_flatten(m, "all", info, flat), DMESH_SUCCESS);
+        MPI_Info_free(&info);
+        return m;
+    }
+#endif
+    if (strcmp(call, "unflatten") == 0) {
+        dmesh_t m = world_mesh();
+        ck_assert_int_eq(dmesh_flatten(m, "all", MPI_INFO_NULL, flat), DMESH_SUCCESS);
+        return m;
+    }
+    return world_mesh();
+}
+
+/* Survivors: the mesh shrunk from base (dim 0), on the survivors; for the
+ * NCCL calls a "cuda" one, whose NCCL communicators are made at their first
+ * dmesh_get_nccl_comm (check_nccl), after the failures are acknowledged on
+ * MPI_COMM_WORLD: the NCCL double meets the members of a communicator on
+ * MPI_COMM_WORLD, receiving from any source, which the MPI refuses
+ * (MPIX_ERR_PROC_FAILED_PENDING) while a failure there is not
+ * acknowledged; NCCL's own bootstrap among the survivors knows nothing of
+ * the dead process. */
+static int sweep_shrink(const char *call, dmesh_t base, MPI_Comm *surv, dmesh_t *n)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    int err;
+
+#ifdef DMESH_HAVE_NCCL
+    if (nccl_call(call))
+        info = cuda_info(1);
+#endif
+    err = dmesh_shrink(base, 0, info, surv, n);
+    if (info != MPI_INFO_NULL)
+        MPI_Info_free(&info);
+#ifdef DMESH_HAVE_ULFM
+    if (err == DMESH_SUCCESS && nccl_call(call)) {
+        int acked = 0;
+        MPIX_Comm_ack_failed(MPI_COMM_WORLD, np, &acked);
+    }
+#endif
+    return err;
+}
+
 static int sweep(const char *call, int step)
 {
-    dmesh_t base = world_mesh(), n = DMESH_NULL, flat = DMESH_NULL;
+    dmesh_t base, n = DMESH_NULL, flat = DMESH_NULL;
     MPI_Comm surv = MPI_COMM_NULL, dims[2];
     char saved[4096], spec[64];
     size_t needed = 0;
     int rc, err, lo, hi, ns = 0, shape[2] = {np / 2, 2};
 
+#ifdef DMESH_HAVE_NCCL
+    if (nccl_call(call) && np > NGPU) {
+        fprintf(stderr, "ft-sweep %s: at most %d ranks (one GPU of the CUDA double each)\n", call,
+                NGPU);
+        return 1;
+    }
+#else
+    if (nccl_call(call)) {
+        fprintf(stderr, "ft-sweep %s: no NCCL in this build\n", call);
+        return 1;
+    }
+#endif
+    base = sweep_base(call, &flat);
     ck_assert_int_eq(dmesh_serialize(base, saved, sizeof(saved), &needed), DMESH_SUCCESS);
-    if (strcmp(call, "unflatten") == 0)
-        ck_assert_int_eq(dmesh_flatten(base, "all", MPI_INFO_NULL, &flat), DMESH_SUCCESS);
     MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &dims[0]);
     MPI_Comm_split(MPI_COMM_WORLD, me / 2, me, &dims[1]);
     snprintf(spec, sizeof(spec), "1:%d", step);
@@ -335,13 +544,17 @@ static int sweep(const char *call, int step)
     }
     if (rc != DMESH_SUCCESS)
         dmesh_revoke(base);
-    err = dmesh_shrink(base, 0, MPI_INFO_NULL, &surv, &n);
+    err = sweep_shrink(call, base, &surv, &n);
     if (err != DMESH_SUCCESS) {
         fprintf(stderr, "ft-sweep %s step %d rank %d: shrink: %s\n", call, step, me,
                 dmesh_last_error());
         return 1;
     }
     check_mesh(n, surv);
+#ifdef DMESH_HAVE_NCCL
+    if (nccl_call(call))
+        check_nccl(n, surv);
+#endif
     MPI_Comm_size(surv, &ns);
     MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, surv);
     MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, surv);
@@ -467,11 +680,16 @@ static Suite *ft_suite(void)
     struct {
         const char *name;
         const TTest *test;
-    } cases[] = {{"between_calls", between_calls},
-                 {"in_allreduce", in_allreduce},
-                 {"revoke_releases", revoke_releases},
-                 {"two_failures", two_failures},
-                 {"spares", spares}};
+    } cases[] = {
+        {"between_calls", between_calls},
+        {"in_allreduce", in_allreduce},
+        {"revoke_releases", revoke_releases},
+        {"two_failures", two_failures},
+        {"spares", spares},
+#ifdef DMESH_HAVE_NCCL
+        {"nccl_shrink", nccl_shrink},
+#endif
+    };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         TCase *tc = tcase_create(cases[i].name);
@@ -507,6 +725,9 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return bad ? 1 : 77;
     }
+#ifdef DMESH_HAVE_NCCL
+    cuda_double_set_devices(NGPU, cuda_double_node_gpus); /* one node's GPUs */
+#endif
     if (argc == 4 && strcmp(argv[1], "sweep") == 0) {
         sweep_name = argv[2];
         sweep_step = atoi(argv[3]);

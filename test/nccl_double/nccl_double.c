@@ -22,6 +22,10 @@
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
+#include <mpi.h>
+#if DMESH_HAVE_ULFM
+#include <mpi-ext.h>
+#endif
 
 #include "nccl_double.h"
 
@@ -257,10 +261,21 @@ static int rendezvous_progress(struct ncclComm *c)
     }
     while (c->arrived < c->info.nranks) {
         member_t m;
-        MPI_Iprobe(MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-        if (!flag)
+        MPI_Status st;
+        int rc = MPI_Iprobe(MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD, &flag, &st);
+#if DMESH_HAVE_ULFM
+        /* once a process of the world failed, receptions from any source
+         * fail until the failure is acknowledged */
+        if (rc != MPI_SUCCESS) {
+            int acked = 0, size = 0;
+            MPI_Comm_size(MPI_COMM_WORLD, &size);
+            MPIX_Comm_ack_failed(MPI_COMM_WORLD, size, &acked);
+            rc = MPI_Iprobe(MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD, &flag, &st);
+        }
+#endif
+        if (rc != MPI_SUCCESS || !flag)
             return 0;
-        MPI_Recv(&m, (int)sizeof(m), MPI_BYTE, MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD,
+        MPI_Recv(&m, (int)sizeof(m), MPI_BYTE, st.MPI_SOURCE, c->tag, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
         if (m.rank >= 0 && m.rank < c->info.nranks)
             c->members[m.rank] = m;

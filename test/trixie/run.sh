@@ -40,10 +40,12 @@
 #                        openmpi step runs instead)
 #   DMESH_TEST_MAX_NP    overrides the rank limits (8 Open MPI, 4 MPICH)
 #   JOBS                 make -j (default: the number of CPUs)
+# For the faults step and a shell, the host's /usr/local/cuda (CUDA and NCCL),
+# when there, is bind-mounted read-only at the same place: that build probes it.
 # The tests that need Open MPI 5 (mpiexec --with-ft ulfm, MPI-4 sessions) are
 # ordinary make check tests that skip elsewhere: this stage runs them.
 #
-# Mounts (proc, sys, dev, a tmpfs on dev/shm, the clone) are made only where
+# Mounts (proc, sys, dev, a tmpfs on dev/shm, the clone, CUDA) are made only where
 # nothing is mounted yet, and only those made here are unmounted, in reverse
 # order, on every exit (normal, error, INT, TERM). One run at a time per
 # chroot (a lock next to it).
@@ -144,6 +146,15 @@ mount_all() {
     [ "${mounted[${#mounted[@]} - 1]:-}" = "$root/dev" ] && shm=-f
     mount_at $shm dev/shm -t tmpfs -o mode=1777,nosuid,nodev tmpfs &&
         mount_at "${top#/}" --bind "$top" || return 1
+    # for the faults step (and a shell, to work in its build), the host's
+    # CUDA and NCCL (headers, and the libraries configure links against),
+    # read-only where the host has them: that build compiles its NCCL paths
+    # and runs them against the NCCL and CUDA test doubles (the other builds
+    # stay CPU-only)
+    case " $steps " in
+    *" faults "* | *" shell "*) [ ! -d /usr/local/cuda/include ] ||
+        mount_at usr/local/cuda --bind -o ro "$(readlink -f /usr/local/cuda)" || return 1 ;;
+    esac
     # the clone's path may be mounted already (another run): it must be this clone
     [ "$(stat -c %d:%i "$top")" = "$(stat -c %d:%i "$root$top")" ] ||
         die "$root$top is mounted but is not $top"
