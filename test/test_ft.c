@@ -27,9 +27,6 @@
 #include <unistd.h>
 
 #include <mpi.h>
-#ifdef DMESH_HAVE_ULFM
-#include <mpi-ext.h>
-#endif
 
 #include "comm_count.h"
 #include "dmesh.h"
@@ -482,12 +479,7 @@ static dmesh_t sweep_base(const char *call, dmesh_t *flat)
 
 /* Survivors: the mesh shrunk from base (dim 0), on the survivors; for the
  * NCCL calls a "cuda" one, whose NCCL communicators are made at their first
- * dmesh_get_nccl_comm (check_nccl), after the failures are acknowledged on
- * MPI_COMM_WORLD: the NCCL double meets the members of a communicator on
- * MPI_COMM_WORLD, receiving from any source, which the MPI refuses
- * (MPIX_ERR_PROC_FAILED_PENDING) while a failure there is not
- * acknowledged; NCCL's own bootstrap among the survivors knows nothing of
- * the dead process. */
+ * dmesh_get_nccl_comm (check_nccl). */
 static int sweep_shrink(const char *call, dmesh_t base, MPI_Comm *surv, dmesh_t *n)
 {
     MPI_Info info = MPI_INFO_NULL;
@@ -500,12 +492,6 @@ static int sweep_shrink(const char *call, dmesh_t base, MPI_Comm *surv, dmesh_t 
     err = dmesh_shrink(base, 0, info, surv, n);
     if (info != MPI_INFO_NULL)
         MPI_Info_free(&info);
-#ifdef DMESH_HAVE_ULFM
-    if (err == DMESH_SUCCESS && nccl_call(call)) {
-        int acked = 0;
-        MPIX_Comm_ack_failed(MPI_COMM_WORLD, np, &acked);
-    }
-#endif
     return err;
 }
 

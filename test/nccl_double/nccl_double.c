@@ -265,7 +265,9 @@ static int rendezvous_progress(struct ncclComm *c)
         int rc = MPI_Iprobe(MPI_ANY_SOURCE, c->tag, MPI_COMM_WORLD, &flag, &st);
 #if DMESH_HAVE_ULFM
         /* once a process of the world failed, receptions from any source
-         * fail until the failure is acknowledged */
+         * fail (MPIX_ERR_PROC_FAILED_PENDING) until the failure is
+         * acknowledged; NCCL's own bootstrap among the survivors knows
+         * nothing of the dead process */
         if (rc != MPI_SUCCESS) {
             int acked = 0, size = 0;
             MPI_Comm_size(MPI_COMM_WORLD, &size);
