@@ -788,11 +788,11 @@ DMESH_EXPORT int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *
  *       communicator, whether or not they have revoked it yet; every
  *       survivor returns the same class. Shrinking a shrunk mesh works the
  *       same way. \p mesh stays valid (revoked): free it with dmesh_free().
- *       NCCL communicators of the new mesh: with `dmesh_nccl_create=split`
- *       its root is made by ncclCommShrink of the old universe's root and
- *       its dimensions are split from it, where NCCL has ncclCommRevoke and
- *       ncclCommShrink and no spare took a place; otherwise they are
- *       bootstrapped anew.
+ *       NCCL communicators of the new mesh: when \p mesh and the new mesh
+ *       both use `dmesh_nccl_create=split`, the new root is made by
+ *       ncclCommShrink of the old universe's root and the dimensions are
+ *       split from it, where NCCL has ncclCommRevoke and ncclCommShrink and
+ *       no spare took a place; otherwise they are bootstrapped anew.
  */
 DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors,
                               dmesh_t *newmesh);
