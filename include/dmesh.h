@@ -485,6 +485,41 @@ DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
 
 /* ------------------------------------------------------------------------ */
 /** \name Errors
+ *
+ * dmesh raises its errors the way MPI does. Each class is also an MPI error
+ * class, with an MPI error code and the string of dmesh_error_string(),
+ * registered with MPI (MPI_Add_error_class, MPI_Add_error_code,
+ * MPI_Add_error_string) at the first failure that needs them. A failing
+ * call passes that code to MPI_Comm_call_errhandler on:
+ *   - the communicator passed to a creation call (dmesh_init,
+ *     dmesh_init_hybrid, dmesh_create, dmesh_from_comms,
+ *     dmesh_deserialize);
+ *   - the communicator a mesh was made from, for a call on a mesh (as
+ *     MPI_Cart_sub raises on its parent); after the program freed that
+ *     communicator, its error handler as it was when the mesh was made;
+ *   - MPI_COMM_SELF for a call tied to no communicator (a DMESH_NULL mesh,
+ *     dmesh_pop, dmesh_get_current, dmesh_get_version,
+ *     dmesh_get_build_info, the functions of dmesh_layout.h), and only
+ *     while MPI is initialised: before MPI_Init (or without it, in the
+ *     sessions model) and after MPI_Finalize the class is just returned.
+ *
+ * Collective calls raise after their ranks agreed on the outcome: every
+ * rank raises the same class. The handler decides what follows:
+ *
+ * | handler | what happens |
+ * |---|---|
+ * | MPI_ERRORS_ARE_FATAL (MPI's default on MPI_COMM_WORLD), MPI_ERRORS_ABORT | dmesh writes "dmesh: <call> failed on rank <r> of its communicator: <detail> [<class>]" to stderr, then the handler ends the job |
+ * | MPI_ERRORS_RETURN | the call returns its DMESH_ERR_* class |
+ * | a program's own handler | called once per failing call with the code (dmesh_error_class() maps it back to the class; MPI_Error_string gives dmesh's text); when it returns, the call returns its class |
+ *
+ * `DMESH_ERRORS=return` in the environment (read once) returns classes
+ * without calling any handler: for codes that check every return and keep
+ * MPI_COMM_WORLD fatal. `DMESH_ERRORS=comm` is the default described above.
+ *
+ * Whatever the handler, a failing call sets its output handles to their
+ * nulls (DMESH_NULL, MPI_COMM_NULL, a NULL ncclComm_t); its other outputs
+ * are written only on success. dmesh_error_string(), dmesh_last_error()
+ * and dmesh_error_class() never call a handler.
  * @{ */
 
 /** \brief Static name and description of an error class ("unknown error" for others).
@@ -494,6 +529,20 @@ DMESH_EXPORT const char *dmesh_error_string(int err);
 /** \brief Detail of the last failure on the calling thread ("" if none).
  *  \return a thread-local string, valid until the thread's next failing call */
 DMESH_EXPORT const char *dmesh_last_error(void);
+
+/**
+ * \brief The DMESH_ERR_* class of an MPI error code that dmesh raised.
+ *
+ * What a program's error handler receives is an MPI error code; this maps
+ * it back, as MPI_Error_class does for MPI's own codes.
+ * \param[in] errorcode an MPI error code
+ * \param[out] errorclass its DMESH_ERR_* class
+ * \return DMESH_SUCCESS, or DMESH_ERR_ARG for a code that dmesh did not
+ *         raise (or a NULL \p errorclass)
+ * \note Local; thread-safe; never calls an error handler (it is meant to be
+ *       called from one).
+ */
+DMESH_EXPORT int dmesh_error_class(int errorcode, int *errorclass);
 /** @} */
 
 /* ------------------------------------------------------------------------ */

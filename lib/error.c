@@ -2,6 +2,8 @@
 /* Error classes, their strings, and the thread-local detail of the last failure. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * (mesh_derived.c) share. Nothing here is collective. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

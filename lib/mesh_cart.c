@@ -8,6 +8,8 @@
  * universe frees it with the others. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
  * rank after a failure). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,7 +4,9 @@
  * communicators and nothing of meshes. Built only --with-nccl. */
 #include "config.h"
 
-#include "dmesh_nccl.h"
+#define DMESH_API_NCCL 1
+#include "api_impl.h"
+
 #include "agree.h"
 #include "backend.h"
 #include "create.h"

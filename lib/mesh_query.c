@@ -4,6 +4,8 @@
  * current-mesh stack. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

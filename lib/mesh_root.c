@@ -7,6 +7,8 @@
  * a failure anywhere frees everything the call made, on every rank. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * coordinate), like MPI's Cartesian queries. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdlib.h>
 
 #include "error.h"

@@ -8,6 +8,8 @@
  * DMESH_ERR_ARG. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <assert.h>
 #include <errno.h>
 #include <limits.h>
@@ -168,7 +170,8 @@ static const char *const known_names[] = {
     "dmesh_comm_create", "dmesh_device",         "dmesh_order",       "dmesh_strict",
     "dmesh_timeout",     "DMESH_CHECK",          "DMESH_COMM_CREATE", "DMESH_LAUNCH_CHECK",
     "DMESH_DEVICE",      "DMESH_TIMEOUT",        "DMESH_DEBUG",       "DMESH_STRICT",
-    "DMESH_FAULT",       "DMESH_CUDART_LIBRARY", "DMESH_TEST_*",      NULL};
+    "DMESH_FAULT",       "DMESH_CUDART_LIBRARY", "DMESH_TEST_*",      "DMESH_ERRORS",
+    NULL};
 
 /* Whether the first len bytes of name are one of list (NULL-terminated). */
 static int listed(const char *const *list, const char *name, size_t len)

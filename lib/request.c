@@ -2,6 +2,8 @@
 /* The hash of a collective creation call (request.h). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <string.h>
 
 #include "backend.h"

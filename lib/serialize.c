@@ -7,6 +7,8 @@
  * choice, building communicators) is followed by the agreement (dmesh_universe_agree). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,6 +2,8 @@
 /* Text accumulated with snprintf rules (text.h). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
