@@ -15,8 +15,12 @@
 DMESH_EXPORT int dmesh_x_binding_reject(int err, const char *detail);
 
 /* A binding rejected the arguments of a local call on mesh (DMESH_NULL for
- * none) named fn: the detail is recorded and err raised as the call itself
- * would raise it. Returns err. */
-DMESH_EXPORT int dmesh_x_binding_raise(dmesh_t mesh, int err, const char *fn, const char *detail);
+ * none): the detail ("<call>: ...") is recorded and err raised as the call
+ * itself would raise it. Returns err. */
+DMESH_EXPORT int dmesh_x_binding_raise(dmesh_t mesh, int err, const char *detail);
+
+/* With quiet 1, this thread's calls raise nothing until quiet 0: checks a
+ * binding makes for itself (the call that follows raises). */
+DMESH_EXPORT void dmesh_x_binding_quiet(int quiet);
 
 #endif /* DMESH_BINDING_H */

@@ -33,8 +33,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int raising = 1;
 static pthread_once_t mode_once = PTHREAD_ONCE_INIT;
 
-/* A binding's rejection for the next collective call (binding.h). */
-static _Thread_local int pending_err;
+/* A binding's rejection for the next collective call, and its quiet
+ * checks (binding.h). */
+static _Thread_local int pending_err, quiet;
 static _Thread_local char pending_detail[512];
 
 static void read_mode(void)
@@ -178,7 +179,7 @@ static void call_handler(MPI_Comm comm, MPI_Errhandler eh, int self, int err, co
 static int should_raise(int err)
 {
     pending_err = 0;
-    if (err == DMESH_SUCCESS)
+    if (err == DMESH_SUCCESS || quiet)
         return 0;
     pthread_once(&mode_once, read_mode);
     return raising;
@@ -240,8 +241,21 @@ int dmesh_x_binding_reject(int err, const char *detail)
     return err;
 }
 
-int dmesh_x_binding_raise(dmesh_t mesh, int err, const char *fn, const char *detail)
+int dmesh_x_binding_raise(dmesh_t mesh, int err, const char *detail)
 {
-    dmesh_error_set(err, "%s", detail != NULL ? detail : "");
+    char fn[64] = "dmesh";
+    size_t n;
+
+    if (detail == NULL)
+        detail = "";
+    n = strcspn(detail, ":");
+    if (detail[n] == ':' && n < sizeof(fn))
+        snprintf(fn, sizeof(fn), "%.*s", (int)n, detail);
+    dmesh_error_set(err, "%s", detail);
     return dmesh_raise_on_mesh(err, mesh, fn);
+}
+
+void dmesh_x_binding_quiet(int on)
+{
+    quiet = on;
 }

@@ -15,11 +15,10 @@ int dmesh_f_deserialize(MPI_Fint comm, const char *text, int has_info, MPI_Fint 
 int dmesh_f_get_cart_comm(dmesh_t mesh, int has_periods, const int periods[], int reorder,
                           MPI_Fint *cart)
 {
-    MPI_Comm c;
+    MPI_Comm c = MPI_COMM_NULL;
     int err = dmesh_get_cart_comm(mesh, has_periods ? periods : NULL, reorder, &c);
 
-    if (err == DMESH_SUCCESS)
-        *cart = MPI_Comm_c2f(c);
+    *cart = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
     return err;
 }
 
