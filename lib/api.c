@@ -17,7 +17,8 @@
 #include "api_names.h"
 #include "raise.h"
 
-#define DMESH_API_DECLARE_(name) extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
+#define DMESH_API_DECLARE_(name)                                                                   \
+    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
 DMESH_API_MESH_NAMES(DMESH_API_DECLARE_)
 DMESH_API_PLAIN_NAMES(DMESH_API_DECLARE_)
 #undef DMESH_API_DECLARE_
@@ -318,8 +319,8 @@ int dmesh_error_class(int errorcode, int *errorclass)
 #if DMESH_HAVE_NCCL
 #include "dmesh_nccl.h"
 
-extern __typeof__(dmesh_get_nccl_comm) impl_dmesh_get_nccl_comm
-    __asm__(DMESH_API_IMPL_SYMBOL(dmesh_get_nccl_comm));
+extern __typeof__(dmesh_get_nccl_comm)
+    impl_dmesh_get_nccl_comm __asm__(DMESH_API_IMPL_SYMBOL(dmesh_get_nccl_comm));
 
 int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
 {

@@ -10,7 +10,8 @@
 #include "api_names.h"
 #include "raise.h"
 
-#define DMESH_API_DECLARE_(name) extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
+#define DMESH_API_DECLARE_(name)                                                                   \
+    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
 DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_)
 #undef DMESH_API_DECLARE_
 
@@ -127,8 +128,8 @@ int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axi
 
 int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
 {
-    extern __typeof__(dmesh_axis_equal) impl_dmesh_axis_equal
-        __asm__(DMESH_API_IMPL_SYMBOL(dmesh_axis_equal));
+    extern __typeof__(dmesh_axis_equal) impl_dmesh_axis_equal __asm__(
+        DMESH_API_IMPL_SYMBOL(dmesh_axis_equal));
 
     return impl_dmesh_axis_equal(a, b);
 }

@@ -183,6 +183,7 @@ typedef struct {
 /* The request of a derived call: the source mesh's dims. */
 static void derived_begin_request(dmesh_creation_t *c, derived_call_t *d)
 {
+    dmesh_request_part(&c->request, "mesh", "(%d dimensions)", d->mesh->ndims);
     dmesh_request_dims(&c->request, d->mesh->ndims, d->mesh->named, d->mesh->dim);
 }
 
@@ -278,6 +279,7 @@ static int flatten_reserve(dmesh_creation_t *c)
     derived_call_t *d = c->call;
     dmesh_t m = d->mesh;
 
+    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, 1, &d->o);
     c->creating = 0;
     DMESH_TRY(dmesh_universe_intern(m->u, d->t.dim[0].name, &d->t.dim[0].name));
@@ -317,6 +319,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     if (err == DMESH_SUCCESS)
         err = flatten_local(mesh, name, info, text, &d.axes[0], &d.o, &d.reuse);
     d.t.dim[0].name = text; /* interned by the reservation */
+    dmesh_request_part(&c.request, "name", "\"%.40s\"", text);
     dmesh_request_string(&c.request, text);
     derived_begin_request(&c, &d);
     if ((err = dmesh_creation_run(&c, err)) != DMESH_SUCCESS)
@@ -377,19 +380,38 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
     return check_unique_names(t, "dmesh_unflatten");
 }
 
+/* "(2, 4)": the sizes of n axes, for a detail message. */
+static const char *sizes_text(int n, const dmesh_axis_t axes[], char *buf, size_t len)
+{
+    dmesh_text_t t = {buf, len, 0};
+    int s;
+
+    for (int d = 0; d < n; d++)
+        dmesh_text_put(&t, "%s%d", d > 0 ? ", " : "(",
+                       dmesh_axis_numel(&axes[d], &s) == DMESH_SUCCESS ? s : -1);
+    dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, NULL);
+    return buf;
+}
+
 /* What the ranks must agree on: dim, the new dims' axes and all names. */
 static void unflatten_request(int dim, int n, const dmesh_axis_t parts[], const draft_t *t,
                               dmesh_request_t *r)
 {
     const char *names[DMESH_MAX_DIMS];
+    char text[DMESH_REQUEST_TEXT];
     int d;
 
+    dmesh_request_part(r, "dim", "%d", dim);
     dmesh_request_bytes(r, &dim, sizeof(dim));
+    dmesh_request_part(r, "sizes", "%s", sizes_text(n, parts, text, sizeof(text)));
     dmesh_request_bytes(r, &n, sizeof(n));
     for (d = 0; d < n; d++)
         dmesh_request_axis(r, &parts[d]);
     for (d = 0; d < t->ndims; d++)
         names[d] = t->dim[d].name != NULL ? t->dim[d].name : "";
+    dmesh_request_part(r, "names", "%s",
+                       dmesh_names_text(t->ndims, t->named ? names : NULL, text, sizeof(text)));
     dmesh_request_names(r, t->ndims, t->named ? names : NULL);
 }
 
@@ -397,6 +419,7 @@ static int unflatten_reserve(dmesh_creation_t *c)
 {
     derived_call_t *d = c->call;
 
+    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, d->nnew, &d->o);
     unflatten_request(d->first, d->nnew, d->axes, &d->t, &c->request);
     DMESH_TRY(derived_reserve(d->mesh, d->nnew, d->axes, &d->o, &c->creating, d->e));

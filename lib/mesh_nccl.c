@@ -23,6 +23,7 @@ static int nccl_agree(dmesh_creation_t *c, uint64_t hash, int err)
 {
     nccl_call_t *x = c->call;
 
+    c->over = x->e->comm;
     return dmesh_agree(x->e->comm, hash, err, "dmesh_get_nccl_comm (lazy creation)");
 }
 

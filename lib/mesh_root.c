@@ -380,14 +380,23 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
  * the sizes as given (with their zeros), the names and the options. */
 static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t *r)
 {
+    char text[DMESH_REQUEST_TEXT];
+    int n = a->layout.naxes;
+
+    dmesh_request_part(r, "communicator", "(its mesh number %lu)", id);
     dmesh_request_bytes(r, &id, sizeof(id));
+    dmesh_request_part(r, "device type", "\"%s\"", a->cuda ? "cuda" : "cpu");
     dmesh_request_bytes(r, &a->cuda, sizeof(a->cuda));
-    dmesh_request_bytes(r, &a->n, sizeof(a->n));
-    dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
-    dmesh_request_layout(r, &a->layout);
+    dmesh_request_part(r, "shape", "%s", list_text(n, a->given, text, sizeof(text)));
     dmesh_request_bytes(r, a->given, sizeof(a->given));
-    dmesh_request_names(r, a->layout.naxes, a->names);
-    dmesh_request_options(r, a->layout.naxes, &a->opts);
+    dmesh_request_bytes(r, &a->n, sizeof(a->n));
+    dmesh_request_layout(r, &a->layout);
+    dmesh_request_part(r, "names", "%s", dmesh_names_text(n, a->names, text, sizeof(text)));
+    dmesh_request_names(r, n, a->names);
+    dmesh_request_part(r, "options", "%s", "");
+    dmesh_request_options(r, n, &a->opts);
+    dmesh_request_part(r, "rank map", "%s", "");
+    dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
     if (a->rank_map != NULL && !a->local_map)
         dmesh_request_bytes(r, a->rank_map, (size_t)a->n * sizeof(int));
 }
@@ -470,7 +479,8 @@ static int root_agree(dmesh_creation_t *cr, uint64_t hash, int err)
 {
     root_state_t *r = cr->call;
 
-    err = dmesh_agree(dmesh_private_comm_agreed_over(r->s), hash, err, cr->fn);
+    cr->over = dmesh_private_comm_agreed_over(r->s);
+    err = dmesh_agree(cr->over, hash, err, cr->fn);
     dmesh_private_comm_settle(r->s, err); /* the universe holds its own reference */
     return err;
 }

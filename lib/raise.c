@@ -67,7 +67,8 @@ static void register_codes(void)
     int c, cls, code;
 
     for (c = 1; c < DMESH_ERR_LASTCODE; c++) {
-        if (MPI_Add_error_class(&cls) != MPI_SUCCESS || MPI_Add_error_code(cls, &code) != MPI_SUCCESS)
+        if (MPI_Add_error_class(&cls) != MPI_SUCCESS ||
+            MPI_Add_error_code(cls, &code) != MPI_SUCCESS)
             return;
         MPI_Add_error_string(cls, (char *)dmesh_error_string(c));
         MPI_Add_error_string(code, (char *)dmesh_error_string(c));

@@ -44,6 +44,20 @@ void dmesh_text_finish(dmesh_text_t *t, size_t *needed)
         *needed = t->used;
 }
 
+const char *dmesh_names_text(int n, const char *const names[], char *buf, size_t len)
+{
+    dmesh_text_t t = {buf, len, 0};
+
+    if (names == NULL)
+        dmesh_text_put(&t, "unnamed");
+    for (int i = 0; names != NULL && i < n; i++)
+        dmesh_text_put(&t, "%s%s", i > 0 ? ", " : "(", names[i] != NULL ? names[i] : "NULL");
+    if (names != NULL)
+        dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, NULL);
+    return buf;
+}
+
 int dmesh_names_check(int n, const char *const names[], const char *fn)
 {
     int i, j;
