@@ -131,16 +131,22 @@ static int is_fatal(MPI_Errhandler eh)
 static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
 {
     const char *detail = dmesh_last_error();
+    char found[40] = "";
     size_t n = strlen(fn);
-    int rank = -1;
+    int rank = -1, at = -1, skip = 0;
 
+    /* "rank R: fn: ..." (a collective call's agreed detail): said once */
+    if (sscanf(detail, "rank %d: %n", &at, &skip) == 1 && skip > 0) {
+        snprintf(found, sizeof(found), " (found on rank %d)", at);
+        detail += skip;
+    }
     if (strncmp(detail, fn, n) == 0 && detail[n] == ':')
-        detail += n + 2 <= strlen(detail) ? n + 2 : n + 1;
+        detail += detail[n + 1] == ' ' ? n + 2 : n + 1;
     if (!self)
         MPI_Comm_rank(comm, &rank);
     if (rank >= 0)
-        fprintf(stderr, "dmesh: %s failed on rank %d of its communicator: %s [%s]\n", fn, rank,
-                detail, dmesh_error_string(err));
+        fprintf(stderr, "dmesh: %s failed on rank %d of its communicator%s: %s [%s]\n", fn, rank,
+                found, detail, dmesh_error_string(err));
     else
         fprintf(stderr, "dmesh: %s failed (process %ld): %s [%s]\n", fn, (long)getpid(), detail,
                 dmesh_error_string(err));
