@@ -4,8 +4,10 @@
  * \brief dmesh: n-dimensional device meshes over MPI communicators.
  *
  * This header is the public contract of the library. Every function returns
- * DMESH_SUCCESS (0) or one of the error classes below; outputs come last and
- * are written only on success.
+ * DMESH_SUCCESS (0) or one of the error classes below, after raising a
+ * failure on the error handler of the communicator the call concerns, as
+ * MPI does (see "Errors"); outputs come last: output handles are their
+ * nulls after a failure, other outputs are written only on success.
  */
 #ifndef DMESH_H
 #define DMESH_H
@@ -131,7 +133,7 @@ extern "C" {
  *            dmesh), outermost first; product(shape) <= size of \p comm
  * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
  * \param[in] info options, or MPI_INFO_NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS or an error class: DMESH_ERR_ARG for a negative
  *         entry; DMESH_ERR_SIZE when product(shape) exceeds the size of
  *         \p comm, or when the shape has zeros and the product of its
@@ -174,7 +176,7 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  *            number of nodes
  * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
  * \param[in] info options, or MPI_INFO_NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS; DMESH_ERR_SIZE when the product of all factors is
  *         not the size of \p comm, or when the nodes do not each hold the
  *         product of \p in_node ranks or are not the product of \p across
@@ -204,7 +206,7 @@ DMESH_EXPORT int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int n
  *            the chosen shape (MPI_Dims_create on the same input gives it)
  * \param[in] dim_names ndims distinct names, or NULL
  * \param[in] info options, or MPI_INFO_NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS or an error class (DMESH_ERR_LAYOUT for duplicate or
  *         out-of-range ranks; for \p shape as dmesh_init())
  * \note Collective over \p comm. The rank list is copied.
@@ -226,7 +228,7 @@ DMESH_EXPORT int dmesh_create(MPI_Comm comm, const char *device_type, int ndims,
  * \param[in] ranks row-major rank list as for dmesh_create(); NULL allowed
  *            when ndims == 1, the mesh then being the group of dim_comms[0]
  * \param[in] dim_names ndims distinct names, or NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_LAYOUT when a communicator's members or
  *         their order differ from the mesh's groups, or another error class
  * \note Collective over \p comm.
@@ -272,7 +274,7 @@ DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
  * \param[in] n number of names
  * \param[in] dim_names names of the mesh, in outer-to-inner order; on a root
  *            mesh also names registered by dmesh_flatten()
- * \param[out] submesh the sliced mesh
+ * \param[out] submesh the sliced mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_NAME for an unknown name or an unnamed mesh,
  *         DMESH_ERR_LAYOUT when the names are not in ascending stride order
  *         or overlap, and for a name that dmesh_flatten() registered from a
@@ -290,7 +292,7 @@ DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[],
  * \param[in] mesh mesh to flatten (usually a slice of the root)
  * \param[in] name name of the flat dimension; NULL joins the names with "_"
  * \param[in] info options for the new communicator, or MPI_INFO_NULL
- * \param[out] flat the one-dimensional mesh
+ * \param[out] flat the one-dimensional mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_NAME when \p name is a root dimension or
  *         was registered for another layout, or another error class
  * \note Collective over the root communicator. A name registered before with
@@ -306,7 +308,8 @@ DMESH_EXPORT int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dm
  * \param[in] sizes their sizes, whose product is the size of \p dim
  * \param[in] dim_names their names (required when \p mesh is named)
  * \param[in] info options for the new communicators, or MPI_INFO_NULL
- * \param[out] out the new mesh, with ndims - 1 + n dimensions
+ * \param[out] out the new mesh, with ndims - 1 + n dimensions (DMESH_NULL when
+ *            the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_SIZE on a size mismatch, or another class
  * \note Collective over the root communicator. The new names are not
  *       registered on the root mesh. Unflattening the same dimension into
@@ -320,6 +323,7 @@ DMESH_EXPORT int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[]
  * \param[in] n number of meshes, >= 1
  * \param[in] meshes meshes of one universe with disjoint, orthogonal dimensions
  * \param[out] out mesh with every dimension of every input, in order
+ *            (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_LAYOUT for overlapping dimensions or
  *         different universes, DMESH_ERR_NAME for repeated names
  * \note Local: reuses the inputs' communicators.
@@ -416,8 +420,8 @@ DMESH_EXPORT int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *n
  * \param[in] mesh the mesh
  * \param[in] dim dimension index
  * \param[out] comm borrowed communicator (do not free), valid while any mesh
- *             of the universe lives; MPI_COMM_NULL for a non-member. Its rank
- *             order is the local rank along \p dim.
+ *             of the universe lives; MPI_COMM_NULL for a non-member and when
+ *             the call fails. Its rank order is the local rank along \p dim.
  * \return DMESH_SUCCESS or DMESH_ERR_ARG
  */
 DMESH_EXPORT int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm);
@@ -474,12 +478,14 @@ DMESH_EXPORT int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info);
 DMESH_EXPORT int dmesh_push(dmesh_t mesh);
 
 /** \brief Pop the top of the calling thread's stack.
- *  \param[out] mesh the popped mesh (may be NULL to discard it)
+ *  \param[out] mesh the popped mesh (may be NULL to discard it; DMESH_NULL when the
+ *             call fails)
  *  \return DMESH_SUCCESS, DMESH_ERR_ARG if the stack is empty */
 DMESH_EXPORT int dmesh_pop(dmesh_t *mesh);
 
 /** \brief Top of the calling thread's stack, DMESH_NULL when empty.
- *  \param[out] mesh the current mesh (borrowed) \return DMESH_SUCCESS or DMESH_ERR_ARG */
+ *  \param[out] mesh the current mesh (borrowed; DMESH_NULL when the call fails)
+ *  \return DMESH_SUCCESS or DMESH_ERR_ARG */
 DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
 /** @} */
 
@@ -662,7 +668,7 @@ DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
  *            communicator itself (MPI_Cart_coords, MPI_Cart_shift).
  * \param[out] cart borrowed communicator over the caller's copy of the mesh
  *             (do not free), valid while any mesh of the universe lives;
- *             MPI_COMM_NULL for a non-member
+ *             MPI_COMM_NULL for a non-member and when the call fails
  * \return DMESH_SUCCESS, DMESH_ERR_ARG, DMESH_ERR_MISMATCH when ranks passed
  *         different arguments, DMESH_ERR_MPI
  * \note Collective over the root communicator (as dmesh_flatten()). Cached
@@ -826,8 +832,8 @@ DMESH_EXPORT int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *
  * \param[out] survivors unless NULL: a new communicator of every survivor
  *             of the universe's communicator in their old relative order,
  *             owned by the caller (free it with MPI_Comm_free); the new
- *             mesh's ranks are ranks of it
- * \param[out] newmesh the new mesh
+ *             mesh's ranks are ranks of it; MPI_COMM_NULL when the call fails
+ * \param[out] newmesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or \p dim;
  *         DMESH_ERR_SIZE when \p dim would lose every index, or when
  *         DMESH_KEEP_SHAPE is asked and the spares do not suffice;

@@ -5,7 +5,7 @@
 #include "api_impl.h"
 
 #include "create.h"
-#include "raise.h"
+#include "error.h"
 
 void dmesh_creation_begin(dmesh_creation_t *c, const dmesh_creation_ops_t *ops, const char *fn,
                           dmesh_universe_t *u, int check, void *call)
@@ -25,7 +25,7 @@ int dmesh_creation_run(dmesh_creation_t *c, int err)
     uint64_t hash;
 
     /* a binding that rejected its own arguments (raise.h) fails here */
-    err = dmesh_binding_pending_take(err);
+    err = dmesh_error_reject_take(err);
     if (err != DMESH_SUCCESS && !c->request.check)
         return err; /* the check off: the others are trusted to fail alike */
     if (ops->join != NULL)

@@ -16,7 +16,6 @@
 #include "error.h"
 #include "fault.h"
 #include "pcomm.h"
-#include "raise.h"
 #include "ulfm.h"
 
 /* The private duplicate of one user communicator. One reference belongs to
@@ -40,7 +39,7 @@ static int live;                       /* private comms not yet freed */
 
 /* The last private duplicate of a program of the sessions model (no
  * MPI_Init) is gone: its sessions may end, and an MPI initialised anew has
- * none of the error codes registered before (raise.h). */
+ * none of the error codes registered before (error.h). */
 static void forget_codes_if_last(void)
 {
     int initialized = 1, none;
@@ -49,7 +48,7 @@ static void forget_codes_if_last(void)
     none = --live == 0;
     pthread_mutex_unlock(&lock);
     if (none && MPI_Initialized(&initialized) == MPI_SUCCESS && !initialized)
-        dmesh_raise_forget();
+        dmesh_error_forget_codes();
 }
 
 void dmesh_private_comm_release(dmesh_private_comm_t *p)

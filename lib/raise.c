@@ -24,19 +24,9 @@
 #include "mesh.h"
 #include "raise.h"
 
-/* The MPI codes of the classes (0: not registered); codes[0] unused. */
-static int codes[DMESH_ERR_LASTCODE];
-static int registered;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* DMESH_ERRORS: "comm" (the default) raises, "return" does not. */
 static int raising = 1;
 static pthread_once_t mode_once = PTHREAD_ONCE_INIT;
-
-/* A binding's rejection for the next collective call, and its quiet
- * checks (binding.h). */
-static _Thread_local int pending_err, quiet;
-static _Thread_local char pending_detail[512];
 
 static void read_mode(void)
 {
@@ -58,64 +48,6 @@ static int mpi_open(int need_world)
     if (MPI_Initialized(&initialized) != MPI_SUCCESS)
         return 0;
     return initialized || !need_world;
-}
-
-/* Under the lock: every class gets an MPI class, a code of it and its
- * string. A failure leaves the rest unregistered (raised as MPI_ERR_OTHER). */
-static void register_codes(void)
-{
-    int c, cls, code;
-
-    for (c = 1; c < DMESH_ERR_LASTCODE; c++) {
-        if (MPI_Add_error_class(&cls) != MPI_SUCCESS ||
-            MPI_Add_error_code(cls, &code) != MPI_SUCCESS)
-            return;
-        MPI_Add_error_string(cls, (char *)dmesh_error_string(c));
-        MPI_Add_error_string(code, (char *)dmesh_error_string(c));
-        codes[c] = code;
-    }
-}
-
-/* The MPI code of class err, registered at the first need. */
-static int code_of(int err)
-{
-    int code;
-
-    pthread_mutex_lock(&lock);
-    if (!registered) {
-        registered = 1;
-        register_codes();
-    }
-    code = err > 0 && err < DMESH_ERR_LASTCODE ? codes[err] : 0;
-    pthread_mutex_unlock(&lock);
-    return code != 0 ? code : MPI_ERR_OTHER;
-}
-
-void dmesh_raise_forget(void)
-{
-    pthread_mutex_lock(&lock);
-    registered = 0;
-    memset(codes, 0, sizeof(codes));
-    pthread_mutex_unlock(&lock);
-}
-
-int dmesh_error_class(int errorcode, int *errorclass)
-{
-    int c, found = 0;
-
-    if (errorclass == NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_error_class: argument 'errorclass' is NULL");
-    pthread_mutex_lock(&lock);
-    for (c = 1; c < DMESH_ERR_LASTCODE && !found; c++)
-        if (codes[c] != 0 && codes[c] == errorcode)
-            found = c;
-    pthread_mutex_unlock(&lock);
-    if (!found)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_error_class: %d is not an error code that dmesh raised",
-                               errorcode);
-    *errorclass = found;
-    return DMESH_SUCCESS;
 }
 
 static int is_fatal(MPI_Errhandler eh)
@@ -161,7 +93,7 @@ static pthread_mutex_t borrow_lock = PTHREAD_MUTEX_INITIALIZER;
 static void call_handler(MPI_Comm comm, MPI_Errhandler eh, int self, int err, const char *fn)
 {
     MPI_Errhandler now = MPI_ERRHANDLER_NULL;
-    int code = code_of(err);
+    int code = dmesh_error_code(err);
 
     if (eh != MPI_ERRHANDLER_NULL) {
         pthread_mutex_lock(&borrow_lock);
@@ -185,8 +117,8 @@ static void call_handler(MPI_Comm comm, MPI_Errhandler eh, int self, int err, co
 /* Every entry point's return: the binding's rejection (if unused) goes. */
 static int should_raise(int err)
 {
-    pending_err = 0;
-    if (err == DMESH_SUCCESS || quiet)
+    dmesh_error_reject_drop();
+    if (err == DMESH_SUCCESS || dmesh_error_quieted())
         return 0;
     pthread_once(&mode_once, read_mode);
     return raising;
@@ -196,7 +128,7 @@ int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn)
 {
     int self = comm == MPI_COMM_NULL;
 
-    if (pending_err == 0 && err == DMESH_SUCCESS)
+    if (err == DMESH_SUCCESS && !dmesh_error_rejected())
         return err;
     if (!should_raise(err) || !mpi_open(self))
         return err;
@@ -215,7 +147,7 @@ int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn)
 {
     MPI_Comm user;
 
-    if (pending_err == 0 && err == DMESH_SUCCESS)
+    if (err == DMESH_SUCCESS && !dmesh_error_rejected())
         return err;
     if (!should_raise(err))
         return err;
@@ -230,22 +162,9 @@ int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn)
     return err;
 }
 
-int dmesh_binding_pending_take(int err)
-{
-    int pending = pending_err;
-
-    if (pending == 0)
-        return err;
-    pending_err = 0;
-    return dmesh_error_set(pending, "%s", pending_detail);
-}
-
 int dmesh_x_binding_reject(int err, const char *detail)
 {
-    dmesh_error_set(err, "%s", detail != NULL ? detail : "");
-    snprintf(pending_detail, sizeof(pending_detail), "%s", dmesh_last_error());
-    pending_err = err;
-    return err;
+    return dmesh_error_reject(err, detail);
 }
 
 int dmesh_x_binding_raise(dmesh_t mesh, int err, const char *detail)
@@ -264,5 +183,5 @@ int dmesh_x_binding_raise(dmesh_t mesh, int err, const char *detail)
 
 void dmesh_x_binding_quiet(int on)
 {
-    quiet = on;
+    dmesh_error_quiet(on);
 }

@@ -25,15 +25,4 @@ int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn);
  * MPI_COMM_NULL (MPI_COMM_SELF). */
 MPI_Comm dmesh_raise_target(dmesh_t mesh);
 
-/* A failure that a language binding found in its own arguments (array
- * sizes), for the collective call it makes next (create.c): the class and
- * detail it takes instead of its own local outcome, so that every rank
- * still joins the agreement and returns the same class. Taken once;
- * dropped by the next entry point's return in any case. */
-int dmesh_binding_pending_take(int err);
-
-/* Forget the registered codes: the MPI they were registered with ended
- * (the last session of a program without MPI_Init; pcomm.c). */
-void dmesh_raise_forget(void);
-
 #endif /* DMESH_RAISE_H */

@@ -128,10 +128,13 @@ static int tell(MPI_Comm comm, int rank, int root, const dmesh_request_t *r, int
     return 1;
 }
 
-/* The first part of r that differs from rank 0's hashes (h0, n0 of them),
- * DMESH_REQUEST_PARTS + 1 when none does. */
-static int first_difference(const dmesh_request_t *r, const uint64_t h0[], int n0)
+/* The first part of r that differs from rank 0's hashes (h0, n0 of them;
+ * check0: rank 0's dmesh_check), DMESH_REQUEST_PARTS for dmesh_check
+ * itself, DMESH_REQUEST_PARTS + 1 when none differs. */
+static int first_difference(const dmesh_request_t *r, const uint64_t h0[], int n0, int check0)
 {
+    if (r->check != check0)
+        return DMESH_REQUEST_PARTS;
     for (int k = 0; k < DMESH_REQUEST_PARTS; k++) {
         if (k >= n0 || k >= r->nparts)
             return n0 == r->nparts ? DMESH_REQUEST_PARTS + 1 : k;
@@ -151,16 +154,22 @@ int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *f
     MPI_Comm_rank(comm, &rank);
     for (k = 0; rank == 0 && k < r->nparts; k++)
         h0[k] = r->part[k].h;
-    h0[DMESH_REQUEST_PARTS] = rank == 0 ? (uint64_t)r->nparts : 0;
-    if (!r->check || MPI_Bcast(h0, DMESH_REQUEST_PARTS + 1, MPI_UINT64_T, 0, comm) != MPI_SUCCESS)
+    /* every rank takes each step, its check on or off (no parts then) */
+    h0[DMESH_REQUEST_PARTS] = rank == 0 ? (uint64_t)r->nparts << 1 | (uint64_t)r->check : 0;
+    if (MPI_Bcast(h0, DMESH_REQUEST_PARTS + 1, MPI_UINT64_T, 0, comm) != MPI_SUCCESS)
         goto generic;
-    k = first_difference(r, h0, (int)h0[DMESH_REQUEST_PARTS]);
+    k = first_difference(r, h0, (int)(h0[DMESH_REQUEST_PARTS] >> 1),
+                         (int)(h0[DMESH_REQUEST_PARTS] & 1));
     if (rank > 0 && k <= DMESH_REQUEST_PARTS && rank <= INT_MAX / 32 - 1)
         mine = rank * 32 + k;
     if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || first == INT_MAX)
         goto generic;
     at = first / 32;
     k = first % 32;
+    if (k == DMESH_REQUEST_PARTS)
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "%s: rank %d and rank 0 passed different dmesh_check settings", fn,
+                               at);
     if (!tell(comm, rank, at, r, k, &theirs) || !tell(comm, rank, 0, r, k, &zero))
         goto generic;
     if (theirs.what[0] == '\0' || strcmp(theirs.what, zero.what) != 0)
