@@ -54,6 +54,7 @@
 module dmesh_base
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64
+  use mpi_f08, only: MPI_UNDEFINED ! the coordinates of a process outside a mesh
   implicit none
   private
 
@@ -885,8 +886,8 @@ contains
 
   !> \brief Coordinate of the calling rank, 0-based (dmesh_get_coordinate()).
   !>        Local. \p coords needs at least ndims elements, on every rank
-  !>        (DMESH_ERR_ARG otherwise); it is written only when the caller is
-  !>        a member.
+  !>        (DMESH_ERR_ARG otherwise); its first ndims are MPI_UNDEFINED when
+  !>        the caller is outside the mesh.
   subroutine dmesh_get_coordinate(mesh, coords, is_member, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
     integer, intent(inout) :: coords(:)  !< coords(d+1): coordinate along dimension d
@@ -899,10 +900,9 @@ contains
     err = c_get_coordinate(mesh%ptr, int(size(coords), c_int), ccoords, member)
     if (err == DMESH_SUCCESS) then
       is_member = member /= 0
-      if (is_member) then
-        nd = ndims_of(mesh)
-        coords(1:nd) = int(ccoords(1:nd))
-      end if
+      nd = ndims_of(mesh)
+      if (is_member) coords(1:nd) = int(ccoords(1:nd))
+      if (.not. is_member) coords(1:nd) = MPI_UNDEFINED
     end if
     call finish(ierror, err)
   end subroutine dmesh_get_coordinate
