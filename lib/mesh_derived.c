@@ -334,7 +334,7 @@ static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const c
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_unflatten: %d new dims make more than %d", n,
                                DMESH_MAX_DIMS);
     DMESH_CHECK_PTR(sizes);
-    DMESH_TRY(dmesh_check_shape(n, sizes, INT_MAX, &size));
+    DMESH_TRY(dmesh_check_shape("dmesh_unflatten", n, sizes, INT_MAX, &size));
     DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, dim), &d));
     if (size != d)
         return dmesh_error_set(DMESH_ERR_SIZE,
