@@ -288,13 +288,12 @@ DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
  *            mesh also names registered by dmesh_flatten()
  * \param[out] submesh the sliced mesh
  * \return DMESH_SUCCESS, DMESH_ERR_NAME for an unknown name or an unnamed mesh,
- *         DMESH_ERR_LAYOUT when the names are not in ascending stride order
- *         or overlap, and for a name that dmesh_flatten() registered from a
- *         mesh whose dimensions were in another order than the root's (a
- *         dmesh_concatenate() of transposed slices): its ranks are not in
- *         the root's order, so it is no slice of the root (the mesh that
- *         dmesh_flatten() returned is the 1-D mesh of that name)
- * \note Local: creates no communicator. Thread-safe with other queries.
+ *         DMESH_ERR_LAYOUT when the names are not in the mesh's order (outer
+ *         to inner: descending stride) or overlap, and for a name that dmesh_flatten() registered
+ * from a mesh whose dimensions were in another order than the root's (a dmesh_concatenate() of
+ * transposed slices): its ranks are not in the root's order, so it is no slice of the root (the
+ * mesh that dmesh_flatten() returned is the 1-D mesh of that name) \note Local: creates no
+ * communicator. Thread-safe with other queries.
  */
 DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh);
 

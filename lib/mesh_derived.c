@@ -76,7 +76,7 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
     }
     if (need_sorted && !ok)
         return dmesh_error_set(DMESH_ERR_LAYOUT,
-                               "%s: dimensions are not in ascending stride order "
+                               "%s: dimensions are not in descending stride order "
                                "(outer to inner, as in the root mesh)",
                                fn);
     DMESH_TRY(dmesh_axis_is_orthogonal(&all, &ok));
