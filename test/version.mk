@@ -22,6 +22,11 @@ EXTRA_DIST += test/layout-plain-cc.sh
 # dmesh.pc: no repeated flags; pkg-config --static links libdmesh.a.
 TESTS += test/pkgconfig.sh
 EXTRA_DIST += test/pkgconfig.sh
+# The compile lines of README.md, the user guide and dmesh(7), as printed,
+# against an installed prefix outside the default library path: needs an
+# installation, so not in TESTS (.ci/run's cmake-consumer stage runs it;
+# by hand: test/readme-lines.sh PREFIX mpiexec).
+EXTRA_DIST += test/readme-lines.sh
 # A man3 page for every exported function; dmesh(7) lists them.
 TESTS += test/man-pages.sh
 EXTRA_DIST += test/man-pages.sh
