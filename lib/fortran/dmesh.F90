@@ -22,9 +22,9 @@
 !>   `coords(d+1)` the coordinate along dimension d. Using names
 !>   (dmesh_get_dim_index()) avoids counting.
 !> * **Array sizes are checked** before anything reaches C. An input array
-!>   (shape, names, ranks, dim_comms, across, coords, periods) must have
-!>   exactly as many elements as C reads (the mesh's dimensions, the product
-!>   of the shape, ...); an output array (shape, coords, ranks) gives C its
+!>   (shape, names, ranks, dim_comms, across, coords, periods, remain_dims)
+!>   must have exactly as many elements as C reads (the mesh's dimensions,
+!>   the product of the shape, ...); an output array (shape, coords, ranks) gives C its
 !>   capacity (maxdims, maxranks, ...) and must have at least as many
 !>   elements as are written; only those are written. Otherwise the call
 !>   fails with DMESH_ERR_ARG (names: DMESH_ERR_NAME; a rank list:
