@@ -343,6 +343,8 @@ MT_TEST(free_outside_early)
     MT_OK(dmesh_get_cart_comm(mesh, periods, 0, &cart));
     MT_OK(dmesh_get_coordinate(mesh, 2, c, &member));
     MT_EQ(member, mt_rank < n);
+    if (member) /* the count sees dmesh's communicators */
+        MT_CHECK(comm_count_live() > base);
     if (!member) {
         MT_CHECK(sub == MPI_COMM_NULL && cart == MPI_COMM_NULL);
         MT_OK(dmesh_free(&un));
