@@ -241,9 +241,23 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  * \brief Free a mesh handle and set it to DMESH_NULL.
  * \param[in,out] mesh handle to free; a DMESH_NULL handle is accepted
  * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL
- * \note Local for every mesh but the last of its universe; freeing the last
- *       one frees the universe's communicators, which is collective over the
- *       communicator of the root mesh (all its ranks free their last mesh).
+ * \note Local for every mesh but the last of its universe. Freeing the last
+ *       one frees the communicators of the universe that the caller holds
+ *       (MPI_Comm_free, and the NCCL ones' destruction), which is collective
+ *       over the members of each: every member of the mesh frees its last
+ *       mesh of the universe, in the same order with respect to other
+ *       collective calls on those communicators.
+ *       **A process that holds no communicator of the universe frees
+ *       alone**, whenever it likes: a process outside the mesh (is_member 0
+ *       from dmesh_get_coordinate(); dmesh_get_comm() and
+ *       dmesh_get_sub_comm() give it MPI_COMM_NULL) holds none, whatever was
+ *       derived from the mesh, so its dmesh_free() is local and may come
+ *       before or after the members' (MPI_Cart_create's excluded processes
+ *       likewise just go their way). It must still take part in every
+ *       collective call that the members make on the universe
+ *       (dmesh_flatten(), dmesh_unflatten(), dmesh_get_sub_comm(),
+ *       dmesh_get_cart_comm(), ...: collective over the root communicator,
+ *       non-members included) before it frees its last mesh.
  *       A mesh still on the current-mesh stack must not be freed.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
@@ -276,13 +290,12 @@ DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
  *            mesh also names registered by dmesh_flatten()
  * \param[out] submesh the sliced mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_NAME for an unknown name or an unnamed mesh,
- *         DMESH_ERR_LAYOUT when the names are not in ascending stride order
- *         or overlap, and for a name that dmesh_flatten() registered from a
- *         mesh whose dimensions were in another order than the root's (a
- *         dmesh_concatenate() of transposed slices): its ranks are not in
- *         the root's order, so it is no slice of the root (the mesh that
- *         dmesh_flatten() returned is the 1-D mesh of that name)
- * \note Local: creates no communicator. Thread-safe with other queries.
+ *         DMESH_ERR_LAYOUT when the names are not in the mesh's order (outer
+ *         to inner: descending stride) or overlap, and for a name that dmesh_flatten() registered
+ * from a mesh whose dimensions were in another order than the root's (a dmesh_concatenate() of
+ * transposed slices): its ranks are not in the root's order, so it is no slice of the root (the
+ * mesh that dmesh_flatten() returned is the 1-D mesh of that name) \note Local: creates no
+ * communicator. Thread-safe with other queries.
  */
 DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh);
 
@@ -379,7 +392,9 @@ DMESH_EXPORT int dmesh_get_device_type(dmesh_t mesh, const char **device_type);
  * \param[in] mesh the mesh
  * \param[in] maxdims capacity of \p coords (>= ndims, on every rank: the
  *            check does not depend on \p rank being a member)
- * \param[out] coords the coordinate (left untouched when not a member)
+ * \param[out] coords the coordinate; MPI_UNDEFINED in each of the ndims
+ *             entries when the caller is outside the mesh (a mesh smaller
+ *             than its communicator)
  * \param[out] is_member 1 if the calling rank is part of the mesh, else 0
  * \return DMESH_SUCCESS or DMESH_ERR_ARG
  */
@@ -557,7 +572,8 @@ DMESH_EXPORT int dmesh_error_class(int errorcode, int *errorclass);
  * rank's coordinate, neighbours along a dimension, every group of a
  * dimension, a Cartesian communicator, and saving and restoring a mesh.
  * The queries are local (any MPI thread level, concurrently from several
- * threads); dmesh_get_cart_comm() and dmesh_deserialize() are collective.
+ * threads); dmesh_get_cart_comm(), dmesh_get_sub_comm() and
+ * dmesh_deserialize() are collective.
  * @{ */
 
 /**
@@ -579,8 +595,9 @@ DMESH_EXPORT int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], 
  * \param[in] mesh the mesh
  * \param[in] rank a rank of the root communicator
  * \param[in] maxdims capacity of \p coords (>= ndims)
- * \param[out] coords the coordinate (left untouched when \p rank is not a
- *             member); for the caller, what dmesh_get_coordinate() gives
+ * \param[out] coords the coordinate, MPI_UNDEFINED in each of the ndims
+ *             entries when \p rank is not a member; for the caller, what
+ *             dmesh_get_coordinate() gives
  * \param[out] is_member 1 if \p rank is part of a copy of the mesh, else 0
  * \return DMESH_SUCCESS, DMESH_ERR_ARG for a rank outside the communicator
  *         or a too small \p maxdims
@@ -677,6 +694,35 @@ DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
  */
 DMESH_EXPORT int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder,
                                      MPI_Comm *cart);
+
+/**
+ * \brief The communicator of the caller's group over some dimensions of the
+ *        mesh: MPI_Cart_sub's job (keep two of three dimensions, say, for a
+ *        per-plane communicator) in one call.
+ * \param[in] mesh the mesh
+ * \param[in] remain_dims ndims flags: dimension d is kept when
+ *            remain_dims[d] != 0
+ * \param[out] newcomm borrowed communicator (do not free), valid while any
+ *             mesh of the universe lives: the members of the mesh whose
+ *             coordinates differ from the caller's only along the kept
+ *             dimensions, ranked in row-major order of their kept
+ *             coordinates (MPI_Cart_sub's order). Every flag 0: a
+ *             communicator of the caller alone; every flag 1: the whole
+ *             mesh (the caller's copy of it), ranked as dmesh_get_ranks().
+ *             MPI_COMM_NULL for a process outside the mesh (a mesh smaller
+ *             than its communicator) and when the call fails
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a NULL argument,
+ *         DMESH_ERR_MISMATCH when ranks passed different flags, DMESH_ERR_MPI
+ * \note Collective over the root communicator (as dmesh_flatten()). Cached
+ *       in the universe by layout: the communicator is the one that
+ *       dmesh_flatten() without info makes of the slice of the kept
+ *       dimensions (the same handle, whichever call comes first), and a
+ *       second call creates nothing. Needs no names: works on unnamed
+ *       meshes, and registers none. A single kept dimension d gives the
+ *       members and order of dmesh_get_comm(mesh, d) (the same handle when
+ *       the mesh's communicators were made without info).
+ */
+DMESH_EXPORT int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm);
 
 /**
  * \brief Save a mesh as a versioned, self-describing text (PyTorch's

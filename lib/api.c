@@ -268,6 +268,13 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
     ON_MESH(mesh, null_comm(err, cart));
 }
 
+int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm)
+{
+    int err = impl_dmesh_get_sub_comm(mesh, remain_dims, newcomm);
+
+    ON_MESH(mesh, null_comm(err, newcomm));
+}
+
 int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
 {
     ON_MESH(mesh, impl_dmesh_serialize(mesh, buf, len, needed));

@@ -44,6 +44,7 @@
     X(dmesh_get_all_groups)                                                                        \
     X(dmesh_get_dim_locality)                                                                      \
     X(dmesh_get_cart_comm)                                                                         \
+    X(dmesh_get_sub_comm)                                                                          \
     X(dmesh_serialize)                                                                             \
     X(dmesh_deserialize)                                                                           \
     X(dmesh_get_version)                                                                           \

@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,7 +344,8 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
     }
     if (c->across != NULL)
         DMESH_TRY(hybrid_sizes(c, sizes, a));
-    DMESH_TRY(dmesh_check_shape(c->ndims, c->across != NULL ? sizes : shape, a->size, &a->n));
+    DMESH_TRY(
+        dmesh_check_shape(c->fn, c->ndims, c->across != NULL ? sizes : shape, a->size, &a->n));
     if (c->names != NULL)
         DMESH_TRY(dmesh_names_check(c->ndims, c->names, c->fn));
     a->names = c->names;
@@ -432,14 +434,50 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
     return err;
 }
 
+/* The ranks of the communicator that the rank map leaves out, as text:
+ * ascending, runs written "a-b", cut short past the buffer. */
+static void left_out_text(const dmesh_universe_t *u, char *text, size_t len)
+{
+    int size = dmesh_universe_comm_size(u), n = dmesh_universe_nranks(u), r, first = -1;
+    char *in = calloc((size_t)size, 1);
+    size_t k = 0;
+
+    text[0] = '\0';
+    if (in == NULL)
+        return;
+    for (int i = 0; i < n; i++)
+        in[dmesh_universe_rank_at(u, i)] = 1;
+    for (r = 0; r <= size && k + 32 < len; r++) {
+        if (r < size && !in[r] && first < 0)
+            first = r;
+        if ((r == size || in[r]) && first >= 0) {
+            k += (size_t)snprintf(text + k, len - k, first == r - 1 ? "%s%d" : "%s%d-%d",
+                                  k ? ", " : "", first, r - 1);
+            first = -1;
+        }
+    }
+    if (r <= size)
+        snprintf(text + k, len - k, ", ...");
+    free(in);
+}
+
 static void debug_mesh(const char *what, dmesh_t m)
 {
     char text[1024];
+    int size = dmesh_universe_comm_size(m->u), n = dmesh_universe_nranks(m->u);
 
     if (!dmesh_universe_debugging(m->u))
         return;
     dmesh_to_string(m, text, sizeof(text), NULL);
     dmesh_universe_debug(m->u, "%s: %s", what, text);
+    /* a shape smaller than the communicator leaves ranks out: say which */
+    if (n < size && !dmesh_universe_local_map(m->u)) {
+        left_out_text(m->u, text, sizeof(text));
+        dmesh_universe_debug(m->u,
+                             "%s: %d of the communicator's %d ranks are outside the mesh "
+                             "(MPI_COMM_NULL communicators, coordinates MPI_UNDEFINED): %s",
+                             what, size - n, size, text);
+    }
 }
 
 /* A root creation for the creation driver (create.h). */

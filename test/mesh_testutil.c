@@ -538,9 +538,10 @@ void mt_check_mesh_at(const char *file, int line, dmesh_t mesh, MPI_Comm ref, co
         return;
     }
     if (idx < 0) {
-        for (int d = 0; d < naxes; d++)
-            if (coords[d] != -7)
-                mt_fail(file, line, "coordinate written for a non-member");
+        for (int d = 0; d < DMESH_MAX_DIMS; d++)
+            if (coords[d] != (d < naxes ? MPI_UNDEFINED : -7))
+                mt_fail(file, line, "non-member's coordinate %d: got %d, expected %d", d, coords[d],
+                        d < naxes ? MPI_UNDEFINED : -7);
         check_non_member(file, line, mesh, m, naxes, axes, size);
         return;
     }

@@ -22,9 +22,9 @@
 !>   `coords(d+1)` the coordinate along dimension d. Using names
 !>   (dmesh_get_dim_index()) avoids counting.
 !> * **Array sizes are checked** before anything reaches C. An input array
-!>   (shape, names, ranks, dim_comms, across, coords, periods) must have
-!>   exactly as many elements as C reads (the mesh's dimensions, the product
-!>   of the shape, ...); an output array (shape, coords, ranks) gives C its
+!>   (shape, names, ranks, dim_comms, across, coords, periods, remain_dims)
+!>   must have exactly as many elements as C reads (the mesh's dimensions,
+!>   the product of the shape, ...); an output array (shape, coords, ranks) gives C its
 !>   capacity (maxdims, maxranks, ...) and must have at least as many
 !>   elements as are written; only those are written. Otherwise the call
 !>   fails with DMESH_ERR_ARG (names: DMESH_ERR_NAME; a rank list:
@@ -54,6 +54,7 @@
 module dmesh_base
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64
+  use mpi_f08, only: MPI_UNDEFINED ! the coordinates of a process outside a mesh
   implicit none
   private
 
@@ -962,8 +963,8 @@ contains
 
   !> \brief Coordinate of the calling rank, 0-based (dmesh_get_coordinate()).
   !>        Local. \p coords needs at least ndims elements, on every rank
-  !>        (DMESH_ERR_ARG otherwise); it is written only when the caller is
-  !>        a member.
+  !>        (DMESH_ERR_ARG otherwise); its first ndims are MPI_UNDEFINED when
+  !>        the caller is outside the mesh.
   subroutine dmesh_get_coordinate(mesh, coords, is_member, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
     integer, intent(inout) :: coords(:)  !< coords(d+1): coordinate along dimension d
@@ -976,10 +977,9 @@ contains
     err = c_get_coordinate(mesh%ptr, int(size(coords), c_int), ccoords, member)
     if (err == DMESH_SUCCESS) then
       is_member = member /= 0
-      if (is_member) then
-        nd = dmesh_f_ndims(mesh)
-        coords(1:nd) = int(ccoords(1:nd))
-      end if
+      nd = dmesh_f_ndims(mesh)
+      if (is_member) coords(1:nd) = int(ccoords(1:nd))
+      if (.not. is_member) coords(1:nd) = MPI_UNDEFINED
     end if
     call finish(ierror, err)
   end subroutine dmesh_get_coordinate
@@ -1172,7 +1172,7 @@ contains
   !>        receives, mapped back. Local; never calls an error handler.
   subroutine dmesh_error_class(errorcode, errorclass, ierror)
     integer, intent(in) :: errorcode  !< an MPI error code
-    integer, intent(out) :: errorclass  !< its DMESH_ERR_* class (unchanged on failure)
+    integer, intent(inout) :: errorclass  !< its DMESH_ERR_* class (unchanged on failure)
     integer, optional, intent(out) :: ierror  !< DMESH_SUCCESS, or DMESH_ERR_ARG: not dmesh's
     integer(c_int) :: c, err
     err = c_error_class(int(errorcode, c_int), c)
