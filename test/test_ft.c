@@ -51,8 +51,11 @@ static const char *const DPTP[] = {"dp", "tp"};
  * ULFM program keeps it: every mesh and every MPI call of the tests is on
  * it, while MPI_COMM_WORLD and MPI_COMM_SELF keep MPI's fatal default. A
  * failure that reached one of those (not passed to dmesh) would end the
- * survivors, and their outcome lines would be missing. */
-static MPI_Comm world = MPI_COMM_NULL;
+ * survivors, and their outcome lines would be missing. Each case gets a
+ * duplicate of its own (world, freed by the fixture), so that the private
+ * duplicate dmesh keeps on it goes with it and the communicator count
+ * compares like with like. */
+static MPI_Comm program_world = MPI_COMM_NULL, world = MPI_COMM_NULL;
 
 /* Ranks of comm as ranks of world (MPI_COMM_WORLD's ranks). */
 static void to_world(MPI_Comm comm, int n, const int in[], int out[])
@@ -712,11 +715,16 @@ static long live_at_start;
 static void count_begin(void)
 {
     live_at_start = comm_count_live();
+    MPI_Comm_dup(program_world, &world);
 }
 
 static void count_end(void)
 {
-    long now = comm_count_live();
+    long now;
+
+    MPI_Comm_free(&world); /* with the private duplicate dmesh kept on it */
+    world = program_world;
+    now = comm_count_live();
 
     if (now != live_at_start)
         fprintf(stderr, "test_ft rank %d: %ld communicators left alive\n", me, now - live_at_start);
@@ -770,8 +778,9 @@ int main(int argc, char **argv)
     SRunner *sr;
 
     MPI_Init(&argc, &argv);
-    MPI_Comm_dup(MPI_COMM_WORLD, &world);
-    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+    MPI_Comm_dup(MPI_COMM_WORLD, &program_world);
+    MPI_Comm_set_errhandler(program_world, MPI_ERRORS_RETURN);
+    world = program_world;
     MPI_Comm_rank(world, &me);
     MPI_Comm_size(world, &np);
     if (np < 4 || np % 2 != 0 || np > MAXR) {
