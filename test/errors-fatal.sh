@@ -11,8 +11,10 @@
 #     and the program ends well; layout calls before MPI_Init and after
 #     MPI_Finalize return their class in every mode;
 #   - with Fortran, both modules: dmesh_init without ierror ends the job
-#     the same way, and names of different sizes on different ranks give
-#     DMESH_ERR_NAME on every rank, with the same detail, without a hang.
+#     the same way, a handler of the program's runs once with a code that
+#     dmesh_error_class maps back, and names of different sizes on different
+#     ranks give DMESH_ERR_NAME on every rank, with the same detail, without
+#     a hang.
 # Every run is bounded (DMESH_TEST_TIMEOUT): a hang fails.
 . "$top_srcdir/test/check.sh"
 np=${1:-2}
@@ -59,5 +61,11 @@ for f in errors_fatal_fortran errors_fatal_f08; do
     want="class 3, null T: rank 0: dmesh_init: names has 3 elements, the mesh has 2 dimensions"
     n=$(printf '%s\n' "$out" | grep -cF -- "$want")
     [ "$n" -eq "$np" ] || check_fail "$f sizes: $n ranks said \"$want\" (want $np)"
+    out=$("$MPIRUN" "$np" "./test/$f" handler 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | sed "s/^/$f handler: /"
+    [ "$rc" -eq 0 ] || check_fail "$f handler: exit $rc (want 0)"
+    n=$(printf '%s\n' "$out" | grep -cF -- "handler calls 1, class 2, null T")
+    [ "$n" -eq "$np" ] || check_fail "$f handler: $n ranks had one call of class 2 (want $np)"
 done
 check_exit
