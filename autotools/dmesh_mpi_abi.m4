@@ -101,6 +101,7 @@ AC_DEFUN([DMESH_MPI_ABI_FLAGS], [
     dnl Open MPI installs ompi-abi.pc beside ompi-c.pc, which may be on the path alone
     AS_IF([test -z "$dmesh_abi_from" && $PKG_CONFIG --exists ompi-c 2>/dev/null], [
       dmesh_pcdir=`$PKG_CONFIG --variable=pcfiledir ompi-c`
+      dmesh_pcdir=`cd "$dmesh_pcdir" && pwd -P`
       AS_IF([test -f "$dmesh_pcdir/ompi-abi.pc"], [
         dmesh_try_cpp=`PKG_CONFIG_PATH="$dmesh_pcdir" $PKG_CONFIG --cflags ompi-abi`
         dmesh_try_libs=`PKG_CONFIG_PATH="$dmesh_pcdir" $PKG_CONFIG --libs ompi-abi`
