@@ -97,7 +97,7 @@ int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnode
         return DMESH_SUCCESS;
     /* the nodes are the MPI's (MPI_COMM_TYPE_SHARED): say so where it made
      * each process a node, which an MPI that shares no memory between
-     * processes does on one machine too (MPICH's ch4:ucx device) */
+     * processes does on one machine too (MPICH 5's ch4:ucx device) */
     return dmesh_error_set(DMESH_ERR_SIZE,
                            "%s: the communicator has %d node(s) of %s rank(s); in_node multiplies "
                            "to %d and across to %d: every node must hold in_node's product of "
@@ -106,7 +106,7 @@ int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnode
                            found == size && size > 1
                                ? " (the MPI's MPI_COMM_TYPE_SHARED nodes: one per process here, "
                                  "as an MPI without shared memory between processes gives them, "
-                                 "e.g. MPICH's ch4:ucx build)"
+                                 "e.g. MPICH 5's ch4:ucx build)"
                                : "");
 }
 

@@ -566,7 +566,7 @@ int mt_one_node(const char *name)
     if (mt_rank == 0)
         printf("skipped: %s: the case needs every rank on one node, and the MPI's "
                "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) has a node of %d of the %d ranks here "
-               "(an MPI without shared memory between processes, such as MPICH built with the "
+               "(an MPI without shared memory between processes, such as MPICH 5 built with the "
                "ch4:ucx device, gives each process a node of its own)\n",
                name, fewest, mt_size);
     return 0;

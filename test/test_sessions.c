@@ -103,7 +103,7 @@ START_TEST(creation_calls)
 
     /* over the nodes as the MPI has them (all of this launch's ranks share
      * one machine, but an MPI without shared memory between processes, such
-     * as MPICH built with the ch4:ucx device, makes each process a node) */
+     * as MPICH 5 built with the ch4:ucx device, makes each process a node) */
     MPI_Comm node;
     int node_size = 0, fewest = 0, most = 0;
     ck_assert_int_eq(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
