@@ -118,8 +118,8 @@ START_TEST(creation_calls)
         CHECK_OK(dmesh_init_hybrid(comm, "cpu", 2, in_node, across, names, MPI_INFO_NULL, &h));
         check_mesh(h);
     } else if (rank == 0) {
-        printf("skipped: dmesh_init_hybrid: nodes of %d to %d ranks (MPI_COMM_TYPE_SHARED)\n", fewest,
-               most);
+        printf("skipped: dmesh_init_hybrid: nodes of %d to %d ranks (MPI_COMM_TYPE_SHARED)\n",
+               fewest, most);
     }
 
     dmesh_free(&h);
