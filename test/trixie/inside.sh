@@ -80,8 +80,9 @@ report() {
 # examples/hello_mesh.c built once by gcc with nothing but pkg-config's flags
 # for the installed dmesh.pc, then run at 4 ranks under Open MPI's launcher
 # and library and under MPICH's: each run must print the 4 ranks'
-# coordinates (with the wrong library under a launcher every process would
-# be a singleton, which dmesh refuses).
+# coordinates; with the wrong library under a launcher (Open MPI's under
+# mpiexec.mpich) every process is a singleton, which dmesh's launch check
+# must refuse.
 installed_hello() {
     local prefix=$dir/prefix pc hello=$dir/hello_mesh-installed want got rc=0
     pc="env PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config"
@@ -108,6 +109,17 @@ installed_hello() {
             sed -n 's/^[[:space:]]*\(libmpi_abi[^ ]*\) => \([^ ]*\).*/\1 => \2/p'))"
     else
         echo "$label: abi: the installed hello_mesh FAILED under MPICH:"
+        printf '%s\n' "$got" | tail -n 20
+        rc=1
+    fi
+    # the wrong library under a launcher (Open MPI's, as ldconfig has it,
+    # under MPICH's mpiexec): every process alone, which dmesh's launch
+    # check must refuse instead of running 4 meshes of 1
+    got=$(timeout -k 10 120 mpiexec.mpich -n 4 "$hello" 2>&1)
+    if printf '%s\n' "$got" | grep -q 'MPI_COMM_WORLD has 1 rank, but the launcher started 4'; then
+        echo "$label: abi: Open MPI's libmpi_abi.so.1 under mpiexec.mpich: refused by the launch check"
+    else
+        echo "$label: abi: Open MPI's libmpi_abi.so.1 under mpiexec.mpich: no launch-check error:"
         printf '%s\n' "$got" | tail -n 20
         rc=1
     fi
