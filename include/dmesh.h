@@ -698,11 +698,11 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 /* ------------------------------------------------------------------------ */
 /** \name Fault tolerance
  * With an MPI that survives a lost process (ULFM: Open MPI 5 or 6 launched
- * with `mpiexec --with-ft ulfm`; not through the MPI-5 standard ABI), a collective call of dmesh on a universe that
- * lost a process returns DMESH_ERR_PROC_FAILED on every survivor instead of
- * hanging. The survivors then revoke the universe (dmesh_revoke()), make a
- * smaller mesh on the survivors (dmesh_shrink()), restore their state and go
- * on. Without fault tolerance these calls return DMESH_ERR_UNSUPPORTED.
+ * with `mpiexec --with-ft ulfm`; not through the MPI-5 standard ABI), a
+ * collective call of dmesh on a universe that lost a process returns
+ * DMESH_ERR_PROC_FAILED on every survivor instead of hanging. The survivors then revoke the
+ * universe (dmesh_revoke()), make a smaller mesh on the survivors (dmesh_shrink()), restore their
+ * state and go on. Without fault tolerance these calls return DMESH_ERR_UNSUPPORTED.
  * @{ */
 
 /** \brief dmesh_shrink() dim value: keep every dimension's size (the failed
