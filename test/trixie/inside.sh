@@ -69,6 +69,10 @@ report() {
     skipped=$(cd "$dir" && grep -l -r --include='*.trs' '^:test-result: SKIP' . | sed 's|^\./||; s|\.trs$||' |
         sort | tr '\n' ' ')
     [ -z "$skipped" ] || echo "$label: $step: skipped: $skipped"
+    # cases a test left out, with their reason (mt_one_node: "skipped: NAME: ...")
+    skipped=$(cd "$dir" && cat test/*.log examples/*.log 2>/dev/null |
+        sed -n 's/^skipped: \([a-z_0-9]*\): .*/\1/p' | sort -u | tr '\n' ' ')
+    [ -z "$skipped" ] || echo "$label: $step: cases skipped (see their logs): $skipped"
     (cd "$dir" && grep -l -r --include='*.trs' -E '^:test-result: (FAIL|ERROR|XPASS)' . | sed 's|^\./||' |
         sort) | while read -r trs; do
         echo "--- $step: ${trs%.trs}.log"
