@@ -41,10 +41,14 @@ AC_DEFUN([_DMESH_MPI_ABI_TRY], [
   dmesh_save_CPPFLAGS=$CPPFLAGS dmesh_save_LIBS=$LIBS
   CPPFLAGS="$CPPFLAGS $1" LIBS="$2 $LIBS"
   AC_MSG_CHECKING([for the MPI-5 standard ABI from $3])
+  dnl an implementation's own mpi.h may define MPI_ABI_VERSION too (Open MPI
+  dnl 6's is -1) and link against libmpi_abi: the handles tell them apart
   AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>
-#if !defined(MPI_ABI_VERSION) || MPI_VERSION < 5
+#if !defined(MPI_ABI_VERSION) || MPI_ABI_VERSION < 1 || MPI_VERSION < 5
 #error not the MPI-5 standard ABI
-#endif]], [[int major, minor; MPI_Init(0, 0); MPI_Abi_get_version(&major, &minor); MPI_Finalize();]])],
+#endif
+typedef char dmesh_abi_handles[__builtin_types_compatible_p(MPI_Comm, struct MPI_ABI_Comm *) ? 1 : -1];]],
+    [[int major, minor; MPI_Init(0, 0); MPI_Abi_get_version(&major, &minor); MPI_Finalize();]])],
     [dmesh_abi_ok=yes], [dmesh_abi_ok=no])
   AC_MSG_RESULT([$dmesh_abi_ok])
   CPPFLAGS=$dmesh_save_CPPFLAGS LIBS=$dmesh_save_LIBS
@@ -53,18 +57,35 @@ AC_DEFUN([_DMESH_MPI_ABI_TRY], [
 # _DMESH_MPI_ABI_DIR(DIR, SOURCE): try the layouts of a prefix; sets
 # dmesh_abi_cppflags and dmesh_abi_libs when one works.
 AC_DEFUN([_DMESH_MPI_ABI_DIR], [
-  for dmesh_inc in "$1/include" "$1/include/standard_abi"; do
-    AS_IF([test -f "$dmesh_inc/mpi.h" && grep MPI_ABI_VERSION "$dmesh_inc/mpi.h" >/dev/null 2>&1],
-      [dmesh_try_cpp="-I$dmesh_inc"; break],
-      [test -f "$dmesh_inc/mpi_abi.h"], [dmesh_try_cpp="-DMPI_ABI -I$dmesh_inc"; break],
-      [dmesh_try_cpp=])
-  done
+  dmesh_try_cpp=
+  if test -f "$1/include/standard_abi/mpi.h"; then
+    dmesh_try_cpp="-I$1/include/standard_abi"
+  elif test -f "$1/include/mpi_abi.h"; then
+    dmesh_try_cpp="-DMPI_ABI -I$1/include"
+  elif grep MPI_ABI_Comm "$1/include/mpi.h" >/dev/null 2>&1; then
+    dmesh_try_cpp="-I$1/include"
+  fi
   AS_IF([test -n "$dmesh_try_cpp"], [
     for dmesh_lib in "$1/lib" "$1/lib64"; do
-      dnl a development link that leads nowhere (Debian's MPICH 5 has one):
-      dnl the library itself, whose soname is libmpi_abi.so.1 all the same
-      AS_IF([test -e "$dmesh_lib/libmpi_abi.so"], [dmesh_try_libs="-L$dmesh_lib -lmpi_abi"],
-        [dmesh_try_libs=`ls "$dmesh_lib"/libmpi_abi.so.1* "$dmesh_lib"/../libmpi_abi_*.so.1* 2>/dev/null | head -n 1`])
+      dnl the library itself where the development link leads nowhere
+      dnl (Debian's MPICH 5: mpich/lib/libmpi_abi.so -> ../../libmpi_abi_mpich.so,
+      dnl which only exists as .so.1.0.0); its soname is libmpi_abi.so.1 all the same
+      dmesh_try_libs=
+      if test -e "$dmesh_lib/libmpi_abi.so"; then
+        dmesh_try_libs="-L$dmesh_lib -lmpi_abi"
+      elif test -L "$dmesh_lib/libmpi_abi.so"; then
+        dmesh_t=`readlink "$dmesh_lib/libmpi_abi.so"`
+        AS_CASE([$dmesh_t], [/*], [], [dmesh_t="$dmesh_lib/$dmesh_t"])
+        dmesh_d=`dirname "$dmesh_t"`
+        dmesh_d=`cd "$dmesh_d" 2>/dev/null && pwd -P`
+        dmesh_t="$dmesh_d/`basename "$dmesh_t"`"
+        dmesh_try_libs=`ls "$dmesh_t".1* 2>/dev/null | head -n 1`
+      else
+        dmesh_try_libs=`ls "$dmesh_lib"/libmpi_abi.so.1* 2>/dev/null | head -n 1`
+      fi
+      dnl a file: by name (-l:), which libtool passes on to the link
+      AS_CASE([$dmesh_try_libs], [/*],
+        [dmesh_try_libs="-L`dirname "$dmesh_try_libs"` -l:`basename "$dmesh_try_libs"`"])
       AS_IF([test -n "$dmesh_try_libs"], [
         _DMESH_MPI_ABI_TRY([$dmesh_try_cpp], [$dmesh_try_libs], [$2])
         AS_IF([test $dmesh_abi_ok = yes],
