@@ -4,8 +4,10 @@
  * \brief dmesh: n-dimensional device meshes over MPI communicators.
  *
  * This header is the public contract of the library. Every function returns
- * DMESH_SUCCESS (0) or one of the error classes below; outputs come last and
- * are written only on success.
+ * DMESH_SUCCESS (0) or one of the error classes below, after raising a
+ * failure on the error handler of the communicator the call concerns, as
+ * MPI does (see "Errors"); outputs come last: output handles are their
+ * nulls after a failure, other outputs are written only on success.
  */
 #ifndef DMESH_H
 #define DMESH_H
@@ -131,7 +133,7 @@ extern "C" {
  *            dmesh), outermost first; product(shape) <= size of \p comm
  * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
  * \param[in] info options, or MPI_INFO_NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS or an error class: DMESH_ERR_ARG for a negative
  *         entry; DMESH_ERR_SIZE when product(shape) exceeds the size of
  *         \p comm, or when the shape has zeros and the product of its
@@ -174,7 +176,7 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  *            number of nodes
  * \param[in] dim_names ndims distinct names, or NULL for an unnamed mesh
  * \param[in] info options, or MPI_INFO_NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS; DMESH_ERR_SIZE when the product of all factors is
  *         not the size of \p comm, or when the nodes do not each hold the
  *         product of \p in_node ranks or are not the product of \p across
@@ -204,7 +206,7 @@ DMESH_EXPORT int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int n
  *            the chosen shape (MPI_Dims_create on the same input gives it)
  * \param[in] dim_names ndims distinct names, or NULL
  * \param[in] info options, or MPI_INFO_NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS or an error class (DMESH_ERR_LAYOUT for duplicate or
  *         out-of-range ranks; for \p shape as dmesh_init())
  * \note Collective over \p comm. The rank list is copied.
@@ -226,7 +228,7 @@ DMESH_EXPORT int dmesh_create(MPI_Comm comm, const char *device_type, int ndims,
  * \param[in] ranks row-major rank list as for dmesh_create(); NULL allowed
  *            when ndims == 1, the mesh then being the group of dim_comms[0]
  * \param[in] dim_names ndims distinct names, or NULL
- * \param[out] mesh the new mesh
+ * \param[out] mesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_LAYOUT when a communicator's members or
  *         their order differ from the mesh's groups, or another error class
  * \note Collective over \p comm.
@@ -239,9 +241,23 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  * \brief Free a mesh handle and set it to DMESH_NULL.
  * \param[in,out] mesh handle to free; a DMESH_NULL handle is accepted
  * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL
- * \note Local for every mesh but the last of its universe; freeing the last
- *       one frees the universe's communicators, which is collective over the
- *       communicator of the root mesh (all its ranks free their last mesh).
+ * \note Local for every mesh but the last of its universe. Freeing the last
+ *       one frees the communicators of the universe that the caller holds
+ *       (MPI_Comm_free, and the NCCL ones' destruction), which is collective
+ *       over the members of each: every member of the mesh frees its last
+ *       mesh of the universe, in the same order with respect to other
+ *       collective calls on those communicators.
+ *       **A process that holds no communicator of the universe frees
+ *       alone**, whenever it likes: a process outside the mesh (is_member 0
+ *       from dmesh_get_coordinate(); dmesh_get_comm() and
+ *       dmesh_get_sub_comm() give it MPI_COMM_NULL) holds none, whatever was
+ *       derived from the mesh, so its dmesh_free() is local and may come
+ *       before or after the members' (MPI_Cart_create's excluded processes
+ *       likewise just go their way). It must still take part in every
+ *       collective call that the members make on the universe
+ *       (dmesh_flatten(), dmesh_unflatten(), dmesh_get_sub_comm(),
+ *       dmesh_get_cart_comm(), ...: collective over the root communicator,
+ *       non-members included) before it frees its last mesh.
  *       A mesh still on the current-mesh stack must not be freed.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
@@ -272,15 +288,14 @@ DMESH_EXPORT int dmesh_abort(dmesh_t mesh);
  * \param[in] n number of names
  * \param[in] dim_names names of the mesh, in outer-to-inner order; on a root
  *            mesh also names registered by dmesh_flatten()
- * \param[out] submesh the sliced mesh
+ * \param[out] submesh the sliced mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_NAME for an unknown name or an unnamed mesh,
- *         DMESH_ERR_LAYOUT when the names are not in ascending stride order
- *         or overlap, and for a name that dmesh_flatten() registered from a
- *         mesh whose dimensions were in another order than the root's (a
- *         dmesh_concatenate() of transposed slices): its ranks are not in
- *         the root's order, so it is no slice of the root (the mesh that
- *         dmesh_flatten() returned is the 1-D mesh of that name)
- * \note Local: creates no communicator. Thread-safe with other queries.
+ *         DMESH_ERR_LAYOUT when the names are not in the mesh's order (outer
+ *         to inner: descending stride) or overlap, and for a name that dmesh_flatten() registered
+ * from a mesh whose dimensions were in another order than the root's (a dmesh_concatenate() of
+ * transposed slices): its ranks are not in the root's order, so it is no slice of the root (the
+ * mesh that dmesh_flatten() returned is the 1-D mesh of that name) \note Local: creates no
+ * communicator. Thread-safe with other queries.
  */
 DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh);
 
@@ -290,7 +305,7 @@ DMESH_EXPORT int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[],
  * \param[in] mesh mesh to flatten (usually a slice of the root)
  * \param[in] name name of the flat dimension; NULL joins the names with "_"
  * \param[in] info options for the new communicator, or MPI_INFO_NULL
- * \param[out] flat the one-dimensional mesh
+ * \param[out] flat the one-dimensional mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_NAME when \p name is a root dimension or
  *         was registered for another layout, or another error class
  * \note Collective over the root communicator. A name registered before with
@@ -306,7 +321,8 @@ DMESH_EXPORT int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dm
  * \param[in] sizes their sizes, whose product is the size of \p dim
  * \param[in] dim_names their names (required when \p mesh is named)
  * \param[in] info options for the new communicators, or MPI_INFO_NULL
- * \param[out] out the new mesh, with ndims - 1 + n dimensions
+ * \param[out] out the new mesh, with ndims - 1 + n dimensions (DMESH_NULL when
+ *            the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_SIZE on a size mismatch, or another class
  * \note Collective over the root communicator. The new names are not
  *       registered on the root mesh. Unflattening the same dimension into
@@ -320,6 +336,7 @@ DMESH_EXPORT int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[]
  * \param[in] n number of meshes, >= 1
  * \param[in] meshes meshes of one universe with disjoint, orthogonal dimensions
  * \param[out] out mesh with every dimension of every input, in order
+ *            (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS, DMESH_ERR_LAYOUT for overlapping dimensions or
  *         different universes, DMESH_ERR_NAME for repeated names
  * \note Local: reuses the inputs' communicators.
@@ -375,7 +392,9 @@ DMESH_EXPORT int dmesh_get_device_type(dmesh_t mesh, const char **device_type);
  * \param[in] mesh the mesh
  * \param[in] maxdims capacity of \p coords (>= ndims, on every rank: the
  *            check does not depend on \p rank being a member)
- * \param[out] coords the coordinate (left untouched when not a member)
+ * \param[out] coords the coordinate; MPI_UNDEFINED in each of the ndims
+ *             entries when the caller is outside the mesh (a mesh smaller
+ *             than its communicator)
  * \param[out] is_member 1 if the calling rank is part of the mesh, else 0
  * \return DMESH_SUCCESS or DMESH_ERR_ARG
  */
@@ -416,8 +435,8 @@ DMESH_EXPORT int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *n
  * \param[in] mesh the mesh
  * \param[in] dim dimension index
  * \param[out] comm borrowed communicator (do not free), valid while any mesh
- *             of the universe lives; MPI_COMM_NULL for a non-member. Its rank
- *             order is the local rank along \p dim.
+ *             of the universe lives; MPI_COMM_NULL for a non-member and when
+ *             the call fails. Its rank order is the local rank along \p dim.
  * \return DMESH_SUCCESS or DMESH_ERR_ARG
  */
 DMESH_EXPORT int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm);
@@ -474,17 +493,54 @@ DMESH_EXPORT int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info);
 DMESH_EXPORT int dmesh_push(dmesh_t mesh);
 
 /** \brief Pop the top of the calling thread's stack.
- *  \param[out] mesh the popped mesh (may be NULL to discard it)
+ *  \param[out] mesh the popped mesh (may be NULL to discard it; DMESH_NULL when the
+ *             call fails)
  *  \return DMESH_SUCCESS, DMESH_ERR_ARG if the stack is empty */
 DMESH_EXPORT int dmesh_pop(dmesh_t *mesh);
 
 /** \brief Top of the calling thread's stack, DMESH_NULL when empty.
- *  \param[out] mesh the current mesh (borrowed) \return DMESH_SUCCESS or DMESH_ERR_ARG */
+ *  \param[out] mesh the current mesh (borrowed; DMESH_NULL when the call fails)
+ *  \return DMESH_SUCCESS or DMESH_ERR_ARG */
 DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
 /** @} */
 
 /* ------------------------------------------------------------------------ */
 /** \name Errors
+ *
+ * dmesh raises its errors the way MPI does. Each class is also an MPI error
+ * class, with an MPI error code and the string of dmesh_error_string(),
+ * registered with MPI (MPI_Add_error_class, MPI_Add_error_code,
+ * MPI_Add_error_string) at the first failure that needs them. A failing
+ * call passes that code to MPI_Comm_call_errhandler on:
+ *   - the communicator passed to a creation call (dmesh_init,
+ *     dmesh_init_hybrid, dmesh_create, dmesh_from_comms,
+ *     dmesh_deserialize);
+ *   - the communicator a mesh was made from, for a call on a mesh (as
+ *     MPI_Cart_sub raises on its parent); after the program freed that
+ *     communicator, its error handler as it was when the mesh was made;
+ *   - MPI_COMM_SELF for a call tied to no communicator (a DMESH_NULL mesh,
+ *     dmesh_pop, dmesh_get_current, dmesh_get_version,
+ *     dmesh_get_build_info, the functions of dmesh_layout.h), and only
+ *     while MPI is initialised: before MPI_Init (or without it, in the
+ *     sessions model) and after MPI_Finalize the class is just returned.
+ *
+ * Collective calls raise after their ranks agreed on the outcome: every
+ * rank raises the same class. The handler decides what follows:
+ *
+ * | handler | what happens |
+ * |---|---|
+ * | MPI_ERRORS_ARE_FATAL (MPI's default on MPI_COMM_WORLD), MPI_ERRORS_ABORT | dmesh writes "dmesh: <call> failed on rank <r> of its communicator: <detail> [<class>]" to stderr, then the handler ends the job |
+ * | MPI_ERRORS_RETURN | the call returns its DMESH_ERR_* class |
+ * | a program's own handler | called once per failing call with the code (dmesh_error_class() maps it back to the class; MPI_Error_string gives dmesh's text); when it returns, the call returns its class |
+ *
+ * `DMESH_ERRORS=return` in the environment (read once) returns classes
+ * without calling any handler: for codes that check every return and keep
+ * MPI_COMM_WORLD fatal. `DMESH_ERRORS=comm` is the default described above.
+ *
+ * Whatever the handler, a failing call sets its output handles to their
+ * nulls (DMESH_NULL, MPI_COMM_NULL, a NULL ncclComm_t); its other outputs
+ * are written only on success. dmesh_error_string(), dmesh_last_error()
+ * and dmesh_error_class() never call a handler.
  * @{ */
 
 /** \brief Static name and description of an error class ("unknown error" for others).
@@ -494,6 +550,20 @@ DMESH_EXPORT const char *dmesh_error_string(int err);
 /** \brief Detail of the last failure on the calling thread ("" if none).
  *  \return a thread-local string, valid until the thread's next failing call */
 DMESH_EXPORT const char *dmesh_last_error(void);
+
+/**
+ * \brief The DMESH_ERR_* class of an MPI error code that dmesh raised.
+ *
+ * What a program's error handler receives is an MPI error code; this maps
+ * it back, as MPI_Error_class does for MPI's own codes.
+ * \param[in] errorcode an MPI error code
+ * \param[out] errorclass its DMESH_ERR_* class
+ * \return DMESH_SUCCESS, or DMESH_ERR_ARG for a code that dmesh did not
+ *         raise (or a NULL \p errorclass)
+ * \note Local; thread-safe; never calls an error handler (it is meant to be
+ *       called from one).
+ */
+DMESH_EXPORT int dmesh_error_class(int errorcode, int *errorclass);
 /** @} */
 
 /* ------------------------------------------------------------------------ */
@@ -502,7 +572,8 @@ DMESH_EXPORT const char *dmesh_last_error(void);
  * rank's coordinate, neighbours along a dimension, every group of a
  * dimension, a Cartesian communicator, and saving and restoring a mesh.
  * The queries are local (any MPI thread level, concurrently from several
- * threads); dmesh_get_cart_comm() and dmesh_deserialize() are collective.
+ * threads); dmesh_get_cart_comm(), dmesh_get_sub_comm() and
+ * dmesh_deserialize() are collective.
  * @{ */
 
 /**
@@ -524,8 +595,9 @@ DMESH_EXPORT int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], 
  * \param[in] mesh the mesh
  * \param[in] rank a rank of the root communicator
  * \param[in] maxdims capacity of \p coords (>= ndims)
- * \param[out] coords the coordinate (left untouched when \p rank is not a
- *             member); for the caller, what dmesh_get_coordinate() gives
+ * \param[out] coords the coordinate, MPI_UNDEFINED in each of the ndims
+ *             entries when \p rank is not a member; for the caller, what
+ *             dmesh_get_coordinate() gives
  * \param[out] is_member 1 if \p rank is part of a copy of the mesh, else 0
  * \return DMESH_SUCCESS, DMESH_ERR_ARG for a rank outside the communicator
  *         or a too small \p maxdims
@@ -613,7 +685,7 @@ DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
  *            communicator itself (MPI_Cart_coords, MPI_Cart_shift).
  * \param[out] cart borrowed communicator over the caller's copy of the mesh
  *             (do not free), valid while any mesh of the universe lives;
- *             MPI_COMM_NULL for a non-member
+ *             MPI_COMM_NULL for a non-member and when the call fails
  * \return DMESH_SUCCESS, DMESH_ERR_ARG, DMESH_ERR_MISMATCH when ranks passed
  *         different arguments, DMESH_ERR_MPI
  * \note Collective over the root communicator (as dmesh_flatten()). Cached
@@ -622,6 +694,35 @@ DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
  */
 DMESH_EXPORT int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder,
                                      MPI_Comm *cart);
+
+/**
+ * \brief The communicator of the caller's group over some dimensions of the
+ *        mesh: MPI_Cart_sub's job (keep two of three dimensions, say, for a
+ *        per-plane communicator) in one call.
+ * \param[in] mesh the mesh
+ * \param[in] remain_dims ndims flags: dimension d is kept when
+ *            remain_dims[d] != 0
+ * \param[out] newcomm borrowed communicator (do not free), valid while any
+ *             mesh of the universe lives: the members of the mesh whose
+ *             coordinates differ from the caller's only along the kept
+ *             dimensions, ranked in row-major order of their kept
+ *             coordinates (MPI_Cart_sub's order). Every flag 0: a
+ *             communicator of the caller alone; every flag 1: the whole
+ *             mesh (the caller's copy of it), ranked as dmesh_get_ranks().
+ *             MPI_COMM_NULL for a process outside the mesh (a mesh smaller
+ *             than its communicator) and when the call fails
+ * \return DMESH_SUCCESS, DMESH_ERR_ARG for a NULL argument,
+ *         DMESH_ERR_MISMATCH when ranks passed different flags, DMESH_ERR_MPI
+ * \note Collective over the root communicator (as dmesh_flatten()). Cached
+ *       in the universe by layout: the communicator is the one that
+ *       dmesh_flatten() without info makes of the slice of the kept
+ *       dimensions (the same handle, whichever call comes first), and a
+ *       second call creates nothing. Needs no names: works on unnamed
+ *       meshes, and registers none. A single kept dimension d gives the
+ *       members and order of dmesh_get_comm(mesh, d) (the same handle when
+ *       the mesh's communicators were made without info).
+ */
+DMESH_EXPORT int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm);
 
 /**
  * \brief Save a mesh as a versioned, self-describing text (PyTorch's
@@ -779,8 +880,8 @@ DMESH_EXPORT int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *
  * \param[out] survivors unless NULL: a new communicator of every survivor
  *             of the universe's communicator in their old relative order,
  *             owned by the caller (free it with MPI_Comm_free); the new
- *             mesh's ranks are ranks of it
- * \param[out] newmesh the new mesh
+ *             mesh's ranks are ranks of it; MPI_COMM_NULL when the call fails
+ * \param[out] newmesh the new mesh (DMESH_NULL when the call fails)
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or \p dim;
  *         DMESH_ERR_SIZE when \p dim would lose every index, or when
  *         DMESH_KEEP_SHAPE is asked and the spares do not suffice;

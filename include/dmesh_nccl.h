@@ -32,7 +32,7 @@ extern "C" {
  * \param[in] dim dimension index, 0 to ndims - 1
  * \param[out] comm borrowed communicator: do not destroy or abort it; it
  *             stays valid while any mesh of the universe lives and until
- *             dmesh_abort() on that universe
+ *             dmesh_abort() on that universe; NULL when the call fails
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a NULL argument or a bad \p dim;
  *         DMESH_ERR_NOT_MEMBER when the caller is not part of the mesh;
  *         DMESH_ERR_BACKEND when the dimension does not use NCCL;

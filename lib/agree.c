@@ -29,6 +29,8 @@
  * Without fault tolerance no MPIX_ call is made: the cost is unchanged. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -3,6 +3,8 @@
  * the MPI communicator every dimension has is the universe's. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

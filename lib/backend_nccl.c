@@ -10,6 +10,8 @@
  * once, and every other one is split from it (doc/gpu.md). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

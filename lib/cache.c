@@ -5,6 +5,8 @@
  * universe can free them in reverse. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,8 @@
  * itself. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdlib.h>
 

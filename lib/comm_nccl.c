@@ -6,6 +6,8 @@
  * with the agreement (agree.h) so that every member returns the same answer. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <sched.h>
 #include <time.h>
 #include <stdio.h>

@@ -2,6 +2,8 @@
 /* NCCL pairing when dmesh is built without NCCL: the backend is unavailable. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include "comm_nccl.h"
 #include "error.h"
 

@@ -2,7 +2,10 @@
 /* The creation driver (create.h). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include "create.h"
+#include "error.h"
 
 void dmesh_creation_begin(dmesh_creation_t *c, const dmesh_creation_ops_t *ops, const char *fn,
                           dmesh_universe_t *u, int check, void *call)
@@ -11,6 +14,7 @@ void dmesh_creation_begin(dmesh_creation_t *c, const dmesh_creation_ops_t *ops, 
     c->fn = fn;
     c->u = u;
     c->creating = 1;
+    c->over = MPI_COMM_NULL;
     c->call = call;
     dmesh_request_begin(&c->request, fn, check);
 }
@@ -20,6 +24,8 @@ int dmesh_creation_run(dmesh_creation_t *c, int err)
     const dmesh_creation_ops_t *ops = c->ops;
     uint64_t hash;
 
+    /* a binding that rejected its own arguments (raise.h) fails here */
+    err = dmesh_error_reject_take(err);
     if (err != DMESH_SUCCESS && !c->request.check)
         return err; /* the check off: the others are trusted to fail alike */
     if (ops->join != NULL)
@@ -28,8 +34,13 @@ int dmesh_creation_run(dmesh_creation_t *c, int err)
         c->creating = 1; /* a failed reservation counts as a miss: the others may create */
     if (c->request.check || c->creating) {
         hash = dmesh_request_hash(&c->request);
+        if (ops->agree == NULL)
+            c->over = dmesh_universe_comm(c->u);
         err = ops->agree != NULL ? ops->agree(c, hash, err)
                                  : dmesh_universe_agree(c->u, hash, err, c->fn);
+        /* the same on every rank: which rank passed what (error path only) */
+        if (err == DMESH_ERR_MISMATCH && c->over != MPI_COMM_NULL)
+            err = dmesh_request_explain(c->over, &c->request, c->fn);
     }
     if (err == DMESH_SUCCESS && ops->make != NULL)
         err = ops->make(c);

@@ -48,8 +48,9 @@ struct dmesh_creation {
     const char *fn;
     dmesh_universe_t *u; /* may be set by reserve (a root creation makes it) */
     dmesh_request_t request;
-    int creating; /* 1 until reserve says that nothing is to be made */
-    void *call;   /* the call's own state, for the hooks */
+    int creating;  /* 1 until reserve says that nothing is to be made */
+    MPI_Comm over; /* what the agreement ran over (set by an agree hook) */
+    void *call;    /* the call's own state, for the hooks */
 };
 
 /* Start a creation of the call fn (check: dmesh_check) on u. */

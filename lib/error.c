@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Error classes, their strings, and the thread-local detail of the last failure. */
+/* Error classes, their strings, the thread-local detail of the last
+ * failure, the classes' MPI error codes (registered at the first need), and
+ * a language binding's rejection waiting for the next agreement. */
 #include "config.h"
 
+#include "api_impl.h"
+
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 #include "ulfm.h"
@@ -11,6 +17,15 @@
 #define DMESH_DETAIL_LEN 512
 
 static _Thread_local char last_detail[DMESH_DETAIL_LEN];
+
+/* The MPI codes of the classes (0: not registered); codes[0] unused. */
+static int codes[DMESH_ERR_LASTCODE];
+static int registered;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A binding's rejection for the next agreement, and its quiet checks. */
+static _Thread_local int rejected, quiet;
+static _Thread_local char rejected_detail[DMESH_DETAIL_LEN];
 
 static const char *const error_strings[DMESH_ERR_LASTCODE] = {
     [DMESH_SUCCESS] = "DMESH_SUCCESS: no error",
@@ -67,4 +82,99 @@ int dmesh_error_mpi(int mpi_err, const char *what)
     if (dmesh_ulfm_is_failure(mpi_err))
         return dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: %s", what, msg);
     return dmesh_error_set(DMESH_ERR_MPI, "%s: %s", what, msg);
+}
+
+/* Under the lock: every class gets an MPI class, a code of it and its
+ * string. A failure leaves the rest unregistered (raised as MPI_ERR_OTHER). */
+static void register_codes(void)
+{
+    int c, cls, code;
+
+    for (c = 1; c < DMESH_ERR_LASTCODE; c++) {
+        if (MPI_Add_error_class(&cls) != MPI_SUCCESS ||
+            MPI_Add_error_code(cls, &code) != MPI_SUCCESS)
+            return;
+        MPI_Add_error_string(cls, (char *)dmesh_error_string(c));
+        MPI_Add_error_string(code, (char *)dmesh_error_string(c));
+        codes[c] = code;
+    }
+}
+
+int dmesh_error_code(int err)
+{
+    int code;
+
+    pthread_mutex_lock(&lock);
+    if (!registered) {
+        registered = 1;
+        register_codes();
+    }
+    code = err > 0 && err < DMESH_ERR_LASTCODE ? codes[err] : 0;
+    pthread_mutex_unlock(&lock);
+    return code != 0 ? code : MPI_ERR_OTHER;
+}
+
+void dmesh_error_forget_codes(void)
+{
+    pthread_mutex_lock(&lock);
+    registered = 0;
+    memset(codes, 0, sizeof(codes));
+    pthread_mutex_unlock(&lock);
+}
+
+int dmesh_error_class(int errorcode, int *errorclass)
+{
+    int c, found = 0;
+
+    if (errorclass == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_error_class: argument 'errorclass' is NULL");
+    pthread_mutex_lock(&lock);
+    for (c = 1; c < DMESH_ERR_LASTCODE && !found; c++)
+        if (codes[c] != 0 && codes[c] == errorcode)
+            found = c;
+    pthread_mutex_unlock(&lock);
+    if (!found)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_error_class: %d is not an error code that dmesh raised",
+                               errorcode);
+    *errorclass = found;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_error_reject(int err, const char *detail)
+{
+    dmesh_error_set(err, "%s", detail != NULL ? detail : "");
+    snprintf(rejected_detail, sizeof(rejected_detail), "%s", last_detail);
+    rejected = err;
+    return err;
+}
+
+int dmesh_error_rejected(void)
+{
+    return rejected;
+}
+
+void dmesh_error_reject_drop(void)
+{
+    rejected = 0;
+}
+
+int dmesh_error_reject_take(int err)
+{
+    int r = rejected;
+
+    if (r == 0)
+        return err;
+    rejected = 0;
+    return dmesh_error_set(r, "%s", rejected_detail);
+}
+
+void dmesh_error_quiet(int on)
+{
+    quiet = on;
+}
+
+int dmesh_error_quieted(void)
+{
+    return quiet;
 }

@@ -18,6 +18,29 @@ int dmesh_error_set(int err, const char *fmt, ...) DMESH_PRINTF(2, 3);
 /* Record an MPI failure: "what: <MPI's error string>"; returns DMESH_ERR_MPI. */
 int dmesh_error_mpi(int mpi_err, const char *what);
 
+/* The MPI error code of class err (raise.c passes it to error handlers):
+ * every class is registered with MPI (MPI_Add_error_class, _code,
+ * _string) at the first call; MPI_ERR_OTHER where that failed. */
+int dmesh_error_code(int err);
+
+/* Forget the registered codes: the MPI they were registered with ended
+ * (the last session of a program without MPI_Init; pcomm.c). */
+void dmesh_error_forget_codes(void);
+
+/* A language binding rejected its own arguments of a collective call
+ * (binding.h): the class and detail the call takes instead of its own
+ * local outcome (dmesh_error_reject_take, create.c), so that every rank
+ * still joins the agreement. Thread-local; dropped at the end of the call
+ * whatever happened (dmesh_error_reject_drop). */
+int dmesh_error_reject(int err, const char *detail);
+int dmesh_error_rejected(void);
+int dmesh_error_reject_take(int err);
+void dmesh_error_reject_drop(void);
+
+/* Checks a binding makes for itself raise nothing while quiet (raise.c). */
+void dmesh_error_quiet(int on);
+int dmesh_error_quieted(void);
+
 /* Return err after an inner call that recorded its own detail already. */
 #define DMESH_TRY(call)                                                                            \
     do {                                                                                           \

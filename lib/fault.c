@@ -4,6 +4,8 @@
  * resets the call counters, so that a test arms one fault with setenv. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #ifdef DMESH_FAULT_INJECTION /* listed in test programs unconditionally */
 
 #include <mpi.h>

@@ -5,6 +5,8 @@
  * returns DMESH_ERR_UNSUPPORTED, saying how to get it. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

@@ -15,6 +15,8 @@
  * A library is never unloaded: CUDA and NCCL keep threads and state. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -16,6 +16,8 @@
  * again, and says so in the next call that meets it. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

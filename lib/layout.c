@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>

@@ -4,6 +4,8 @@
  * the two agree. Pure, no MPI. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

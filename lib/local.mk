@@ -9,7 +9,8 @@ include_HEADERS += include/dmesh.h include/dmesh_layout.h
 nodist_include_HEADERS += include/dmesh_version.h
 
 lib_libdmesh_core_la_SOURCES = \
-	lib/error.c lib/error.h \
+	lib/error.c lib/error.h lib/raise.c lib/raise.h lib/binding.h \
+	lib/api.c lib/api_layout.c lib/api_names.h lib/api_impl.h \
 	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c lib/layout_text.c lib/layout_check.h \
 	lib/options.c lib/options.h lib/option_value.c lib/option_value.h \

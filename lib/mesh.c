@@ -4,6 +4,8 @@
  * (mesh_derived.c) share. Nothing here is collective. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,27 +61,28 @@ int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all)
     return dmesh_dims_concat(m->ndims, m->dim, all);
 }
 
-int dmesh_check_shape(int ndims, const int shape[], int size, int *n)
+int dmesh_check_shape(const char *fn, int ndims, const int shape[], int size, int *n)
 {
     long long p = 1;
     int i;
 
     if (ndims < 1 || ndims > DMESH_MAX_DIMS)
-        return dmesh_error_set(DMESH_ERR_ARG, "ndims %d out of range [1, %d]", ndims,
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d out of range [1, %d]", fn, ndims,
                                DMESH_MAX_DIMS);
     if (shape == NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "shape is NULL");
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: shape is NULL", fn);
     for (i = 0; i < ndims; i++) {
         if (shape[i] < 1)
-            return dmesh_error_set(DMESH_ERR_ARG, "shape[%d] = %d: sizes must be >= 1", i,
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: shape[%d] = %d: sizes must be >= 1", fn, i,
                                    shape[i]);
         p *= shape[i];
         if (p > INT_MAX)
-            return dmesh_error_set(DMESH_ERR_SIZE, "mesh shape product exceeds INT_MAX");
+            return dmesh_error_set(DMESH_ERR_SIZE, "%s: mesh shape product exceeds INT_MAX", fn);
     }
     if (p > size)
         return dmesh_error_set(DMESH_ERR_SIZE,
-                               "mesh shape product %lld exceeds communicator size %d", p, size);
+                               "%s: mesh shape product %lld exceeds communicator size %d", fn, p,
+                               size);
     *n = (int)p;
     return DMESH_SUCCESS;
 }

@@ -54,11 +54,12 @@ static inline const char *dmesh_mesh_name(const struct dmesh_s *m, int d)
 int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all);
 int dmesh_dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all);
 
-/* Argument checks that root creation and derived meshes share: ndims sizes
+/* Argument checks that root creation and derived meshes share (fn: the
+ * call, the prefix of the details): ndims sizes
  * >= 1 whose product fits an int and the communicator's size (*n: the
  * product); the backend of each of ndims axes built in and usable with the
  * device type. */
-int dmesh_check_shape(int ndims, const int shape[], int size, int *n);
+int dmesh_check_shape(const char *fn, int ndims, const int shape[], int size, int *n);
 int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o);
 
 /* Local: a new mesh handle of ndims dims in u (takes one reference on u);

@@ -8,6 +8,8 @@
  * universe frees it with the others. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,9 +90,11 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
 /* The request (request.h): the mesh's axes and the key. */
 static void cart_request(dmesh_t m, const char *key, dmesh_request_t *r)
 {
+    dmesh_request_part(r, "mesh", "(%d dimensions)", m->ndims);
     dmesh_request_bytes(r, &m->ndims, sizeof(int));
     for (int d = 0; d < m->ndims; d++)
         dmesh_request_axis(r, dmesh_mesh_axis(m, d));
+    dmesh_request_part(r, "periods and reorder", "%s", "");
     dmesh_request_string(r, key);
 }
 

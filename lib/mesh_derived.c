@@ -3,8 +3,11 @@
  * communicators of their source), dmesh_flatten and dmesh_unflatten
  * (collective over the root communicator when a layout is new: reserve the
  * cache entries, agree, make the communicators, agree; roll back on every
- * rank after a failure). */
+ * rank after a failure). dmesh_get_sub_comm (MPI_Cart_sub's job) makes
+ * flatten's communicator without a mesh handle. */
 #include "config.h"
+
+#include "api_impl.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -75,7 +78,7 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
     }
     if (need_sorted && !ok)
         return dmesh_error_set(DMESH_ERR_LAYOUT,
-                               "%s: dimensions are not in ascending stride order "
+                               "%s: dimensions are not in descending stride order "
                                "(outer to inner, as in the root mesh)",
                                fn);
     DMESH_TRY(dmesh_axis_is_orthogonal(&all, &ok));
@@ -181,6 +184,7 @@ typedef struct {
 /* The request of a derived call: the source mesh's dims. */
 static void derived_begin_request(dmesh_creation_t *c, derived_call_t *d)
 {
+    dmesh_request_part(&c->request, "mesh", "(%d dimensions)", d->mesh->ndims);
     dmesh_request_dims(&c->request, d->mesh->ndims, d->mesh->named, d->mesh->dim);
 }
 
@@ -276,6 +280,7 @@ static int flatten_reserve(dmesh_creation_t *c)
     derived_call_t *d = c->call;
     dmesh_t m = d->mesh;
 
+    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, 1, &d->o);
     c->creating = 0;
     DMESH_TRY(dmesh_universe_intern(m->u, d->t.dim[0].name, &d->t.dim[0].name));
@@ -315,6 +320,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
     if (err == DMESH_SUCCESS)
         err = flatten_local(mesh, name, info, text, &d.axes[0], &d.o, &d.reuse);
     d.t.dim[0].name = text; /* interned by the reservation */
+    dmesh_request_part(&c.request, "name", "\"%.40s\"", text);
     dmesh_request_string(&c.request, text);
     derived_begin_request(&c, &d);
     if ((err = dmesh_creation_run(&c, err)) != DMESH_SUCCESS)
@@ -333,7 +339,7 @@ static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const c
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_unflatten: %d new dims make more than %d", n,
                                DMESH_MAX_DIMS);
     DMESH_CHECK_PTR(sizes);
-    DMESH_TRY(dmesh_check_shape(n, sizes, INT_MAX, &size));
+    DMESH_TRY(dmesh_check_shape("dmesh_unflatten", n, sizes, INT_MAX, &size));
     DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, dim), &d));
     if (size != d)
         return dmesh_error_set(DMESH_ERR_SIZE,
@@ -375,19 +381,38 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
     return check_unique_names(t, "dmesh_unflatten");
 }
 
+/* "(2, 4)": the sizes of n axes, for a detail message. */
+static const char *sizes_text(int n, const dmesh_axis_t axes[], char *buf, size_t len)
+{
+    dmesh_text_t t = {buf, len, 0};
+    int s;
+
+    for (int d = 0; d < n; d++)
+        dmesh_text_put(&t, "%s%d", d > 0 ? ", " : "(",
+                       dmesh_axis_numel(&axes[d], &s) == DMESH_SUCCESS ? s : -1);
+    dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, NULL);
+    return buf;
+}
+
 /* What the ranks must agree on: dim, the new dims' axes and all names. */
 static void unflatten_request(int dim, int n, const dmesh_axis_t parts[], const draft_t *t,
                               dmesh_request_t *r)
 {
     const char *names[DMESH_MAX_DIMS];
+    char text[DMESH_REQUEST_TEXT];
     int d;
 
+    dmesh_request_part(r, "dim", "%d", dim);
     dmesh_request_bytes(r, &dim, sizeof(dim));
+    dmesh_request_part(r, "sizes", "%s", sizes_text(n, parts, text, sizeof(text)));
     dmesh_request_bytes(r, &n, sizeof(n));
     for (d = 0; d < n; d++)
         dmesh_request_axis(r, &parts[d]);
     for (d = 0; d < t->ndims; d++)
         names[d] = t->dim[d].name != NULL ? t->dim[d].name : "";
+    dmesh_request_part(r, "names", "%s",
+                       dmesh_names_text(t->ndims, t->named ? names : NULL, text, sizeof(text)));
     dmesh_request_names(r, t->ndims, t->named ? names : NULL);
 }
 
@@ -395,6 +420,7 @@ static int unflatten_reserve(dmesh_creation_t *c)
 {
     derived_call_t *d = c->call;
 
+    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, d->nnew, &d->o);
     unflatten_request(d->first, d->nnew, d->axes, &d->t, &c->request);
     DMESH_TRY(derived_reserve(d->mesh, d->nnew, d->axes, &d->o, &c->creating, d->e));
@@ -474,4 +500,64 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
     DMESH_TRY(check_joined(&t, 0, "dmesh_concatenate"));
     DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
     return mesh_from(meshes[0]->u, &t, out);
+}
+
+/* dmesh_get_sub_comm: MPI_Cart_sub's job. The kept dimensions, joined in
+ * the mesh's order, are the axis that dmesh_flatten of their slice makes,
+ * and the options are flatten's without info: the cache entry is the same,
+ * so both hand out one communicator, which the universe owns. No handle
+ * and no registered name: a mesh need not be named for it. */
+static int sub_local(dmesh_t m, const int remain_dims[], derived_call_t *d)
+{
+    const char *fn = "dmesh_get_sub_comm";
+    draft_t kept = {.ndims = 0};
+    dmesh_axis_t all;
+
+    if (remain_dims == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: remain_dims is NULL", fn);
+    for (int k = 0; k < m->ndims; k++)
+        if (remain_dims[k])
+            kept.dim[kept.ndims++] = m->dim[k];
+    DMESH_TRY(dmesh_dims_concat(kept.ndims, kept.dim, &all));
+    DMESH_TRY(dmesh_axis_canonical(&all, &d->axes[0]));
+    return derived_options(m, MPI_INFO_NULL, 1, NULL, &d->o);
+}
+
+/* What the ranks must agree on besides the mesh's dims: which are kept. */
+static void sub_request(dmesh_t m, const int remain_dims[], dmesh_request_t *r)
+{
+    int keep[DMESH_MAX_DIMS] = {0};
+
+    for (int k = 0; remain_dims != NULL && k < m->ndims; k++)
+        keep[k] = remain_dims[k] != 0;
+    dmesh_request_string(r, "sub");
+    dmesh_request_bytes(r, keep, sizeof(keep));
+}
+
+static int sub_reserve(dmesh_creation_t *c)
+{
+    derived_call_t *d = c->call;
+
+    dmesh_request_options(&c->request, 1, &d->o);
+    return derived_reserve(d->mesh, 1, d->axes, &d->o, &c->creating, d->e);
+}
+
+static const dmesh_creation_ops_t sub_ops = {
+    .reserve = sub_reserve, .make = derived_make, .rollback = derived_rollback};
+
+int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm)
+{
+    derived_call_t d = {.mesh = mesh, .nnew = 1, .out = DMESH_NULL};
+    dmesh_creation_t c;
+    int err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    dmesh_creation_begin(&c, &sub_ops, __func__, mesh->u, dmesh_options_check(MPI_INFO_NULL), &d);
+    err = derived_begin(mesh, newcomm, __func__);
+    if (err == DMESH_SUCCESS)
+        err = sub_local(mesh, remain_dims, &d);
+    derived_begin_request(&c, &d);
+    sub_request(mesh, remain_dims, &c.request);
+    DMESH_TRY(dmesh_creation_run(&c, err));
+    return dmesh_universe_hand_out(mesh->u, d.e[0], __func__, newcomm);
 }

@@ -4,7 +4,9 @@
  * communicators and nothing of meshes. Built only --with-nccl. */
 #include "config.h"
 
-#include "dmesh_nccl.h"
+#define DMESH_API_NCCL 1
+#include "api_impl.h"
+
 #include "agree.h"
 #include "backend.h"
 #include "create.h"
@@ -21,6 +23,7 @@ static int nccl_agree(dmesh_creation_t *c, uint64_t hash, int err)
 {
     nccl_call_t *x = c->call;
 
+    c->over = x->e->comm;
     return dmesh_agree(x->e->comm, hash, err, "dmesh_get_nccl_comm (lazy creation)");
 }
 

@@ -4,6 +4,8 @@
  * current-mesh stack. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,14 +97,14 @@ int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     DMESH_CHECK_PTR(is_member);
     u = mesh->u;
-    if (dmesh_universe_my_index(u) >= 0) {
-        DMESH_CHECK_PTR(coords);
-        if (maxdims < mesh->ndims)
-            return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                                   mesh->ndims);
-        for (d = 0; d < mesh->ndims; d++)
-            coords[d] = dmesh_mesh_entry(mesh, d)->position;
-    }
+    DMESH_CHECK_PTR(coords);
+    if (maxdims < mesh->ndims)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
+                               mesh->ndims);
+    /* outside the mesh: MPI_UNDEFINED, as MPI marks "no such rank/colour" */
+    for (d = 0; d < mesh->ndims; d++)
+        coords[d] =
+            dmesh_universe_my_index(u) >= 0 ? dmesh_mesh_entry(mesh, d)->position : MPI_UNDEFINED;
     *is_member = dmesh_universe_my_index(u) >= 0;
     return DMESH_SUCCESS;
 }

@@ -7,8 +7,11 @@
  * a failure anywhere frees everything the call made, on every rank. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,7 +344,8 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
     }
     if (c->across != NULL)
         DMESH_TRY(hybrid_sizes(c, sizes, a));
-    DMESH_TRY(dmesh_check_shape(c->ndims, c->across != NULL ? sizes : shape, a->size, &a->n));
+    DMESH_TRY(
+        dmesh_check_shape(c->fn, c->ndims, c->across != NULL ? sizes : shape, a->size, &a->n));
     if (c->names != NULL)
         DMESH_TRY(dmesh_names_check(c->ndims, c->names, c->fn));
     a->names = c->names;
@@ -378,14 +382,23 @@ static int root_validate(const root_call_t *c, dmesh_t *mesh, root_args_t *a)
  * the sizes as given (with their zeros), the names and the options. */
 static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t *r)
 {
+    char text[DMESH_REQUEST_TEXT];
+    int n = a->layout.naxes;
+
+    dmesh_request_part(r, "communicator", "(its mesh number %lu)", id);
     dmesh_request_bytes(r, &id, sizeof(id));
+    dmesh_request_part(r, "device type", "\"%s\"", a->cuda ? "cuda" : "cpu");
     dmesh_request_bytes(r, &a->cuda, sizeof(a->cuda));
-    dmesh_request_bytes(r, &a->n, sizeof(a->n));
-    dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
-    dmesh_request_layout(r, &a->layout);
+    dmesh_request_part(r, "shape", "%s", list_text(n, a->given, text, sizeof(text)));
     dmesh_request_bytes(r, a->given, sizeof(a->given));
-    dmesh_request_names(r, a->layout.naxes, a->names);
-    dmesh_request_options(r, a->layout.naxes, &a->opts);
+    dmesh_request_bytes(r, &a->n, sizeof(a->n));
+    dmesh_request_layout(r, &a->layout);
+    dmesh_request_part(r, "names", "%s", dmesh_names_text(n, a->names, text, sizeof(text)));
+    dmesh_request_names(r, n, a->names);
+    dmesh_request_part(r, "options", "%s", "");
+    dmesh_request_options(r, n, &a->opts);
+    dmesh_request_part(r, "rank map", "%s", "");
+    dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
     if (a->rank_map != NULL && !a->local_map)
         dmesh_request_bytes(r, a->rank_map, (size_t)a->n * sizeof(int));
 }
@@ -421,14 +434,50 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
     return err;
 }
 
+/* The ranks of the communicator that the rank map leaves out, as text:
+ * ascending, runs written "a-b", cut short past the buffer. */
+static void left_out_text(const dmesh_universe_t *u, char *text, size_t len)
+{
+    int size = dmesh_universe_comm_size(u), n = dmesh_universe_nranks(u), r, first = -1;
+    char *in = calloc((size_t)size, 1);
+    size_t k = 0;
+
+    text[0] = '\0';
+    if (in == NULL)
+        return;
+    for (int i = 0; i < n; i++)
+        in[dmesh_universe_rank_at(u, i)] = 1;
+    for (r = 0; r <= size && k + 32 < len; r++) {
+        if (r < size && !in[r] && first < 0)
+            first = r;
+        if ((r == size || in[r]) && first >= 0) {
+            k += (size_t)snprintf(text + k, len - k, first == r - 1 ? "%s%d" : "%s%d-%d",
+                                  k ? ", " : "", first, r - 1);
+            first = -1;
+        }
+    }
+    if (r <= size)
+        snprintf(text + k, len - k, ", ...");
+    free(in);
+}
+
 static void debug_mesh(const char *what, dmesh_t m)
 {
     char text[1024];
+    int size = dmesh_universe_comm_size(m->u), n = dmesh_universe_nranks(m->u);
 
     if (!dmesh_universe_debugging(m->u))
         return;
     dmesh_to_string(m, text, sizeof(text), NULL);
     dmesh_universe_debug(m->u, "%s: %s", what, text);
+    /* a shape smaller than the communicator leaves ranks out: say which */
+    if (n < size && !dmesh_universe_local_map(m->u)) {
+        left_out_text(m->u, text, sizeof(text));
+        dmesh_universe_debug(m->u,
+                             "%s: %d of the communicator's %d ranks are outside the mesh "
+                             "(MPI_COMM_NULL communicators, coordinates MPI_UNDEFINED): %s",
+                             what, size - n, size, text);
+    }
 }
 
 /* A root creation for the creation driver (create.h). */
@@ -468,7 +517,8 @@ static int root_agree(dmesh_creation_t *cr, uint64_t hash, int err)
 {
     root_state_t *r = cr->call;
 
-    err = dmesh_agree(dmesh_private_comm_agreed_over(r->s), hash, err, cr->fn);
+    cr->over = dmesh_private_comm_agreed_over(r->s);
+    err = dmesh_agree(cr->over, hash, err, cr->fn);
     dmesh_private_comm_settle(r->s, err); /* the universe holds its own reference */
     return err;
 }

@@ -5,6 +5,8 @@
  * coordinate), like MPI's Cartesian queries. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdlib.h>
 
 #include "error.h"
@@ -82,13 +84,13 @@ int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], i
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
                                mesh->ndims);
     index = dmesh_rank_map_index(dmesh_universe_nranks(u), dmesh_universe_rank_map(u), rank);
-    if (index >= 0) {
-        for (d = 0; d < mesh->ndims; d++)
-            DMESH_TRY(dmesh_prepared_axis_decompose(&dmesh_mesh_entry(mesh, d)->prepared, index,
-                                                    &group, &c[d]));
-        for (d = 0; d < mesh->ndims; d++)
-            coords[d] = c[d];
-    }
+    for (d = 0; d < mesh->ndims; d++)
+        c[d] = MPI_UNDEFINED; /* rank outside the mesh */
+    for (d = 0; index >= 0 && d < mesh->ndims; d++)
+        DMESH_TRY(dmesh_prepared_axis_decompose(&dmesh_mesh_entry(mesh, d)->prepared, index, &group,
+                                                &c[d]));
+    for (d = 0; d < mesh->ndims; d++)
+        coords[d] = c[d];
     *is_member = index >= 0;
     return DMESH_SUCCESS;
 }

@@ -2,6 +2,8 @@
 /* The nodes of a communicator (node.h). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

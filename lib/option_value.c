@@ -2,6 +2,8 @@
 /* Values of options (option_value.h). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

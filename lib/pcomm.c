@@ -6,6 +6,8 @@
  * attribute. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +16,14 @@
 #include "error.h"
 #include "fault.h"
 #include "pcomm.h"
+#include "ulfm.h"
 
 /* The private duplicate of one user communicator. One reference belongs to
  * the attribute on the user's communicator, one to each universe. */
 struct dmesh_private_comm {
     MPI_Comm comm;
-    MPI_Comm user; /* the user's handle, to delete the attribute at finalize */
+    MPI_Comm user;  /* the user's handle, to delete the attribute at finalize */
+    int user_alive; /* p is still user's attribute (the program has not freed user) */
     int refs;
     unsigned long universes;                /* universes made on it: the next one's identity */
     int debug;                              /* DMESH_DEBUG: say when it is released */
@@ -31,6 +35,21 @@ static int comm_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static int finalize_hooked;            /* MPI_COMM_SELF carries finalize_keyval */
 static dmesh_private_comm_t *attached; /* private comms still cached on a user comm */
+static int live;                       /* private comms not yet freed */
+
+/* The last private duplicate of a program of the sessions model (no
+ * MPI_Init) is gone: its sessions may end, and an MPI initialised anew has
+ * none of the error codes registered before (error.h). */
+static void forget_codes_if_last(void)
+{
+    int initialized = 1, none;
+
+    pthread_mutex_lock(&lock);
+    none = --live == 0;
+    pthread_mutex_unlock(&lock);
+    if (none && MPI_Initialized(&initialized) == MPI_SUCCESS && !initialized)
+        dmesh_error_forget_codes();
+}
 
 void dmesh_private_comm_release(dmesh_private_comm_t *p)
 {
@@ -44,6 +63,7 @@ void dmesh_private_comm_release(dmesh_private_comm_t *p)
             fprintf(stderr, "dmesh: released the private duplicate of a user communicator\n");
         MPI_Comm_free(&p->comm);
         free(p);
+        forget_codes_if_last();
     }
 }
 
@@ -62,6 +82,7 @@ static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)keyval;
     (void)extra;
     pthread_mutex_lock(&lock);
+    p->user_alive = 0;
     if (p->prev || attached == p) { /* still listed (see finalize_attr_delete) */
         if (p->prev)
             p->prev->next = p->next;
@@ -173,13 +194,17 @@ static dmesh_private_comm_t *attached_to(MPI_Comm user, int *err)
 /* MPI_Comm_idup, or MPI_Comm_dup without a working one (configure), or
  * for a communicator of one process, where nothing is to overlap: MPICH
  * (4.0 and 4.2) crashes in the MPI_Wait of MPI_Comm_idup of a one-process
- * communicator made from an MPI-4 session. */
+ * communicator made from an MPI-4 session. With fault tolerance on, the
+ * blocking duplicate too: Open MPI 5.0.7 raises a process failure met by
+ * the MPI_Wait of MPI_Comm_idup as MPI_ERR_INTERN on MPI_COMM_WORLD, whose
+ * handler (fatal by default) is not the one of the communicator the
+ * program passed; MPI_Comm_dup reports it on that communicator. */
 static int dup_user(MPI_Comm user, MPI_Comm *comm, MPI_Request *req)
 {
 #if DMESH_HAVE_MPI_COMM_IDUP
     int size = 0;
 
-    if (MPI_Comm_size(user, &size) != MPI_SUCCESS || size != 1)
+    if ((MPI_Comm_size(user, &size) != MPI_SUCCESS || size != 1) && !dmesh_ulfm_enabled(user))
         return MPI_Comm_idup(user, comm, req);
 #endif
     *req = MPI_REQUEST_NULL;
@@ -227,11 +252,13 @@ static int attach_new(dmesh_private_comm_pending_t *s)
     p->comm = s->comm;
     p->user = s->user;
     p->refs = 2;
+    p->user_alive = 1;
     if ((rc = MPI_Comm_set_attr(s->user, comm_keyval, p)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_set_attr");
     s->comm = MPI_COMM_NULL; /* p owns it now */
     s->attached = 1;
     pthread_mutex_lock(&lock);
+    live++;
     p->next = attached;
     if (attached)
         attached->prev = p;
@@ -290,6 +317,17 @@ void dmesh_private_comm_retain(dmesh_private_comm_t *p)
 MPI_Comm dmesh_private_comm_user(const dmesh_private_comm_t *p)
 {
     return p->user;
+}
+
+MPI_Comm dmesh_private_comm_user_alive(const dmesh_private_comm_t *p)
+{
+    return p->user_alive ? p->user : MPI_COMM_NULL;
+}
+
+void dmesh_private_comm_detach(dmesh_private_comm_t *p)
+{
+    if (p->user_alive)
+        MPI_Comm_delete_attr(p->user, comm_keyval); /* comm_attr_delete: its reference goes */
 }
 
 MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p)

@@ -54,6 +54,15 @@ MPI_Comm dmesh_private_comm_handle(const dmesh_private_comm_t *p);
  * freed it: during a creation call on it). */
 MPI_Comm dmesh_private_comm_user(const dmesh_private_comm_t *p);
 
+/* The user's communicator while it still carries p (the program has not
+ * freed it, nor was p detached), else MPI_COMM_NULL. Local. */
+MPI_Comm dmesh_private_comm_user_alive(const dmesh_private_comm_t *p);
+
+/* Local: p is no longer the private duplicate of its user communicator
+ * (revoked: the next mesh on that communicator makes a new one); the
+ * universes holding p keep it until they go. */
+void dmesh_private_comm_detach(dmesh_private_comm_t *p);
+
 /* The identity of the next universe on p: every rank of the communicator
  * takes one per root creation call, whatever else failed, so that the
  * numbers stay the same on every rank. */

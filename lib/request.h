@@ -16,12 +16,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "mesh.h"
 #include "options.h"
+
+#define DMESH_REQUEST_PARTS 12 /* arguments told apart in a mismatch's detail */
+#define DMESH_REQUEST_TEXT 64  /* the short text of one argument's value */
+
+/* One argument of the call: its name, its own hash, its value in short. */
+typedef struct {
+    const char *what;
+    uint64_t h;
+    char text[DMESH_REQUEST_TEXT];
+} dmesh_request_part_t;
 
 typedef struct {
     uint64_t h;
     int check;
+    int nparts;
+    dmesh_request_part_t part[DMESH_REQUEST_PARTS];
 } dmesh_request_t;
 
 /* A request of the call fn, with the check on or off. */
@@ -41,7 +54,20 @@ void dmesh_request_dims(dmesh_request_t *r, int n, int named, const dmesh_dim_t 
  * the debug flag. */
 void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t *o);
 
+/* Start the argument what ("shape", "names", ...): what is added next
+ * belongs to it too; fmt (printf) gives its value in short ("" for none). */
+void dmesh_request_part(dmesh_request_t *r, const char *what, const char *fmt, ...)
+    DMESH_PRINTF(3, 4);
+
 /* The hash to agree on: 0 when the check is off. */
 uint64_t dmesh_request_hash(const dmesh_request_t *r);
+
+/* After an agreement over comm found the ranks' hashes different
+ * (DMESH_ERR_MISMATCH on every rank): collective over comm, on that path
+ * only (four small collectives), the detail names the lowest rank whose
+ * arguments differ from those of comm's rank 0, the first such argument
+ * and both values ("fn: rank 2 passed shape (1, 2), rank 0 (2, 2)").
+ * Returns DMESH_ERR_MISMATCH. */
+int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *fn);
 
 #endif /* DMESH_REQUEST_H */

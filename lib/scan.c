@@ -3,6 +3,8 @@
  * names, each error naming its line, column and byte offset. Pure. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

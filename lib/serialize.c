@@ -7,6 +7,8 @@
  * choice, building communicators) is followed by the agreement (dmesh_universe_agree). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,8 +225,10 @@ static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o
 static void saved_request(const char *text, const dmesh_saved_t *s, const dmesh_options_t *o,
                           int err, dmesh_request_t *r)
 {
+    dmesh_request_part(r, "saved mesh", "%s", "");
     if (text != NULL)
         dmesh_request_string(r, text);
+    dmesh_request_part(r, "options", "%s", "");
     if (err == DMESH_SUCCESS) /* the options, parsed only when all went well */
         dmesh_request_options(r, s->ndims, o);
 }

@@ -22,6 +22,8 @@
  * and byte offset. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>

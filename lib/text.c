@@ -2,6 +2,8 @@
 /* Text accumulated with snprintf rules (text.h). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +42,20 @@ void dmesh_text_finish(dmesh_text_t *t, size_t *needed)
         t->buf[t->len - 1] = '\0';
     if (needed != NULL)
         *needed = t->used;
+}
+
+const char *dmesh_names_text(int n, const char *const names[], char *buf, size_t len)
+{
+    dmesh_text_t t = {buf, len, 0};
+
+    if (names == NULL)
+        dmesh_text_put(&t, "unnamed");
+    for (int i = 0; names != NULL && i < n; i++)
+        dmesh_text_put(&t, "%s%s", i > 0 ? ", " : "(", names[i] != NULL ? names[i] : "NULL");
+    if (names != NULL)
+        dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, NULL);
+    return buf;
 }
 
 int dmesh_names_check(int n, const char *const names[], const char *fn)

@@ -8,6 +8,8 @@
  * counts: CUDA_VISIBLE_DEVICES is honoured by the runtime itself. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,8 @@
  * objects by bus id only: CUDA's and hwloc's orders are unrelated. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

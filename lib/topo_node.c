@@ -3,6 +3,8 @@
  * devices, this process's binding, and the plan over the node's ranks. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * of devices (doc/gpu.md). */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdio.h>
 
 #include "error.h"

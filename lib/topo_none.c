@@ -2,6 +2,8 @@
 /* Device binding without the CUDA runtime: no device can be bound. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include "error.h"
 #include "topo.h"
 

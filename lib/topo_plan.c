@@ -13,6 +13,8 @@
  * of classes), so Bellman-Ford paths (SPFA) are plenty. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * that a build without it compiles the same callers. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdatomic.h>
 
 #include "ulfm.h"

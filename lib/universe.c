@@ -6,6 +6,8 @@
  * agreement agree.c's. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

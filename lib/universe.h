@@ -334,6 +334,13 @@ static inline MPI_Errhandler dmesh_universe_errhandler(const dmesh_universe_t *u
     return u->errhandler;
 }
 
+/* The communicator the program made the universe on, while the program
+ * has it (raise.c raises there), else MPI_COMM_NULL. */
+static inline MPI_Comm dmesh_universe_user_comm(const dmesh_universe_t *u)
+{
+    return u->pcomm != NULL ? dmesh_private_comm_user_alive(u->pcomm) : MPI_COMM_NULL;
+}
+
 /* The CUDA ordinal the universe's ranks use, -1 for cpu. */
 static inline int dmesh_universe_device(const dmesh_universe_t *u)
 {

@@ -7,6 +7,8 @@
  * which calls this file and is never called by it. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,6 +425,10 @@ int dmesh_universe_revoke(dmesh_universe_t *u)
     if (u->comm != MPI_COMM_NULL && (rc = dmesh_ulfm_revoke(u->comm)) != MPI_SUCCESS &&
         err == DMESH_SUCCESS)
         err = dmesh_error_mpi(rc, "MPIX_Comm_revoke of the private communicator");
+    /* The user's communicator itself is not revoked: its next mesh gets a
+     * private duplicate of its own (this one stays with its universes). */
+    if (u->pcomm != NULL)
+        dmesh_private_comm_detach(u->pcomm);
     u->revoked = 1;
     return err;
 }

@@ -4,6 +4,8 @@
  * the library was compiled with. */
 #include "config.h"
 
+#include "api_impl.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

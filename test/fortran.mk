@@ -18,6 +18,17 @@ $(test_test_fortran_OBJECTS) $(test_test_fortran_f08_OBJECTS): $(DMESH_FORTRAN_M
 TESTS += test/test_fortran-np4.mpi test/test_fortran-np2.mpi \
 	test/test_fortran_f08-np4.mpi test/test_fortran_f08-np2.mpi
 
+# Errors without ierror (the handler decides) and array sizes that differ
+# between ranks, both modules: run by test/errors-fatal.sh (mesh.mk).
+check_PROGRAMS += test/errors_fatal_fortran test/errors_fatal_f08
+test_errors_fatal_fortran_SOURCES = test/fortran/errors_fatal.F90 test/fortran/errors_fatal_body.inc
+test_errors_fatal_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_errors_fatal_f08_SOURCES = test/fortran/errors_fatal_f08.F90 \
+	test/fortran/errors_fatal_body.inc
+test_errors_fatal_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_errors_fatal_fortran_OBJECTS) $(test_errors_fatal_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/errors_fatal_body.inc
+
 endif
 
 # The Fortran program under the leak check of make valgrind-check too (a

@@ -48,12 +48,14 @@ grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
 DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
 export DMESH_TEST_MPIEXEC_FLAGS
 survivors=$((np - 1))
-cases="between_calls in_allreduce revoke_releases two_failures spares"
+cases="between_calls in_allreduce revoke_releases two_failures spares before_first_creation
+revoke_then_new_mesh"
 # with NCCL (the test doubles): a "cuda" mesh shrunk through ncclCommShrink
 grep -q '^#define DMESH_HAVE_NCCL 1' config.h && cases="$cases nccl_shrink"
 for case in $cases; do
     want=$survivors
     [ $case = two_failures ] && want=$((np - 2))
+    [ $case = revoke_then_new_mesh ] && want=$np
     CK_RUN_CASE=$case "$MPIRUN" "$np" "$prog" >"test/ft-np$np.$case" 2>&1
     rc=$?
     ok=$(grep -ac 'test_ft rank [0-9]*: 1 run, 0 failed' "test/ft-np$np.$case")
@@ -91,7 +93,7 @@ for mode in shrink spares; do
 done
 if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     runs=0
-    calls="init create from_comms init_hybrid flatten unflatten deserialize cart locality"
+    calls="init init_first create from_comms init_hybrid flatten unflatten deserialize cart locality"
     if grep -q '^#define DMESH_HAVE_NCCL 1' config.h; then
         calls="$calls nccl_lazy nccl_lazy_root nccl_eager"
     else

@@ -44,6 +44,10 @@ int gt_init_thread(int *argc, char ***argv, int required)
     int provided = MPI_THREAD_SINGLE;
 
     MPI_Init_thread(argc, argv, required, &provided);
+    /* dmesh raises its failures on these handlers (fatal by default): here
+     * they return, and the classes are checked. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
     return provided;

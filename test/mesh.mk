@@ -75,3 +75,22 @@ test_test_handout_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_handout_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_handout_LDADD = $(DMESH_TEST_LIBS)
 TESTS += test/test_handout-np1.mpi test/test_handout-np2.mpi test/test_handout-np4.mpi
+
+# Errors raised on MPI error handlers: a program's handler on the right
+# communicator, once per failing call (test_errors); the fatal default
+# (the job ends with dmesh's detail on stderr), DMESH_ERRORS=return, calls
+# before MPI_Init and after MPI_Finalize, Fortran without ierror and Fortran
+# array sizes that differ between ranks (errors-fatal.sh, which runs
+# errors_fatal and, with Fortran, errors_fatal_fortran and errors_fatal_f08).
+check_PROGRAMS += test/test_errors test/errors_fatal
+test_test_errors_SOURCES = test/test_errors.c $(MESH_TESTUTIL)
+test_test_errors_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_errors_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_errors_LDADD = $(DMESH_TEST_LIBS)
+test_errors_fatal_SOURCES = test/errors_fatal.c
+test_errors_fatal_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_errors_fatal_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_errors_fatal_LDADD = lib/libdmesh.la
+TESTS += test/test_errors-np1.mpi test/test_errors-np2.mpi test/test_errors-np4.mpi \
+	test/errors-fatal-np1.mpi test/errors-fatal-np2.mpi test/errors-fatal-np4.mpi
+EXTRA_DIST += test/errors-fatal.sh

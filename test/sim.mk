@@ -6,6 +6,10 @@
 #                   enumeration, at 1, 2, 4, 6 and 8 ranks
 #   test_serialize  dmesh_serialize / dmesh_deserialize round trips and
 #                   malformed texts, at 1, 2, 4, 6 and 8 ranks
+#   test_sub_comm   dmesh_get_sub_comm against MPI_Cart_sub (every remain_dims
+#                   pattern of 3-D and 4-D meshes) and with dmesh_flatten's
+#                   communicator; processes outside a mesh (coordinates,
+#                   an early dmesh_free), at 1, 2, 4, 6 and 8 ranks
 
 check_PROGRAMS += test/test_mesh_sim
 test_test_mesh_sim_SOURCES = test/test_mesh_sim.c $(MESH_TESTUTIL)
@@ -24,6 +28,18 @@ test_test_serialize_LDADD = $(DMESH_TEST_LIBS)
 
 TESTS += test/test_serialize-np1.mpi test/test_serialize-np2.mpi test/test_serialize-np4.mpi \
 	test/test_serialize-np6.mpi test/test_serialize-np8.mpi
+
+# test/comm_count.c counts live communicators (PMPI wrappers; -export-dynamic
+# so that libdmesh's calls reach them): nothing may be left after a free.
+check_PROGRAMS += test/test_sub_comm
+test_test_sub_comm_SOURCES = test/test_sub_comm.c test/comm_count.c test/comm_count.h \
+	$(MESH_TESTUTIL)
+test_test_sub_comm_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_sub_comm_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_sub_comm_LDFLAGS = -export-dynamic
+test_test_sub_comm_LDADD = $(DMESH_TEST_LIBS)
+TESTS += test/test_sub_comm-np1.mpi test/test_sub_comm-np2.mpi test/test_sub_comm-np4.mpi \
+	test/test_sub_comm-np6.mpi test/test_sub_comm-np8.mpi
 
 # Fuzzing of the saved-mesh parser under ASan and UBSan (the fuzz stage of
 # .ci/run; needs clang). Not in TESTS: it builds its own sanitized program.

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (doc/user-guide.md, "When a process fails"): a process
  * killed (raise(SIGKILL)) between calls, inside the application's
- * allreduce, twice in a row, with spares; every survivor gets
- * DMESH_ERR_PROC_FAILED, revokes, and dmesh_shrink gives a mesh whose every
- * dimension communicator passes a checked allreduce.
+ * allreduce, twice in a row, with spares, before the first mesh on a
+ * communicator; every survivor gets DMESH_ERR_PROC_FAILED, revokes, and
+ * dmesh_shrink gives a mesh whose every dimension communicator passes a
+ * checked allreduce. A revoke and shrink with nothing dead leaves the
+ * communicator usable for the next mesh. As a ULFM program runs, the meshes
+ * are on the program's duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN,
+ * and MPI_COMM_WORLD keeps its fatal handler.
  *
  * One case per run (a process dies in it): test/ft.sh runs each under
  * mpiexec --with-ft ulfm, naming it in CK_RUN_CASE. Without fault tolerance
@@ -43,13 +47,23 @@
 static int me, np;
 static const char *const DPTP[] = {"dp", "tp"};
 
-/* Ranks of comm as ranks of MPI_COMM_WORLD. */
+/* The program's duplicate of MPI_COMM_WORLD, with MPI_ERRORS_RETURN, as a
+ * ULFM program keeps it: every mesh and every MPI call of the tests is on
+ * it, while MPI_COMM_WORLD and MPI_COMM_SELF keep MPI's fatal default. A
+ * failure that reached one of those (not passed to dmesh) would end the
+ * survivors, and their outcome lines would be missing. Each case gets a
+ * duplicate of its own (world, freed by the fixture), so that the private
+ * duplicate dmesh keeps on it goes with it and the communicator count
+ * compares like with like. */
+static MPI_Comm program_world = MPI_COMM_NULL, world = MPI_COMM_NULL;
+
+/* Ranks of comm as ranks of world (MPI_COMM_WORLD's ranks). */
 static void to_world(MPI_Comm comm, int n, const int in[], int out[])
 {
     MPI_Group g, w;
 
     MPI_Comm_group(comm, &g);
-    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    MPI_Comm_group(world, &w);
     MPI_Group_translate_ranks(g, n, in, w, out);
     MPI_Group_free(&g);
     MPI_Group_free(&w);
@@ -96,8 +110,7 @@ static dmesh_t world_mesh(void)
     int shape[2] = {np / 2, 2};
     dmesh_t m = DMESH_NULL;
 
-    ck_assert_int_eq(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m),
-                     DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_init(world, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m), DMESH_SUCCESS);
     return m;
 }
 
@@ -130,8 +143,7 @@ static dmesh_t cuda_mesh(int lazy, int swapped)
 
     for (i = 0; i < np; i++)
         ranks[i] = swapped ? i ^ 1 : i;
-    ck_assert_int_eq(dmesh_create(MPI_COMM_WORLD, "cuda", 2, shape, ranks, DPTP, info, &m),
-                     DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_create(world, "cuda", 2, shape, ranks, DPTP, info, &m), DMESH_SUCCESS);
     MPI_Info_free(&info);
     return m;
 }
@@ -174,7 +186,7 @@ static int rank_in(MPI_Comm survivors, int r)
     int out;
 
     MPI_Comm_group(survivors, &g);
-    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    MPI_Comm_group(world, &w);
     MPI_Group_translate_ranks(w, 1, &r, g, &out);
     MPI_Group_free(&g);
     MPI_Group_free(&w);
@@ -325,8 +337,7 @@ START_TEST(spares)
     MPI_Comm surv = MPI_COMM_NULL;
     MPI_Info info;
 
-    ck_assert_int_eq(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m),
-                     DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_init(world, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m), DMESH_SUCCESS);
     if (me == 1)
         raise(SIGKILL);
     ck_assert_int_eq(dmesh_flatten(m, NULL, MPI_INFO_NULL, &flat), DMESH_ERR_PROC_FAILED);
@@ -371,7 +382,7 @@ START_TEST(nccl_shrink)
     int shape[2] = {np / 2, 2}, live = nccl_double_live_comms(), coords[2], member = 0;
 
     MPI_Info_set(info, "dmesh_nccl_create", "split");
-    ck_assert_int_eq(dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, DPTP, info, &m), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_init(world, "cuda", 2, shape, DPTP, info, &m), DMESH_SUCCESS);
     ck_assert_int_eq(dmesh_get_cache_info(m, &old), DMESH_SUCCESS);
     ck_assert_int_eq(old.nccl_bootstraps, 1); /* the root; the dims split from it */
     revokes = nccl_double_calls("ncclCommRevoke");
@@ -395,10 +406,69 @@ START_TEST(nccl_shrink)
 END_TEST
 #endif
 
+/* Rank 1 dies before the first mesh on a communicator of the program's
+ * (its private duplicate not made yet): every survivor returns
+ * DMESH_ERR_PROC_FAILED from that creation call, on the communicator's
+ * MPI_ERRORS_RETURN; nothing reaches MPI_COMM_WORLD's fatal handler. Then a
+ * mesh on the survivors works. */
+START_TEST(before_first_creation)
+{
+    int shape[2] = {np / 2, 2}, one[1] = {np - 1}, rc;
+    dmesh_t m = DMESH_NULL, k = DMESH_NULL, n = DMESH_NULL;
+    MPI_Comm fresh, surv = MPI_COMM_NULL;
+
+    MPI_Comm_dup(world, &fresh);
+    m = world_mesh(); /* to shrink from, once the failure is known */
+    if (me == 1)
+        raise(SIGKILL);
+    rc = dmesh_init(fresh, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &k);
+    ck_assert_msg(rc == DMESH_ERR_PROC_FAILED, "dmesh_init: %s (%s)", dmesh_error_string(rc),
+                  dmesh_last_error());
+    ck_assert(k == DMESH_NULL);
+    ck_assert_int_eq(dmesh_shrink(m, DMESH_KEEP_SHAPE, MPI_INFO_NULL, &surv, &n),
+                     DMESH_ERR_SIZE); /* a failed place and no spare */
+    ck_assert(n == DMESH_NULL && surv == MPI_COMM_NULL);
+    n = recover(m, 0, MPI_INFO_NULL, &surv);
+    dmesh_free(&n);
+    ck_assert_int_eq(dmesh_init(surv, "cpu", 1, one, NULL, MPI_INFO_NULL, &n), DMESH_SUCCESS);
+    check_mesh(n, surv);
+    dmesh_free(&n);
+    dmesh_free(&m);
+    MPI_Comm_free(&surv);
+    MPI_Comm_free(&fresh);
+}
+END_TEST
+
+/* Nothing dies: dmesh_revoke and dmesh_shrink (as dmesh-bench --ft does),
+ * then another mesh on the same communicator works: the revoked private
+ * duplicate left the communicator, a new one is made. Every rank passes. */
+START_TEST(revoke_then_new_mesh)
+{
+    int shape[2] = {np / 2, 2}, nf = -1, failed[1];
+    dmesh_t m = DMESH_NULL, n = DMESH_NULL, again = DMESH_NULL;
+    MPI_Comm c, surv = MPI_COMM_NULL;
+
+    MPI_Comm_dup(world, &c);
+    ck_assert_int_eq(dmesh_init(c, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_revoke(m), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_shrink(m, 0, MPI_INFO_NULL, &surv, &n), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_get_failed(m, 1, failed, &nf), DMESH_SUCCESS);
+    ck_assert_int_eq(nf, 0);
+    check_mesh(n, surv);
+    ck_assert_int_eq(dmesh_init(c, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &again), DMESH_SUCCESS);
+    check_mesh(again, c);
+    dmesh_free(&again);
+    dmesh_free(&n);
+    dmesh_free(&m);
+    MPI_Comm_free(&surv);
+    MPI_Comm_free(&c);
+}
+END_TEST
+
 /* ---- the sweep: rank 1 dies at one step of one call --------------------- */
 
 static int sweep_call(const char *call, dmesh_t base, dmesh_t flat, const char *saved,
-                      MPI_Comm dims[2])
+                      MPI_Comm dims[2], MPI_Comm fresh)
 {
     int shape[2] = {np / 2, 2}, in_node[2] = {np / 2, 2}, across[2] = {1, 1}, ranks[MAXR], i, k;
     int sizes[2] = {np / 2, 2}, periods[2] = {0, 0}, rc = -1;
@@ -408,22 +478,24 @@ static int sweep_call(const char *call, dmesh_t base, dmesh_t flat, const char *
     for (i = 0; i < np; i++)
         ranks[i] = np - 1 - i;
     if (strcmp(call, "init") == 0)
-        rc = dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m);
+        rc = dmesh_init(world, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m);
+    else if (strcmp(call, "init_first") == 0) /* the first mesh on its communicator */
+        rc = dmesh_init(fresh, "cpu", 2, shape, DPTP, MPI_INFO_NULL, &m);
     else if (strcmp(call, "create") == 0)
-        rc = dmesh_create(MPI_COMM_WORLD, "cpu", 2, shape, ranks, DPTP, MPI_INFO_NULL, &m);
+        rc = dmesh_create(world, "cpu", 2, shape, ranks, DPTP, MPI_INFO_NULL, &m);
     else if (strcmp(call, "from_comms") == 0) {
         for (i = 0; i < np; i++)
             ranks[i] = i;
-        rc = dmesh_from_comms(MPI_COMM_WORLD, "cpu", 2, dims, shape, ranks, DPTP, &m);
+        rc = dmesh_from_comms(world, "cpu", 2, dims, shape, ranks, DPTP, &m);
     } else if (strcmp(call, "init_hybrid") == 0)
-        rc = dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, across, DPTP, MPI_INFO_NULL, &m);
+        rc = dmesh_init_hybrid(world, "cpu", 2, in_node, across, DPTP, MPI_INFO_NULL, &m);
     else if (strcmp(call, "flatten") == 0)
         rc = dmesh_flatten(base, NULL, MPI_INFO_NULL, &m);
     else if (strcmp(call, "unflatten") == 0) {
         static const char *const AB[] = {"a", "b"};
         rc = dmesh_unflatten(flat, 0, 2, sizes, AB, MPI_INFO_NULL, &m);
     } else if (strcmp(call, "deserialize") == 0)
-        rc = dmesh_deserialize(MPI_COMM_WORLD, saved, MPI_INFO_NULL, &m);
+        rc = dmesh_deserialize(world, saved, MPI_INFO_NULL, &m);
     else if (strcmp(call, "cart") == 0)
         rc = dmesh_get_cart_comm(base, periods, 0, &cart);
     else if (strcmp(call, "locality") == 0)
@@ -434,7 +506,7 @@ static int sweep_call(const char *call, dmesh_t base, dmesh_t flat, const char *
         rc = dmesh_get_nccl_comm(flat, 0, &nc);
     } else if (strcmp(call, "nccl_eager") == 0) {
         MPI_Info info = cuda_info(0);
-        rc = dmesh_init(MPI_COMM_WORLD, "cuda", 2, shape, DPTP, info, &m);
+        rc = dmesh_init(world, "cuda", 2, shape, DPTP, info, &m);
         MPI_Info_free(&info);
     }
 #endif
@@ -498,7 +570,7 @@ static int sweep_shrink(const char *call, dmesh_t base, MPI_Comm *surv, dmesh_t 
 static int sweep(const char *call, int step)
 {
     dmesh_t base, n = DMESH_NULL, flat = DMESH_NULL;
-    MPI_Comm surv = MPI_COMM_NULL, dims[2];
+    MPI_Comm surv = MPI_COMM_NULL, dims[2], fresh;
     char saved[4096], spec[64];
     size_t needed = 0;
     int rc, err, lo, hi, ns = 0, shape[2] = {np / 2, 2};
@@ -517,11 +589,12 @@ static int sweep(const char *call, int step)
 #endif
     base = sweep_base(call, &flat);
     ck_assert_int_eq(dmesh_serialize(base, saved, sizeof(saved), &needed), DMESH_SUCCESS);
-    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &dims[0]);
-    MPI_Comm_split(MPI_COMM_WORLD, me / 2, me, &dims[1]);
+    MPI_Comm_split(world, me % 2, me, &dims[0]);
+    MPI_Comm_split(world, me / 2, me, &dims[1]);
+    MPI_Comm_dup(world, &fresh); /* no mesh on it yet */
     snprintf(spec, sizeof(spec), "1:%d", step);
     setenv("DMESH_FAULT_KILL", spec, 1);
-    rc = sweep_call(call, base, flat, saved, dims);
+    rc = sweep_call(call, base, flat, saved, dims, fresh);
     setenv("DMESH_FAULT_KILL", "", 1); /* the victim, if alive, is safe from here */
     if (rc != DMESH_SUCCESS && rc != DMESH_ERR_PROC_FAILED) {
         fprintf(stderr, "ft-sweep %s step %d rank %d: %s (%s)\n", call, step, me,
@@ -554,6 +627,7 @@ static int sweep(const char *call, int step)
     MPI_Comm_free(&surv);
     MPI_Comm_free(&dims[0]);
     MPI_Comm_free(&dims[1]);
+    MPI_Comm_free(&fresh);
     return lo == hi ? 0 : 1;
 }
 
@@ -576,7 +650,7 @@ static int unsupported(void)
     const char *info = "";
     MPI_Comm c;
 
-    if (dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
+    if (dmesh_init(world, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
         return 1;
     bad |= dmesh_revoke(m) != DMESH_ERR_UNSUPPORTED;
     bad |= strstr(dmesh_last_error(), "--with-ft ulfm") == NULL;
@@ -625,7 +699,7 @@ static int ft_on(void)
     int shape[1] = {np}, nf = 0, rc;
     dmesh_t m = DMESH_NULL;
 
-    if (dmesh_init(MPI_COMM_WORLD, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
+    if (dmesh_init(world, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m) != DMESH_SUCCESS)
         return 0;
     rc = dmesh_get_failed(m, 0, NULL, &nf);
     dmesh_free(&m);
@@ -641,11 +715,16 @@ static long live_at_start;
 static void count_begin(void)
 {
     live_at_start = comm_count_live();
+    MPI_Comm_dup(program_world, &world);
 }
 
 static void count_end(void)
 {
-    long now = comm_count_live();
+    long now;
+
+    MPI_Comm_free(&world); /* with the private duplicate dmesh kept on it */
+    world = program_world;
+    now = comm_count_live();
 
     if (now != live_at_start)
         fprintf(stderr, "test_ft rank %d: %ld communicators left alive\n", me, now - live_at_start);
@@ -676,6 +755,8 @@ static Suite *ft_suite(void)
         {"revoke_releases", revoke_releases},
         {"two_failures", two_failures},
         {"spares", spares},
+        {"before_first_creation", before_first_creation},
+        {"revoke_then_new_mesh", revoke_then_new_mesh},
 #ifdef DMESH_HAVE_NCCL
         {"nccl_shrink", nccl_shrink},
 #endif
@@ -697,9 +778,11 @@ int main(int argc, char **argv)
     SRunner *sr;
 
     MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_dup(MPI_COMM_WORLD, &program_world);
+    MPI_Comm_set_errhandler(program_world, MPI_ERRORS_RETURN);
+    world = program_world;
+    MPI_Comm_rank(world, &me);
+    MPI_Comm_size(world, &np);
     if (np < 4 || np % 2 != 0 || np > MAXR) {
         if (me == 0)
             printf("test_ft: needs an even number of ranks from 4 to %d\n", MAXR);
@@ -708,7 +791,7 @@ int main(int argc, char **argv)
     }
     if (!ft_on()) {
         bad = unsupported();
-        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, world);
         if (me == 0)
             printf("test_ft: no fault tolerance (%s): the calls return DMESH_ERR_UNSUPPORTED%s\n",
                    dmesh_last_error(), bad ? ": NO" : "");

@@ -26,6 +26,7 @@ program test_ft_fortran
 
   call MPI_Init(ierr)
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
   if (DMESH_ERR_PROC_FAILED /= 16 .or. DMESH_ERR_UNSUPPORTED /= 17 .or. &

@@ -15,13 +15,16 @@
 static const char *const D3[] = {"d0", "d1", "d2"};
 static const char *const W = "w";
 
-/* A local call expected to fail: class, detail message, output untouched. */
+/* A local call expected to fail: class, detail message, output handle
+ * DMESH_NULL (whatever it held before). */
+static struct dmesh_s *const not_null = (struct dmesh_s *)&not_null;
 #define FAILS(call, expected, handle)                                                              \
     do {                                                                                           \
-        (handle) = DMESH_NULL;                                                                     \
+        (handle) = not_null;                                                                       \
         int rc_ = MT_RC(call, expected);                                                           \
         if (rc_ != DMESH_SUCCESS && (handle) != DMESH_NULL)                                        \
-            mt_fail(__FILE__, __LINE__, "output handle written by a failing call: %s", #call);     \
+            mt_fail(__FILE__, __LINE__, "output handle not DMESH_NULL after a failing call: %s",   \
+                    #call);                                                                        \
         if (rc_ == DMESH_SUCCESS)                                                                  \
             dmesh_free(&(handle));                                                                 \
     } while (0)
@@ -222,7 +225,7 @@ MT_TEST(arg_queries)
     MT_EQ(n, -42);
     MT_EQ(member, -42);
     MT_STREQ(s, "untouched");
-    MT_CHECK(c == MPI_COMM_SELF);
+    MT_CHECK(c == MPI_COMM_NULL); /* an output handle: its null on failure */
     MT_EQ(info.comms_mpi, -42);
     MT_EQ(needed, 42);
 
@@ -257,7 +260,7 @@ MT_TEST(arg_queries)
     MT_EQ(n, -42);
     MT_EQ(member, -42);
     MT_STREQ(s, "untouched");
-    MT_CHECK(c == MPI_COMM_SELF);
+    MT_CHECK(c == MPI_COMM_NULL); /* an output handle: its null on failure */
     cur = DMESH_NULL;
     MT_OK(dmesh_get_current(&cur));
     MT_CHECK(cur == DMESH_NULL);
@@ -282,7 +285,7 @@ MT_TEST(arg_negative_dim)
         MT_RC(dmesh_get_local_rank(root, -1, &v), DMESH_ERR_ARG);
         MT_RC(dmesh_get_group_ranks(root, -1, MT_MAX_RANKS, arr, &n), DMESH_ERR_ARG);
         MT_RC(dmesh_get_comm(root, -1, &c), DMESH_ERR_ARG);
-        MT_CHECK(c == MPI_COMM_SELF);
+        MT_CHECK(c == MPI_COMM_NULL); /* an output handle: its null on failure */
         MT_EQ(v, -42);
         MT_EQ(n, -42);
         WORLD_FAILS(dmesh_unflatten(root, -1, 2, ok_sizes, ab, MPI_INFO_NULL, &h), DMESH_ERR_ARG,
@@ -684,6 +687,81 @@ MT_TEST(agreement_check)
     still_works();
 }
 
+/* The detail of a mismatch names the lowest rank whose arguments differ
+ * from rank 0's, the argument and both values, on every rank. */
+#define SAYS(text)                                                                                 \
+    do {                                                                                           \
+        if (strcmp(dmesh_last_error(), (text)) != 0)                                               \
+            mt_fail(__FILE__, __LINE__, "detail \"%s\", expected \"%s\"", dmesh_last_error(),      \
+                    (text));                                                                       \
+    } while (0)
+
+MT_TEST(agreement_detail)
+{
+    int r = mt_size - 1, odd = mt_rank == r, s_a[2] = {1, mt_size}, s_b[2] = {mt_size, 1};
+    int id[MT_MAX_RANKS], rev[MT_MAX_RANKS], one[1] = {mt_size};
+    const char *ab[2] = {"a", "b"}, *ac[2] = {"a", "c"}, *xy[2] = {"x", "y"}, *xz[2] = {"x", "z"};
+    char want[256];
+    dmesh_t h, root;
+    MPI_Comm cart;
+
+    if (mt_size < 2)
+        return;
+    for (int i = 0; i < mt_size; i++) {
+        id[i] = i;
+        rev[i] = mt_size - 1 - i;
+    }
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, odd ? s_b : s_a, ab, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    snprintf(want, sizeof(want), "dmesh_init: rank %d passed shape (%d, 1), rank 0 (1, %d)", r,
+             mt_size, mt_size);
+    SAYS(want);
+    /* the lowest of the ranks that differ */
+    WORLD_FAILS(
+        dmesh_init(MPI_COMM_WORLD, "cpu", 2, s_a, mt_rank >= 1 ? ac : ab, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    SAYS("dmesh_init: rank 1 passed names (a, c), rank 0 (a, b)");
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, s_a, odd ? NULL : ab, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    snprintf(want, sizeof(want), "dmesh_init: rank %d passed names unnamed, rank 0 (a, b)", r);
+    SAYS(want);
+    {
+        MPI_Info split = mt_info1("dmesh_comm_create", "split");
+        WORLD_FAILS(
+            dmesh_init(MPI_COMM_WORLD, "cpu", 1, one, NULL, odd ? split : MPI_INFO_NULL, &h),
+            DMESH_ERR_MISMATCH, h);
+        snprintf(want, sizeof(want), "dmesh_init: rank %d and rank 0 passed different options", r);
+        SAYS(want);
+        MPI_Info_free(&split);
+    }
+    WORLD_FAILS(
+        dmesh_create(MPI_COMM_WORLD, "cpu", 1, one, odd ? rev : id, NULL, MPI_INFO_NULL, &h),
+        DMESH_ERR_MISMATCH, h);
+    snprintf(want, sizeof(want), "dmesh_create: rank %d and rank 0 passed different rank map", r);
+    SAYS(want);
+
+    root = make(2, s_a, ab);
+    WORLD_FAILS(dmesh_flatten(root, odd ? "f1" : "f0", MPI_INFO_NULL, &h), DMESH_ERR_MISMATCH, h);
+    snprintf(want, sizeof(want), "dmesh_flatten: rank %d passed name \"f1\", rank 0 \"f0\"", r);
+    SAYS(want);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, odd ? s_b : s_a, xy, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    snprintf(want, sizeof(want), "dmesh_unflatten: rank %d passed sizes (%d, 1), rank 0 (1, %d)", r,
+             mt_size, mt_size);
+    SAYS(want);
+    WORLD_FAILS(dmesh_unflatten(root, 1, 2, s_a, odd ? xz : xy, MPI_INFO_NULL, &h),
+                DMESH_ERR_MISMATCH, h);
+    snprintf(want, sizeof(want),
+             "dmesh_unflatten: rank %d passed names (a, x, z), rank 0 (a, x, y)", r);
+    SAYS(want);
+    MT_RC(dmesh_get_cart_comm(root, (int[]){0, odd}, 0, &cart), DMESH_ERR_MISMATCH);
+    snprintf(want, sizeof(want),
+             "dmesh_get_cart_comm: rank %d and rank 0 passed different periods and reorder", r);
+    SAYS(want);
+    free_all(1, &root);
+    still_works();
+}
+
 /* A mesh of another universe on one rank (two roots on the same
  * communicator): the universe's identity is part of what the ranks agree
  * on, so the call fails everywhere instead of making the caches diverge. */
@@ -1014,6 +1092,7 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, name_errors_derived);
     tcase_add_test(tc, layout_errors);
     tcase_add_test(tc, agreement_check);
+    tcase_add_test(tc, agreement_detail);
     tcase_add_test(tc, agreement_check_off);
     tcase_add_test(tc, agreement_universe_identity);
     tcase_add_test(tc, agreement_names_failing_rank);

@@ -115,7 +115,7 @@ MT_TEST(dim_int_min)
     MT_RC(dmesh_get_dim_name(m, INT_MIN, &name), DMESH_ERR_ARG);
     MT_EQ(v, -42);
     MT_EQ(n, -42);
-    MT_CHECK(c == MPI_COMM_WORLD);
+    MT_CHECK(c == MPI_COMM_NULL); /* an output handle: its null on failure */
     MT_STREQ(name, "untouched");
     WORLD_FAILS(dmesh_unflatten(m, INT_MIN, 1, shape, W, MPI_INFO_NULL, &h), DMESH_ERR_ARG, h);
     MT_OK(dmesh_free(&m));
@@ -300,14 +300,16 @@ enum {
     C_FLATTEN,
     C_UNFLATTEN,
     C_CART,
+    C_SUB,
     C_DESERIALIZE,
     NCALLS
 };
-static const char *const call_names[NCALLS] = {"dmesh_init",        "dmesh_init (dmesh_order=node)",
-                                               "dmesh_init_hybrid", "dmesh_create",
-                                               "dmesh_from_comms",  "dmesh_flatten",
-                                               "dmesh_unflatten",   "dmesh_get_cart_comm",
-                                               "dmesh_deserialize"};
+static const char *const call_names[NCALLS] = {
+    "dmesh_init",         "dmesh_init (dmesh_order=node)",
+    "dmesh_init_hybrid",  "dmesh_create",
+    "dmesh_from_comms",   "dmesh_flatten",
+    "dmesh_unflatten",    "dmesh_get_cart_comm",
+    "dmesh_get_sub_comm", "dmesh_deserialize"};
 /* "colour": a split colour past INT_MAX on the chosen ranks, as at about
  * 50,000 ranks; the ranks concerned must still enter the split. */
 static const char *const sites[] = {"dup",        "split",  "create_group", "group",
@@ -334,10 +336,11 @@ static void arm(const char *site, int pattern, int nth)
     setenv("DMESH_FAULT", spec, 1);
 }
 
-/* What a call made: a mesh, or (dmesh_get_cart_comm) a borrowed communicator. */
+/* What a call made: a mesh, or (dmesh_get_cart_comm, dmesh_get_sub_comm) a
+ * borrowed communicator. */
 typedef struct {
     dmesh_t mesh;
-    MPI_Comm cart;
+    MPI_Comm cart, sub;
 } made_t;
 
 /* The derived calls: on root, made before the fault is armed. */
@@ -357,6 +360,8 @@ static int run_derived(int call, MPI_Comm comm, dmesh_t root, MPI_Info info, mad
                                &out->mesh);
     case C_CART:
         return dmesh_get_cart_comm(root, periods, 0, &out->cart);
+    case C_SUB: /* both dimensions: a new layout, the whole mesh */
+        return dmesh_get_sub_comm(root, (int[]){1, 1}, &out->sub);
     default:
         MT_OK(dmesh_serialize(root, text, sizeof(text), &needed));
         return dmesh_deserialize(comm, text, info, &out->mesh);
@@ -416,6 +421,11 @@ static void check_made(const made_t *made, MPI_Comm comm)
         check_allreduce(made->mesh, comm);
         return;
     }
+    if (made->sub != MPI_COMM_NULL) { /* the whole mesh: every rank of comm */
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, made->sub);
+        MT_EQ(sum, mt_size);
+        return;
+    }
     MT_CHECK(made->cart != MPI_COMM_NULL);
     if (made->cart == MPI_COMM_NULL)
         return;
@@ -439,7 +449,7 @@ static int one_fault(int call, const char *site, int pattern, int nth)
                         ? mt_info1("dmesh_comm_create", "split")
                         : MPI_INFO_NULL;
     dmesh_t root = DMESH_NULL;
-    made_t made = {DMESH_NULL, MPI_COMM_NULL};
+    made_t made = {DMESH_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
     dmesh_cache_info_t before = {0, 0, 0, 0}, after;
     long hits, any = 0;
     int rc, failed, anyfail = 0;
@@ -462,7 +472,8 @@ static int one_fault(int call, const char *site, int pattern, int nth)
                 site, pattern_names[pattern], nth);
     if (!any)
         MT_EQ(rc, DMESH_SUCCESS);
-    if (failed && (made.mesh != DMESH_NULL || made.cart != MPI_COMM_NULL))
+    if (failed &&
+        (made.mesh != DMESH_NULL || made.cart != MPI_COMM_NULL || made.sub != MPI_COMM_NULL))
         mt_fail(__FILE__, __LINE__, "%s: output written by a failing call", call_names[call]);
     if (root != DMESH_NULL && failed) { /* rolled back: nothing new in the cache */
         after = mt_cache(root);

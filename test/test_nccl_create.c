@@ -175,6 +175,43 @@ GT_TEST(test_split_flatten_unflatten)
     CHECK_EQ(nccl_double_live_comms(), 0);
 }
 
+/* dmesh_get_sub_comm on a "cuda" mesh, by each strategy: the kept
+ * dimensions' communicator (here both: the whole world, a new layout) is
+ * paired with an NCCL one like a flattened dimension's; dmesh_flatten of
+ * the same dimensions then finds both in the cache (the same MPI handle,
+ * nothing new made), and a repeated call makes nothing. */
+GT_TEST(test_sub_comm_paired)
+{
+    int shape[2] = {2, world_size / 2}, both[2] = {1, 1};
+    const char *names[2] = {"dp", "tp"};
+
+    for (int s = 0; s < 3; s++) {
+        dmesh_t m = init_mesh(strategies[s], 2, shape, names), f = DMESH_NULL;
+        MPI_Comm sub = MPI_COMM_NULL, again = MPI_COMM_NULL, fc = MPI_COMM_NULL;
+        dmesh_cache_info_t before, after;
+        int n = -1;
+
+        CHECK_EQ(dmesh_get_sub_comm(m, both, &sub), DMESH_SUCCESS);
+        CHECK(sub != MPI_COMM_NULL);
+        if (sub != MPI_COMM_NULL)
+            MPI_Comm_size(sub, &n);
+        CHECK_EQ(n, world_size);
+        before = counts(m);
+        CHECK_EQ(dmesh_get_sub_comm(m, both, &again), DMESH_SUCCESS);
+        CHECK(again == sub);
+        CHECK_EQ(dmesh_flatten(m, NULL, MPI_INFO_NULL, &f), DMESH_SUCCESS);
+        CHECK_EQ(dmesh_get_comm(f, 0, &fc), DMESH_SUCCESS);
+        CHECK(fc == sub);
+        check_dim(f, 0); /* its NCCL communicator pairs with sub */
+        after = counts(m);
+        CHECK_EQ(after.comms_mpi, before.comms_mpi);
+        CHECK_EQ(after.comms_nccl, before.comms_nccl);
+        CHECK_EQ(dmesh_free(&f), DMESH_SUCCESS);
+        CHECK_EQ(dmesh_free(&m), DMESH_SUCCESS);
+    }
+    CHECK_EQ(nccl_double_live_comms(), 0);
+}
+
 /* A mesh smaller than the world, with a permuted rank map: members pair
  * right by every strategy; the rank outside makes no NCCL communicator. */
 GT_TEST(test_smaller_than_world)
@@ -495,6 +532,7 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_strategies_2d);
     tcase_add_test(t, test_split_flatten_unflatten);
     tcase_add_test(t, test_smaller_than_world);
+    tcase_add_test(t, test_sub_comm_paired);
     tcase_add_test(t, test_split_failure);
     tcase_add_test(t, test_scalable_failure);
     tcase_add_test(t, test_init_failure_grouped);

@@ -132,6 +132,43 @@ START_TEST(creation_calls)
 }
 END_TEST
 
+/* Errors without MPI_Init: a failing call on the session's communicator
+ * (MPI_ERRORS_RETURN) returns its class, whose MPI code, registered in this
+ * model too, carries dmesh's text; a call tied to no communicator (there is
+ * no MPI_COMM_SELF) returns its class and raises nothing. */
+static int codes_seen, code_class = -1;
+static char code_text[MPI_MAX_ERROR_STRING];
+
+static void record(MPI_Comm *c, int *code, ...)
+{
+    int n = 0;
+
+    (void)c;
+    codes_seen++;
+    MPI_Error_string(*code, code_text, &n);
+    dmesh_error_class(*code, &code_class);
+}
+
+START_TEST(errors_without_init)
+{
+    int shape[1] = {size + 1}, nd = 0;
+    dmesh_t m = DMESH_NULL;
+    MPI_Errhandler eh;
+
+    ck_assert_int_eq(dmesh_init(comm, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m), DMESH_ERR_SIZE);
+    ck_assert(m == DMESH_NULL);
+    ck_assert_int_eq(dmesh_get_ndims(DMESH_NULL, &nd), DMESH_ERR_ARG);
+    ck_assert_int_eq(MPI_Comm_create_errhandler(record, &eh), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Comm_set_errhandler(comm, eh), MPI_SUCCESS);
+    ck_assert_int_eq(dmesh_init(comm, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m), DMESH_ERR_SIZE);
+    ck_assert_int_eq(codes_seen, 1);
+    ck_assert_int_eq(code_class, DMESH_ERR_SIZE);
+    ck_assert_str_eq(code_text, dmesh_error_string(DMESH_ERR_SIZE));
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+}
+END_TEST
+
 static Suite *sessions_suite(void)
 {
     Suite *s = suite_create("sessions");
@@ -139,6 +176,7 @@ static Suite *sessions_suite(void)
 
     tcase_set_timeout(t, 120);
     tcase_add_test(t, creation_calls);
+    tcase_add_test(t, errors_without_init);
     suite_add_tcase(s, t);
     return s;
 }

@@ -5,11 +5,35 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+
+static FILE *errors;
+static int errors_set;
+
+void tool_set_error_stream(FILE *f)
+{
+    errors = f;
+    errors_set = 1;
+}
+
+/* One message, where tool_set_error_stream says. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    FILE *f = errors_set ? errors : stderr;
+    va_list ap;
+
+    if (f == NULL)
+        return;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+}
 
 int tool_parse_long(const char *prog, const char *opt, const char *s, long long lo, long long hi,
                     long long *out)
@@ -20,7 +44,7 @@ int tool_parse_long(const char *prog, const char *opt, const char *s, long long 
     errno = 0;
     v = strtoll(s, &end, 10);
     if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi) {
-        fprintf(stderr, "%s: %s: '%s' is not an integer in [%lld, %lld]\n", prog, opt, s, lo, hi);
+        say("%s: %s: '%s' is not an integer in [%lld, %lld]\n", prog, opt, s, lo, hi);
         return -1;
     }
     *out = v;
@@ -30,6 +54,12 @@ int tool_parse_long(const char *prog, const char *opt, const char *s, long long 
 int tool_parse_sizes(const char *prog, const char *opt, const char *s, const char *seps, int max,
                      int out[], int *n)
 {
+    return tool_parse_list(prog, opt, s, seps, max, 1, out, n);
+}
+
+int tool_parse_list(const char *prog, const char *opt, const char *s, const char *seps, int max,
+                    int lo, int out[], int *n)
+{
     const char *p = s;
     char item[32];
     long long v;
@@ -38,16 +68,17 @@ int tool_parse_sizes(const char *prog, const char *opt, const char *s, const cha
     for (;;) {
         size_t len = strcspn(p, seps);
         if (count == max) {
-            fprintf(stderr, "%s: %s: '%s' has more than %d values\n", prog, opt, s, max);
+            say("%s: %s: '%s' has more than %d values\n", prog, opt, s, max);
             return -1;
         }
         if (len == 0 || len >= sizeof(item)) {
-            fprintf(stderr, "%s: %s: '%s' is not a list of positive integers\n", prog, opt, s);
+            say("%s: %s: '%s' is not a list of %s integers\n", prog, opt, s,
+                lo > 0 ? "positive" : "non-negative");
             return -1;
         }
         memcpy(item, p, len);
         item[len] = '\0';
-        if (tool_parse_long(prog, opt, item, 1, INT_MAX, &v) != 0)
+        if (tool_parse_long(prog, opt, item, lo, INT_MAX, &v) != 0)
             return -1;
         out[count++] = (int)v;
         if (p[len] == '\0')
@@ -60,12 +91,12 @@ int tool_parse_sizes(const char *prog, const char *opt, const char *s, const cha
 
 int tool_unknown_option(const char *prog, const char *opt)
 {
-    fprintf(stderr, "%s: unknown option '%s'\n", prog, opt);
+    say("%s: unknown option '%s'\n", prog, opt);
     return -1;
 }
 
 int tool_missing_value(const char *prog, const char *opt)
 {
-    fprintf(stderr, "%s: option '%s' needs a value\n", prog, opt);
+    say("%s: option '%s' needs a value\n", prog, opt);
     return -1;
 }

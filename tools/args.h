@@ -5,6 +5,8 @@
 #ifndef DMESH_TOOLS_ARGS_H
 #define DMESH_TOOLS_ARGS_H
 
+#include <stdio.h>
+
 /* One integer in [lo, hi], the whole of s (no trailing text). */
 int tool_parse_long(const char *prog, const char *opt, const char *s, long long lo, long long hi,
                     long long *out);
@@ -14,6 +16,15 @@ int tool_parse_long(const char *prog, const char *opt, const char *s, long long 
  * errors. */
 int tool_parse_sizes(const char *prog, const char *opt, const char *s, const char *seps, int max,
                      int out[], int *n);
+
+/* The same with values in [lo, INT_MAX] (lo 0: a mesh shape whose entries
+ * 0 the library fills). */
+int tool_parse_list(const char *prog, const char *opt, const char *s, const char *seps, int max,
+                    int lo, int out[], int *n);
+
+/* Where the helpers print (stderr until set); NULL: nowhere, for the ranks
+ * of an MPI program but the one that reports. */
+void tool_set_error_stream(FILE *f);
 
 /* "PROG: unknown option 'OPT'"; returns -1. */
 int tool_unknown_option(const char *prog, const char *opt);

@@ -444,6 +444,10 @@ int main(int argc, char **argv)
     if (a.layout_only)
         return run_layout_only(&a, &r);
     MPI_Init(&argc, &argv);
+    /* dmesh raises its failures on these handlers (fatal by default): the tool
+     * reports them itself. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     if (mesh_setup(&a, &r) != 0) {
         MPI_Finalize();
         return 2;

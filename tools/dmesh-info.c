@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-info: build a mesh under mpiexec and print, from rank 0, the mesh,
  * every rank's coordinate and groups along each dimension, and the cache
- * figures. With --plan, print the GPU binding plan of a topology instead. */
+ * figures. With --plan, print the GPU binding plan of a topology instead.
+ * Messages come from rank 0 only: a bad option or a failed dmesh call is
+ * the same on every rank, which then all finalize and exit non-zero. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 
 typedef struct {
     int ndims, shape[DMESH_MAX_DIMS];
+    int filled; /* a shape entry is 0: dmesh_init chooses it */
     char *names[DMESH_MAX_DIMS];
     char names_text[DMESH_MAX_DIMS * DMESH_MAX_NAME];
     char *flatten;   /* comma-separated names to slice and flatten */
@@ -27,16 +31,35 @@ typedef struct {
     char unflatten_text[256];
 } args_t;
 
+/* Where messages go: stderr on rank 0 (and before MPI_Init), else nowhere. */
+static FILE *messages;
+
+static void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void complain(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (messages == NULL)
+        return;
+    va_start(ap, fmt);
+    vfprintf(messages, fmt, ap);
+    va_end(ap);
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mpiexec -n N dmesh-info [--shape 2,2,2] [--names dp,cp,tp]\n"
+    if (f == NULL)
+        return;
+    fprintf(f, "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
                "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
                "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
                "[--bind socket|core|numa|none]\n"
                "       dmesh-info --version | --config | --help\n"
-               "Builds a cpu mesh on MPI_COMM_WORLD (default shape 2,2,2, names dp,cp,tp) and "
+               "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
                "prints each\nrank's coordinate and group along every dimension, and the "
-               "communicator cache figures.\n--flatten slices the named dims and flattens them; "
+               "communicator cache figures.\nA shape entry 0 is chosen by dmesh_init as "
+               "MPI_Dims_create would (the default fits any N).\n--flatten slices the named dims "
+               "and flattens them; "
                "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
                "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
                "the library; --config how the library was built.\n");
@@ -83,13 +106,13 @@ static int parse_unflatten(args_t *a)
 
     if (snprintf(a->unflatten_text, sizeof(a->unflatten_text), "%s", a->unflatten) >=
         (int)sizeof(a->unflatten_text)) {
-        fprintf(stderr, "dmesh-info: %s: value too long\n", opt);
+        complain("dmesh-info: %s: value too long\n", opt);
         return -1;
     }
     dim = a->unflatten_text;
     if ((sizes = strchr(dim, ':')) == NULL || (names = strchr(sizes + 1, ':')) == NULL) {
-        fprintf(stderr, "dmesh-info: %s wants DIM:SIZES:NAMES, e.g. 0:2,2:dp,ep (got '%s')\n", opt,
-                a->unflatten);
+        complain("dmesh-info: %s wants DIM:SIZES:NAMES, e.g. 0:2,2:dp,ep (got '%s')\n", opt,
+                 a->unflatten);
         return -1;
     }
     *sizes++ = '\0';
@@ -101,8 +124,8 @@ static int parse_unflatten(args_t *a)
     a->unflatten_dim = (int)v;
     n = split(names, a->unflatten_names, DMESH_MAX_DIMS);
     if (n != a->unflatten_n) {
-        fprintf(stderr, "dmesh-info: %s: %d sizes but %d names in '%s'\n", opt, a->unflatten_n, n,
-                a->unflatten);
+        complain("dmesh-info: %s: %d sizes but %d names in '%s'\n", opt, a->unflatten_n, n,
+                 a->unflatten);
         return -1;
     }
     return 0;
@@ -114,8 +137,8 @@ static int parse_args(int argc, char **argv, args_t *a)
     char *names = NULL;
     int i, n;
 
-    a->ndims = 3;
-    a->shape[0] = a->shape[1] = a->shape[2] = 2;
+    a->ndims = 3; /* 0,0,0: three dimensions that fit any number of ranks */
+    a->shape[0] = a->shape[1] = a->shape[2] = 0;
     for (i = 1; i < argc; i++) {
         const char *opt = argv[i];
         char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -126,7 +149,7 @@ static int parse_args(int argc, char **argv, args_t *a)
             return tool_missing_value(prog, opt);
         i++;
         if (strcmp(opt, "--shape") == 0 &&
-            tool_parse_sizes(prog, opt, val, ",", DMESH_MAX_DIMS, a->shape, &a->ndims) != 0)
+            tool_parse_list(prog, opt, val, ",", DMESH_MAX_DIMS, 0, a->shape, &a->ndims) != 0)
             return -1;
         if (strcmp(opt, "--names") == 0)
             names = val;
@@ -140,19 +163,82 @@ static int parse_args(int argc, char **argv, args_t *a)
         names = a->names_text;
     }
     if ((n = split(names, a->names, DMESH_MAX_DIMS)) != a->ndims) {
-        fprintf(stderr, "dmesh-info: --names must give %d names (one per dim of the shape)\n",
-                a->ndims);
+        complain("dmesh-info: --names must give %d names (one per dim of the shape)\n", a->ndims);
         return -1;
     }
+    for (i = 0; i < a->ndims; i++)
+        a->filled |= a->shape[i] == 0;
     return a->unflatten != NULL ? parse_unflatten(a) : 0;
 }
 
+/* A failed call: collective calls fail alike on every rank (they agree),
+ * local ones too (every rank passes the same arguments): rank 0 reports. */
 static int check(int err, const char *what)
 {
     if (err != DMESH_SUCCESS)
-        fprintf(stderr, "dmesh-info: %s: %s (%s)\n", what, dmesh_error_string(err),
-                dmesh_last_error());
+        complain("dmesh-info: %s: %s (%s)\n", what, dmesh_error_string(err), dmesh_last_error());
     return err;
+}
+
+/* The shape asked for and the one dmesh_init chose, when it chose. */
+static void print_shape(const args_t *a, dmesh_t m)
+{
+    int shape[DMESH_MAX_DIMS], size, d;
+
+    if (!a->filled || messages == NULL || dmesh_get_shape(m, DMESH_MAX_DIMS, shape) != 0)
+        return;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    printf("shape ");
+    for (d = 0; d < a->ndims; d++)
+        printf("%s%d", d ? "," : "", a->shape[d]);
+    printf(" on %d ranks: ", size);
+    for (d = 0; d < a->ndims; d++)
+        printf("%s%d", d ? "," : "", shape[d]);
+    printf(" (entries 0 chosen by dmesh_init as MPI_Dims_create chooses)\n\n");
+}
+
+/* Which dims of a derived mesh use the very communicator of a dim of the
+ * mesh (the cache gave it again, or the dim was carried over): what the
+ * cache figures count only as communicators not made. Rank 0 is a member. */
+/* The dim of mesh (nm dims) whose communicator is that of dim d of out,
+ * one of the same name first (dims of size 1 all share one); -1: none. */
+static int shared_dim(dmesh_t mesh, int nm, dmesh_t out, int d)
+{
+    const char *a, *b;
+    MPI_Comm x, y;
+    int k, pass;
+
+    if (dmesh_get_comm(out, d, &x) != DMESH_SUCCESS || x == MPI_COMM_NULL ||
+        dmesh_get_dim_name(out, d, &a) != DMESH_SUCCESS)
+        return -1;
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < nm; k++)
+            if (dmesh_get_comm(mesh, k, &y) == DMESH_SUCCESS && x == y &&
+                dmesh_get_dim_name(mesh, k, &b) == DMESH_SUCCESS &&
+                (pass == 1 || (a != NULL && b != NULL && strcmp(a, b) == 0)))
+                return k;
+    return -1;
+}
+
+static void print_shared(dmesh_t mesh, dmesh_t out)
+{
+    int nm, no, d, n = 0;
+    const char *a, *b;
+
+    if (messages == NULL)
+        return;
+    dmesh_get_ndims(mesh, &nm);
+    dmesh_get_ndims(out, &no);
+    printf("communicators shared with the mesh:");
+    for (d = 0; d < no; d++) {
+        int k = shared_dim(mesh, nm, out, d);
+        if (k < 0)
+            continue;
+        dmesh_get_dim_name(out, d, &a);
+        dmesh_get_dim_name(mesh, k, &b);
+        printf("%s %s = mesh's %s", n++ ? "," : "", a ? a : "?", b ? b : "?");
+    }
+    printf("%s\n\n", n ? "" : " none");
 }
 
 /* One row of the table: coordinate and groups of one rank, as text. */
@@ -241,6 +327,8 @@ static int run(const args_t *a)
                            MPI_INFO_NULL, &mesh),
                 "dmesh_init");
     if (err == DMESH_SUCCESS)
+        print_shape(a, mesh);
+    if (err == DMESH_SUCCESS)
         print_table(mesh, "mesh");
     if (err == DMESH_SUCCESS && a->flatten != NULL) {
         snprintf(spec, sizeof(spec), "%s", a->flatten);
@@ -250,6 +338,8 @@ static int run(const args_t *a)
             err = check(dmesh_flatten(sub, NULL, MPI_INFO_NULL, &out), "dmesh_flatten");
         if (err == DMESH_SUCCESS)
             print_table(out, "flattened");
+        if (err == DMESH_SUCCESS)
+            print_shared(mesh, out);
     }
     if (err == DMESH_SUCCESS && a->unflatten != NULL) {
         dmesh_free(&out);
@@ -258,6 +348,8 @@ static int run(const args_t *a)
                     "dmesh_unflatten");
         if (err == DMESH_SUCCESS)
             print_table(out, "unflattened");
+        if (err == DMESH_SUCCESS)
+            print_shared(mesh, out);
     }
     dmesh_free(&out);
     dmesh_free(&sub);
@@ -286,9 +378,10 @@ static int print_version(const char *opt)
 int main(int argc, char **argv)
 {
     args_t a;
-    int rc;
+    int rc, rank;
 
     memset(&a, 0, sizeof(a));
+    messages = stderr;
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return 0;
@@ -298,12 +391,21 @@ int main(int argc, char **argv)
     for (rc = 1; rc < argc; rc++)
         if (strcmp(argv[rc], "--plan") == 0) /* no MPI, no GPU needed */
             return dmesh_info_plan(argc, argv);
-    if (parse_args(argc, argv, &a) != 0) { /* before MPI_Init: bad options need no MPI */
-        usage(stderr);
-        return 2;
-    }
     MPI_Init(&argc, &argv);
-    rc = run(&a);
+    /* dmesh's errors are printed here, not raised */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0) { /* every rank parses the same options: one reports */
+        messages = NULL;
+        tool_set_error_stream(NULL);
+    }
+    if (parse_args(argc, argv, &a) != 0) {
+        usage(messages);
+        rc = 2; /* no MPI_Abort: every rank finalizes and exits */
+    } else {
+        rc = run(&a);
+    }
     MPI_Finalize();
     return rc;
 }

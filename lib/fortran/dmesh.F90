@@ -22,9 +22,9 @@
 !>   `coords(d+1)` the coordinate along dimension d. Using names
 !>   (dmesh_get_dim_index()) avoids counting.
 !> * **Array sizes are checked** before anything reaches C. An input array
-!>   (shape, names, ranks, dim_comms, across, coords, periods) must have
-!>   exactly as many elements as C reads (the mesh's dimensions, the product
-!>   of the shape, ...); an output array (shape, coords, ranks) gives C its
+!>   (shape, names, ranks, dim_comms, across, coords, periods, remain_dims)
+!>   must have exactly as many elements as C reads (the mesh's dimensions,
+!>   the product of the shape, ...); an output array (shape, coords, ranks) gives C its
 !>   capacity (maxdims, maxranks, ...) and must have at least as many
 !>   elements as are written; only those are written. Otherwise the call
 !>   fails with DMESH_ERR_ARG (names: DMESH_ERR_NAME; a rank list:
@@ -54,6 +54,7 @@
 module dmesh_base
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int64
+  use mpi_f08, only: MPI_UNDEFINED ! the coordinates of a process outside a mesh
   implicit none
   private
 
@@ -123,7 +124,7 @@ module dmesh_base
   public :: dmesh_get_device, dmesh_equal, dmesh_to_string, dmesh_get_cache_info
   public :: dmesh_get_dim_locality
   public :: dmesh_push, dmesh_pop, dmesh_get_current
-  public :: dmesh_error_string, dmesh_last_error
+  public :: dmesh_error_string, dmesh_last_error, dmesh_error_class
   public :: dmesh_revoke, dmesh_get_failed
 
   ! Used by the modules dmesh and dmesh_f08, which keep them private.
@@ -131,6 +132,7 @@ module dmesh_base
   public :: dmesh_f_init_hybrid_impl
   public :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
   public :: dmesh_f_fail, dmesh_f_fail_size, dmesh_f_itoa
+  public :: dmesh_f_reject, dmesh_f_size_text, dmesh_f_ndims, dmesh_f_quiet
   public :: dmesh_f_shrink_impl
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
@@ -348,6 +350,27 @@ module dmesh_base
     end subroutine shim_set_error
     subroutine shim_library_failed() bind(C, name="dmesh_f_library_failed")
     end subroutine shim_library_failed
+    integer(c_int) function shim_binding_reject(err, detail) bind(C, name="dmesh_x_binding_reject")
+      import :: c_int, c_char
+      integer(c_int), value :: err
+      character(kind=c_char), intent(in) :: detail(*)
+    end function shim_binding_reject
+    subroutine shim_quiet(quiet) bind(C, name="dmesh_x_binding_quiet")
+      import :: c_int
+      integer(c_int), value :: quiet
+    end subroutine shim_quiet
+    integer(c_int) function shim_binding_raise(mesh, err, detail) &
+        bind(C, name="dmesh_x_binding_raise")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: err
+      character(kind=c_char), intent(in) :: detail(*)
+    end function shim_binding_raise
+    integer(c_int) function c_error_class(errorcode, errorclass) bind(C, name="dmesh_error_class")
+      import :: c_int
+      integer(c_int), value :: errorcode
+      integer(c_int), intent(out) :: errorclass
+    end function c_error_class
     type(c_ptr) function shim_last_error() bind(C, name="dmesh_f_last_error")
       import :: c_ptr
     end function shim_last_error
@@ -390,39 +413,68 @@ contains
     if (present(ierror)) ierror = int(err)
   end subroutine finish
 
-  ! Report a failure found by the Fortran layer (the C library never saw
-  ! the call); its detail becomes dmesh_last_error().
-  subroutine fail(ierror, err, detail)
+  ! Report a failure of a local call found by the Fortran layer (the C
+  ! library never saw the call): its detail becomes dmesh_last_error(), and
+  ! it is raised on the error handler of mesh's communicator (MPI_COMM_SELF's
+  ! without a mesh), as the library raises its own.
+  subroutine fail(ierror, err, detail, mesh)
     integer, optional, intent(out) :: ierror
     integer, intent(in) :: err
     character(len=*), intent(in) :: detail
+    type(dmesh_t), optional, intent(in) :: mesh
+    type(c_ptr) :: m
+    integer(c_int) :: e
+    m = c_null_ptr
+    if (present(mesh)) m = mesh%ptr
     call shim_set_error(detail // c_null_char)
+    e = shim_binding_raise(m, int(err, c_int), detail // c_null_char)
     if (present(ierror)) ierror = err
   end subroutine fail
+
+  ! A collective call's own arguments rejected by the Fortran layer: the C
+  ! call that follows (with arguments it rejects without reading them)
+  ! fails at its agreement with err and detail on this rank, so that every
+  ! rank returns the same class instead of waiting for this one.
+  subroutine dmesh_f_reject(err, detail)
+    integer, intent(in) :: err
+    character(len=*), intent(in) :: detail
+    integer(c_int) :: e
+    e = shim_binding_reject(int(err, c_int), detail // c_null_char)
+  end subroutine dmesh_f_reject
+
+  ! "<routine>: <arg> has <n> elements, <expected>", the detail of an array
+  ! argument of the wrong size.
+  function dmesh_f_size_text(routine, arg, n, expected) result(s)
+    character(len=*), intent(in) :: routine, arg, expected
+    integer, intent(in) :: n
+    character(len=:), allocatable :: s
+    s = routine // ": " // arg // " has " // dmesh_f_itoa(n) // " elements, " // expected
+  end function dmesh_f_size_text
 
   !> \brief Report a failure found by the Fortran layer: \p err in
   !>        \p ierror, \p detail in dmesh_last_error(). Internal (kept
   !>        private by dmesh and dmesh_f08).
-  subroutine dmesh_f_fail(ierror, err, detail)
+  subroutine dmesh_f_fail(ierror, err, detail, mesh)
     integer, optional, intent(out) :: ierror  !< receives err
     integer, intent(in) :: err  !< the error class
     character(len=*), intent(in) :: detail  !< the detail
-    call fail(ierror, err, detail)
+    type(dmesh_t), optional, intent(in) :: mesh  !< the mesh of the call, if any
+    call fail(ierror, err, detail, mesh)
   end subroutine dmesh_f_fail
 
   !> \brief Report an array argument of the wrong size, found by the Fortran
   !>        layer: \p err in \p ierror, and the detail
   !>        "<routine>: <arg> has <n> elements, <expected>" in
   !>        dmesh_last_error(). Internal (kept private by dmesh and dmesh_f08).
-  subroutine dmesh_f_fail_size(ierror, err, routine, arg, n, expected)
+  subroutine dmesh_f_fail_size(ierror, err, routine, arg, n, expected, mesh)
     integer, optional, intent(out) :: ierror  !< receives err
     integer, intent(in) :: err  !< the error class
     character(len=*), intent(in) :: routine  !< the routine's name
     character(len=*), intent(in) :: arg  !< the argument's name
     integer, intent(in) :: n  !< its number of elements
     character(len=*), intent(in) :: expected  !< what C reads or writes
-    call fail(ierror, err, routine // ": " // arg // " has " // dmesh_f_itoa(n) // &
-              " elements, " // expected)
+    type(dmesh_t), optional, intent(in) :: mesh  !< the mesh of the call, if any
+    call fail(ierror, err, dmesh_f_size_text(routine, arg, n, expected), mesh)
   end subroutine dmesh_f_fail_size
 
   !> \brief \p i in decimal. Internal.
@@ -480,18 +532,17 @@ contains
     cn%array = c_loc(cn%ptrs)
   end subroutine pack_names
 
-  ! Whether names, when present, has n entries; reports DMESH_ERR_NAME if not
-  ! ("names has 1 elements, <expected>").
-  logical function names_ok(routine, n, expected, ierror, names)
+  ! Whether names, when present, has n entries; rejects the collective call
+  ! with DMESH_ERR_NAME if not ("names has 1 elements, <expected>").
+  logical function names_ok(routine, n, expected, names)
     character(len=*), intent(in) :: routine
     integer, intent(in) :: n
     character(len=*), intent(in) :: expected
-    integer, optional, intent(out) :: ierror
     character(len=*), optional, intent(in) :: names(:)
     names_ok = .true.
     if (.not. present(names)) return
     if (size(names) == n) return
-    call dmesh_f_fail_size(ierror, DMESH_ERR_NAME, routine, "names", size(names), expected)
+    call dmesh_f_reject(DMESH_ERR_NAME, dmesh_f_size_text(routine, "names", size(names), expected))
     names_ok = .false.
   end function names_ok
 
@@ -508,11 +559,10 @@ contains
   ! Shapes the library rejects anyway (negative sizes, zeros without comm,
   ! too many dims, a bad comm) pass: the library reports them before it
   ! reads the ranks.
-  logical function ranks_ok(routine, shape, nranks, ierror, comm)
+  logical function ranks_ok(routine, shape, nranks, comm)
     character(len=*), intent(in) :: routine
     integer, intent(in) :: shape(:)
     integer, intent(in) :: nranks
-    integer, optional, intent(out) :: ierror
     integer, optional, intent(in) :: comm
     character(len=24) :: num
     integer(int64) :: numel
@@ -533,30 +583,51 @@ contains
     end if
     if (numel == nranks) return
     write (num, '(i0)') numel
-    call dmesh_f_fail_size(ierror, DMESH_ERR_SIZE, routine, "ranks", nranks, &
-                           "the shape has " // trim(num) // " ranks")
+    call dmesh_f_reject(DMESH_ERR_SIZE, dmesh_f_size_text(routine, "ranks", nranks, &
+                                          "the shape has " // trim(num) // " ranks"))
     ranks_ok = .false.
   end function ranks_ok
 
   ! Whether an output array of n elements has room for the ndims values of
   ! a mesh; reports DMESH_ERR_ARG if not. An invalid mesh (ndims 0) passes:
   ! the library reports it.
-  logical function room_ok(routine, arg, n, ndims, ierror)
+  logical function room_ok(routine, arg, n, mesh, ierror)
     character(len=*), intent(in) :: routine, arg
-    integer, intent(in) :: n, ndims
+    integer, intent(in) :: n
+    type(dmesh_t), intent(in) :: mesh
     integer, optional, intent(out) :: ierror
+    integer :: ndims
+    ndims = dmesh_f_ndims(mesh)
     room_ok = n >= ndims
     if (.not. room_ok) call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, routine, arg, n, &
-                                              dims_text(ndims))
+                                              dims_text(ndims), mesh)
   end function room_ok
 
+  !> \brief The binding's own queries raise nothing while \p on (the call
+  !>        that follows them raises). Internal.
+  subroutine dmesh_f_quiet(on)
+    logical, intent(in) :: on  !< quiet or not
+    call shim_quiet(merge(1_c_int, 0_c_int, on))
+  end subroutine dmesh_f_quiet
+
+  ! The shape of a valid mesh, without raising (the binding's own check).
+  integer(c_int) function quiet_shape(mesh, cshape)
+    type(dmesh_t), intent(in) :: mesh
+    integer(c_int), intent(out) :: cshape(DMESH_MAX_DIMS)
+    call shim_quiet(1_c_int)
+    quiet_shape = c_get_shape(mesh%ptr, DMESH_MAX_DIMS, cshape)
+    call shim_quiet(0_c_int)
+  end function quiet_shape
+
   ! Number of dimensions of a valid mesh (0 if the query fails).
-  integer function ndims_of(mesh)
+  integer function dmesh_f_ndims(mesh)
     type(dmesh_t), intent(in) :: mesh
     integer(c_int) :: nd
-    ndims_of = 0
-    if (c_get_ndims(mesh%ptr, nd) == DMESH_SUCCESS) ndims_of = int(nd)
-  end function ndims_of
+    dmesh_f_ndims = 0
+    call shim_quiet(1_c_int) ! a check of the binding's: the call itself raises
+    if (c_get_ndims(mesh%ptr, nd) == DMESH_SUCCESS) dmesh_f_ndims = int(nd)
+    call shim_quiet(0_c_int)
+  end function dmesh_f_ndims
 
   ! ---------------------------------------------------------------------
   ! Bodies of the routines that take MPI handles; the modules dmesh and
@@ -574,12 +645,14 @@ contains
     integer(c_int) :: cshape(max(1, size(shape)))
     integer(c_int) :: err
     type(c_ptr) :: out
-    if (.not. names_ok("dmesh_init", size(shape), dims_text(size(shape)), ierror, names)) return
-    call pack_names(cn, names)
+    logical :: ok
+    ok = names_ok("dmesh_init", size(shape), dims_text(size(shape)), names)
+    if (ok) call pack_names(cn, names)
     cshape(1:size(shape)) = int(shape, c_int)
-    err = shim_init(int(comm, c_int), c_string(device_type), int(size(shape), c_int), cshape, &
+    ! rejected (ok false): 0 dims, then the call fails with the rejection
+    err = shim_init(int(comm, c_int), c_string(device_type), int(merge(size(shape), 0, ok), c_int), cshape, &
                     cn%array, merge(1_c_int, 0_c_int, has_info), int(info, c_int), out)
-    if (err == DMESH_SUCCESS) mesh%ptr = out
+    mesh%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_init_impl
 
@@ -596,20 +669,22 @@ contains
     integer(c_int) :: cin(max(1, size(in_node))), cacross(max(1, size(in_node)))
     integer(c_int) :: err
     type(c_ptr) :: out
-    if (size(across) /= size(in_node)) then
-      call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_init_hybrid", "across", size(across), &
-                             "in_node has " // dmesh_f_itoa(size(in_node)))
-      return
+    logical :: ok
+    ok = size(across) == size(in_node)
+    if (.not. ok) then
+      call dmesh_f_reject(DMESH_ERR_ARG, dmesh_f_size_text("dmesh_init_hybrid", "across", size(across), &
+                                           "in_node has " // dmesh_f_itoa(size(in_node))))
+    else
+      ok = names_ok("dmesh_init_hybrid", size(in_node), dims_text(size(in_node)), names)
     end if
-    if (.not. names_ok("dmesh_init_hybrid", size(in_node), dims_text(size(in_node)), ierror, &
-                       names)) return
-    call pack_names(cn, names)
+    if (ok) call pack_names(cn, names)
     cin(1:size(in_node)) = int(in_node, c_int)
-    cacross(1:size(across)) = int(across, c_int)
-    err = shim_init_hybrid(int(comm, c_int), c_string(device_type), int(size(in_node), c_int), &
+    cacross = 0
+    if (ok) cacross(1:size(across)) = int(across, c_int)
+    err = shim_init_hybrid(int(comm, c_int), c_string(device_type), int(merge(size(in_node), 0, ok), c_int), &
                            cin, cacross, cn%array, merge(1_c_int, 0_c_int, has_info), &
                            int(info, c_int), out)
-    if (err == DMESH_SUCCESS) mesh%ptr = out
+    mesh%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_init_hybrid_impl
 
@@ -627,15 +702,16 @@ contains
     integer(c_int), allocatable :: cranks(:)
     integer(c_int) :: err
     type(c_ptr) :: out
-    if (.not. names_ok("dmesh_create", size(shape), dims_text(size(shape)), ierror, names)) return
-    if (.not. ranks_ok("dmesh_create", shape, size(ranks), ierror, comm)) return
-    call pack_names(cn, names)
+    logical :: ok
+    ok = names_ok("dmesh_create", size(shape), dims_text(size(shape)), names)
+    if (ok) ok = ranks_ok("dmesh_create", shape, size(ranks), comm)
+    if (ok) call pack_names(cn, names)
     cshape(1:size(shape)) = int(shape, c_int)
     allocate (cranks(max(1, size(ranks))))
     cranks(1:size(ranks)) = int(ranks, c_int)
-    err = shim_create(int(comm, c_int), c_string(device_type), int(size(shape), c_int), cshape, &
+    err = shim_create(int(comm, c_int), c_string(device_type), int(merge(size(shape), 0, ok), c_int), cshape, &
                       cranks, cn%array, merge(1_c_int, 0_c_int, has_info), int(info, c_int), out)
-    if (err == DMESH_SUCCESS) mesh%ptr = out
+    mesh%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_create_impl
 
@@ -653,26 +729,28 @@ contains
     integer(c_int), allocatable, target :: cranks(:)
     type(c_ptr) :: ranks_ptr, out
     integer(c_int) :: err
-    if (size(dim_comms) /= size(shape)) then
-      call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_from_comms", "dim_comms", &
-                             size(dim_comms), dims_text(size(shape)))
-      return
+    logical :: ok
+    ok = size(dim_comms) == size(shape)
+    if (.not. ok) then
+      call dmesh_f_reject(DMESH_ERR_ARG, dmesh_f_size_text("dmesh_from_comms", "dim_comms", size(dim_comms), &
+                                           dims_text(size(shape))))
+    else
+      ok = names_ok("dmesh_from_comms", size(shape), dims_text(size(shape)), names)
     end if
-    if (.not. names_ok("dmesh_from_comms", size(shape), dims_text(size(shape)), ierror, names)) &
-      return
     ranks_ptr = c_null_ptr
-    if (present(ranks)) then
-      if (.not. ranks_ok("dmesh_from_comms", shape, size(ranks), ierror)) return
+    if (present(ranks) .and. ok) ok = ranks_ok("dmesh_from_comms", shape, size(ranks))
+    if (present(ranks) .and. ok) then
       allocate (cranks(max(1, size(ranks))))
       cranks(1:size(ranks)) = int(ranks, c_int)
       ranks_ptr = c_loc(cranks)
     end if
-    call pack_names(cn, names)
+    if (ok) call pack_names(cn, names)
     cshape(1:size(shape)) = int(shape, c_int)
-    ccomms(1:size(shape)) = int(dim_comms, c_int)
-    err = shim_from_comms(int(comm, c_int), c_string(device_type), int(size(shape), c_int), &
+    ccomms = 0
+    if (ok) ccomms(1:size(shape)) = int(dim_comms, c_int)
+    err = shim_from_comms(int(comm, c_int), c_string(device_type), int(merge(size(shape), 0, ok), c_int), &
                           ccomms, cshape, ranks_ptr, cn%array, out)
-    if (err == DMESH_SUCCESS) mesh%ptr = out
+    mesh%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_from_comms_impl
 
@@ -693,7 +771,7 @@ contains
     end if
     err = shim_flatten(mesh%ptr, name_ptr, merge(1_c_int, 0_c_int, has_info), int(info, c_int), &
                        out)
-    if (err == DMESH_SUCCESS) flat%ptr = out
+    flat%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_flatten_impl
 
@@ -709,13 +787,13 @@ contains
     integer(c_int) :: csizes(max(1, size(sizes)))
     type(c_ptr) :: res
     integer(c_int) :: err
-    if (.not. names_ok("dmesh_unflatten", size(sizes), "sizes has " // dmesh_f_itoa(size(sizes)), &
-                       ierror, names)) return
-    call pack_names(cn, names)
+    logical :: ok
+    ok = names_ok("dmesh_unflatten", size(sizes), "sizes has " // dmesh_f_itoa(size(sizes)), names)
+    if (ok) call pack_names(cn, names)
     csizes(1:size(sizes)) = int(sizes, c_int)
-    err = shim_unflatten(mesh%ptr, int(dim, c_int), int(size(sizes), c_int), csizes, cn%array, &
+    err = shim_unflatten(mesh%ptr, int(dim, c_int), int(merge(size(sizes), 0, ok), c_int), csizes, cn%array, &
                          merge(1_c_int, 0_c_int, has_info), int(info, c_int), res)
-    if (err == DMESH_SUCCESS) out%ptr = res
+    out%ptr = res ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_unflatten_impl
 
@@ -726,7 +804,7 @@ contains
     integer, optional, intent(out) :: ierror
     integer(c_int) :: c, err
     err = shim_get_comm(mesh%ptr, int(dim, c_int), c)
-    if (err == DMESH_SUCCESS) comm = int(c)
+    comm = int(c) ! MPI_COMM_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_get_comm_impl
 
@@ -768,7 +846,7 @@ contains
     integer(c_int) :: err
     call pack_names(cn, names)
     err = c_slice(mesh%ptr, int(size(names), c_int), cn%array, out)
-    if (err == DMESH_SUCCESS) submesh%ptr = out
+    submesh%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_slice
 
@@ -785,7 +863,7 @@ contains
       ptrs(i) = meshes(i)%ptr
     end do
     err = c_concatenate(int(size(meshes), c_int), ptrs, res)
-    if (err == DMESH_SUCCESS) out%ptr = res
+    out%ptr = res ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_concatenate
 
@@ -809,10 +887,10 @@ contains
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int) :: cshape(max(1, size(shape))), err
     integer :: nd
-    if (.not. room_ok("dmesh_get_shape", "shape", size(shape), ndims_of(mesh), ierror)) return
+    if (.not. room_ok("dmesh_get_shape", "shape", size(shape), mesh, ierror)) return
     err = c_get_shape(mesh%ptr, int(size(shape), c_int), cshape)
     if (err == DMESH_SUCCESS) then
-      nd = ndims_of(mesh)
+      nd = dmesh_f_ndims(mesh)
       shape(1:nd) = int(cshape(1:nd))
     end if
     call finish(ierror, err)
@@ -885,8 +963,8 @@ contains
 
   !> \brief Coordinate of the calling rank, 0-based (dmesh_get_coordinate()).
   !>        Local. \p coords needs at least ndims elements, on every rank
-  !>        (DMESH_ERR_ARG otherwise); it is written only when the caller is
-  !>        a member.
+  !>        (DMESH_ERR_ARG otherwise); its first ndims are MPI_UNDEFINED when
+  !>        the caller is outside the mesh.
   subroutine dmesh_get_coordinate(mesh, coords, is_member, ierror)
     type(dmesh_t), intent(in) :: mesh  !< the mesh
     integer, intent(inout) :: coords(:)  !< coords(d+1): coordinate along dimension d
@@ -894,15 +972,14 @@ contains
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int) :: ccoords(max(1, size(coords))), member, err
     integer :: nd
-    if (.not. room_ok("dmesh_get_coordinate", "coords", size(coords), ndims_of(mesh), ierror)) &
+    if (.not. room_ok("dmesh_get_coordinate", "coords", size(coords), mesh, ierror)) &
       return
     err = c_get_coordinate(mesh%ptr, int(size(coords), c_int), ccoords, member)
     if (err == DMESH_SUCCESS) then
       is_member = member /= 0
-      if (is_member) then
-        nd = ndims_of(mesh)
-        coords(1:nd) = int(ccoords(1:nd))
-      end if
+      nd = dmesh_f_ndims(mesh)
+      if (is_member) coords(1:nd) = int(ccoords(1:nd))
+      if (.not. is_member) coords(1:nd) = MPI_UNDEFINED
     end if
     call finish(ierror, err)
   end subroutine dmesh_get_coordinate
@@ -932,12 +1009,12 @@ contains
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int), allocatable :: cranks(:)
     integer(c_int) :: n, err, cshape(DMESH_MAX_DIMS)
-    if (dim >= 0 .and. dim < ndims_of(mesh)) then
-      if (c_get_shape(mesh%ptr, DMESH_MAX_DIMS, cshape) == DMESH_SUCCESS) then
+    if (dim >= 0 .and. dim < dmesh_f_ndims(mesh)) then
+      if (quiet_shape(mesh, cshape) == DMESH_SUCCESS) then
         if (size(ranks) < cshape(dim + 1)) then
           call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_get_group_ranks", "ranks", &
                                  size(ranks), "dim " // dmesh_f_itoa(dim) // " has " // &
-                                 dmesh_f_itoa(int(cshape(dim + 1))) // " ranks")
+                                 dmesh_f_itoa(int(cshape(dim + 1))) // " ranks", mesh)
           return
         end if
       end if
@@ -961,10 +1038,13 @@ contains
     integer, optional, intent(out) :: ierror  !< error class
     integer(c_int), allocatable :: cranks(:)
     integer(c_int) :: n, err
-    if (c_get_size(mesh%ptr, n) == DMESH_SUCCESS) then
+    call shim_quiet(1_c_int)
+    err = c_get_size(mesh%ptr, n)
+    call shim_quiet(0_c_int)
+    if (err == DMESH_SUCCESS) then
       if (size(ranks) < n) then
         call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_get_ranks", "ranks", size(ranks), &
-                               "the mesh has " // dmesh_f_itoa(int(n)) // " ranks")
+                               "the mesh has " // dmesh_f_itoa(int(n)) // " ranks", mesh)
         return
       end if
     end if
@@ -1064,7 +1144,7 @@ contains
     type(c_ptr) :: top
     integer(c_int) :: err
     err = c_get_current(top)
-    if (err == DMESH_SUCCESS) mesh%ptr = top
+    mesh%ptr = top ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_get_current
 
@@ -1086,6 +1166,19 @@ contains
     string = f_string(shim_last_error())
     if (present(ierror)) ierror = DMESH_SUCCESS
   end subroutine dmesh_last_error
+
+  !> \brief The DMESH_ERR_* class of an MPI error code that dmesh raised
+  !>        (dmesh_error_class()): what an error handler of the program
+  !>        receives, mapped back. Local; never calls an error handler.
+  subroutine dmesh_error_class(errorcode, errorclass, ierror)
+    integer, intent(in) :: errorcode  !< an MPI error code
+    integer, intent(inout) :: errorclass  !< its DMESH_ERR_* class (unchanged on failure)
+    integer, optional, intent(out) :: ierror  !< DMESH_SUCCESS, or DMESH_ERR_ARG: not dmesh's
+    integer(c_int) :: c, err
+    err = c_error_class(int(errorcode, c_int), c)
+    if (err == DMESH_SUCCESS) errorclass = int(c)
+    if (present(ierror)) ierror = int(err)
+  end subroutine dmesh_error_class
 
   !> \brief Revoke the universe of \p mesh (dmesh_revoke()): every process
   !>        blocked in one of its communicators returns; its collective calls
@@ -1132,7 +1225,7 @@ contains
                       int(info, c_int), merge(1_c_int, 0_c_int, want), s, out)
     ok = err == DMESH_SUCCESS
     survivors = int(s)
-    if (ok) newmesh%ptr = out
+    newmesh%ptr = out ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_shrink_impl
 

@@ -107,11 +107,10 @@ int dmesh_f_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const cha
 
 int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm)
 {
-    MPI_Comm c;
+    MPI_Comm c = MPI_COMM_NULL;
     int err = dmesh_get_comm(mesh, dim, &c);
 
-    if (err == DMESH_SUCCESS)
-        *comm = MPI_Comm_c2f(c);
+    *comm = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
     return err;
 }
 
@@ -153,7 +152,7 @@ int dmesh_f_shrink(dmesh_t mesh, int dim, int has_info, MPI_Fint info, int want_
     int err =
         dmesh_shrink(mesh, dim, info_f2c(has_info, info), want_survivors ? &c : NULL, newmesh);
 
-    if (err == DMESH_SUCCESS && want_survivors)
-        *survivors = MPI_Comm_c2f(c);
+    if (want_survivors)
+        *survivors = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
     return err;
 }

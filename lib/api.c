@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The entry points of dmesh.h: each calls its implementation (the
+ * library's own code, api_impl.h), sets its output handles to their nulls
+ * when the call failed, and raises the failure on the error handler of
+ * the communicator the call concerns (raise.h):
+ *   - creation calls: the communicator passed;
+ *   - calls on a mesh: the communicator the mesh was made from;
+ *   - calls tied to no communicator: MPI_COMM_SELF.
+ * Collective calls come back with the outcome their ranks agreed, so every
+ * rank raises the same class. This file does not include api_impl.h: the
+ * names here are the exported ones. */
+#include "config.h"
+
+#include "dmesh.h"
+#include "dmesh_layout.h"
+
+#include "api_names.h"
+#include "raise.h"
+
+#define DMESH_API_DECLARE_(name)                                                                   \
+    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
+DMESH_API_MESH_NAMES(DMESH_API_DECLARE_)
+DMESH_API_PLAIN_NAMES(DMESH_API_DECLARE_)
+#undef DMESH_API_DECLARE_
+
+/* The outcome of a call, raised where it belongs; one statement per call
+ * that writes through a pointer. */
+#define ON_COMM(comm, call)                                                                        \
+    do {                                                                                           \
+        int err_ = (call);                                                                         \
+        return dmesh_raise_on_comm(err_, (comm), __func__);                                        \
+    } while (0)
+#define ON_MESH(mesh, call)                                                                        \
+    do {                                                                                           \
+        int err_ = (call);                                                                         \
+        return dmesh_raise_on_mesh(err_, (mesh), __func__);                                        \
+    } while (0)
+#define ON_SELF(call) ON_COMM(MPI_COMM_NULL, call)
+
+/* On failure an output handle is its null, whatever the handler did. */
+static int null_mesh(int err, dmesh_t *out)
+{
+    if (err != DMESH_SUCCESS && out != NULL)
+        *out = DMESH_NULL;
+    return err;
+}
+
+static int null_comm(int err, MPI_Comm *out)
+{
+    if (err != DMESH_SUCCESS && out != NULL)
+        *out = MPI_COMM_NULL;
+    return err;
+}
+
+int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+               const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+{
+    int err = impl_dmesh_init(comm, device_type, ndims, shape, dim_names, info, mesh);
+
+    ON_COMM(comm, null_mesh(err, mesh));
+}
+
+int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const int in_node[],
+                      const int across[], const char *const dim_names[], MPI_Info info,
+                      dmesh_t *mesh)
+{
+    int err =
+        impl_dmesh_init_hybrid(comm, device_type, ndims, in_node, across, dim_names, info, mesh);
+
+    ON_COMM(comm, null_mesh(err, mesh));
+}
+
+int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                 const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+{
+    int err = impl_dmesh_create(comm, device_type, ndims, shape, ranks, dim_names, info, mesh);
+
+    ON_COMM(comm, null_mesh(err, mesh));
+}
+
+int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MPI_Comm dim_comms[],
+                     const int shape[], const int ranks[], const char *const dim_names[],
+                     dmesh_t *mesh)
+{
+    int err =
+        impl_dmesh_from_comms(comm, device_type, ndims, dim_comms, shape, ranks, dim_names, mesh);
+
+    ON_COMM(comm, null_mesh(err, mesh));
+}
+
+int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
+{
+    int err = impl_dmesh_deserialize(comm, text, info, mesh);
+
+    ON_COMM(comm, null_mesh(err, mesh));
+}
+
+/* The mesh may end here: where to raise is found first. */
+int dmesh_free(dmesh_t *mesh)
+{
+    MPI_Comm target = dmesh_raise_target(mesh != NULL ? *mesh : DMESH_NULL);
+
+    ON_COMM(target, impl_dmesh_free(mesh));
+}
+
+int dmesh_abort(dmesh_t mesh)
+{
+    ON_MESH(mesh, impl_dmesh_abort(mesh));
+}
+
+int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh)
+{
+    int err = impl_dmesh_slice(mesh, n, dim_names, submesh);
+
+    ON_MESH(mesh, null_mesh(err, submesh));
+}
+
+int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
+{
+    int err = impl_dmesh_flatten(mesh, name, info, flat);
+
+    ON_MESH(mesh, null_mesh(err, flat));
+}
+
+int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
+                    MPI_Info info, dmesh_t *out)
+{
+    int err = impl_dmesh_unflatten(mesh, dim, n, sizes, dim_names, info, out);
+
+    ON_MESH(mesh, null_mesh(err, out));
+}
+
+/* On the first mesh's communicator (they share one universe). */
+int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
+{
+    dmesh_t first = n > 0 && meshes != NULL ? meshes[0] : DMESH_NULL;
+    int err = impl_dmesh_concatenate(n, meshes, out);
+
+    ON_MESH(first, null_mesh(err, out));
+}
+
+int dmesh_get_ndims(dmesh_t mesh, int *ndims)
+{
+    ON_MESH(mesh, impl_dmesh_get_ndims(mesh, ndims));
+}
+
+int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
+{
+    ON_MESH(mesh, impl_dmesh_get_shape(mesh, maxdims, shape));
+}
+
+int dmesh_get_size(dmesh_t mesh, int *size)
+{
+    ON_MESH(mesh, impl_dmesh_get_size(mesh, size));
+}
+
+int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name)
+{
+    ON_MESH(mesh, impl_dmesh_get_dim_name(mesh, dim, name));
+}
+
+int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
+{
+    ON_MESH(mesh, impl_dmesh_get_dim_index(mesh, name, dim));
+}
+
+int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
+{
+    ON_MESH(mesh, impl_dmesh_get_device_type(mesh, device_type));
+}
+
+int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member)
+{
+    ON_MESH(mesh, impl_dmesh_get_coordinate(mesh, maxdims, coords, is_member));
+}
+
+int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
+{
+    ON_MESH(mesh, impl_dmesh_get_local_rank(mesh, dim, rank));
+}
+
+int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int *nranks)
+{
+    ON_MESH(mesh, impl_dmesh_get_group_ranks(mesh, dim, maxranks, ranks, nranks));
+}
+
+int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
+{
+    ON_MESH(mesh, impl_dmesh_get_ranks(mesh, maxranks, ranks, nranks));
+}
+
+int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
+{
+    int err = impl_dmesh_get_comm(mesh, dim, comm);
+
+    ON_MESH(mesh, null_comm(err, comm));
+}
+
+int dmesh_get_device(dmesh_t mesh, int *device)
+{
+    ON_MESH(mesh, impl_dmesh_get_device(mesh, device));
+}
+
+int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
+{
+    ON_MESH(a != DMESH_NULL ? a : b, impl_dmesh_equal(a, b, equal));
+}
+
+int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+{
+    ON_MESH(mesh, impl_dmesh_to_string(mesh, buf, len, needed));
+}
+
+int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
+{
+    ON_MESH(mesh, impl_dmesh_get_cache_info(mesh, info));
+}
+
+int dmesh_push(dmesh_t mesh)
+{
+    ON_MESH(mesh, impl_dmesh_push(mesh));
+}
+
+int dmesh_pop(dmesh_t *mesh)
+{
+    int err = impl_dmesh_pop(mesh);
+
+    ON_SELF(null_mesh(err, mesh));
+}
+
+int dmesh_get_current(dmesh_t *mesh)
+{
+    int err = impl_dmesh_get_current(mesh);
+
+    ON_SELF(null_mesh(err, mesh));
+}
+
+int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank)
+{
+    ON_MESH(mesh, impl_dmesh_get_rank_of(mesh, ndims, coords, rank));
+}
+
+int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], int *is_member)
+{
+    ON_MESH(mesh, impl_dmesh_get_coordinate_of(mesh, rank, maxdims, coords, is_member));
+}
+
+int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int *dest)
+{
+    ON_MESH(mesh, impl_dmesh_shift(mesh, dim, disp, periodic, source, dest));
+}
+
+int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int ranks[],
+                         int *ngroups, int *size)
+{
+    ON_MESH(mesh, impl_dmesh_get_all_groups(mesh, dim, maxgroups, maxranks, ranks, ngroups, size));
+}
+
+int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
+{
+    ON_MESH(mesh, impl_dmesh_get_dim_locality(mesh, dim, kind));
+}
+
+int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm *cart)
+{
+    int err = impl_dmesh_get_cart_comm(mesh, periods, reorder, cart);
+
+    ON_MESH(mesh, null_comm(err, cart));
+}
+
+int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm)
+{
+    int err = impl_dmesh_get_sub_comm(mesh, remain_dims, newcomm);
+
+    ON_MESH(mesh, null_comm(err, newcomm));
+}
+
+int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+{
+    ON_MESH(mesh, impl_dmesh_serialize(mesh, buf, len, needed));
+}
+
+int dmesh_get_version(int *major, int *minor, int *patch)
+{
+    ON_SELF(impl_dmesh_get_version(major, minor, patch));
+}
+
+int dmesh_get_build_info(const char **text)
+{
+    ON_SELF(impl_dmesh_get_build_info(text));
+}
+
+int dmesh_revoke(dmesh_t mesh)
+{
+    ON_MESH(mesh, impl_dmesh_revoke(mesh));
+}
+
+int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *nfailed)
+{
+    ON_MESH(mesh, impl_dmesh_get_failed(mesh, maxranks, ranks, nfailed));
+}
+
+int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
+{
+    int err = impl_dmesh_shrink(mesh, dim, info, survivors, newmesh);
+
+    null_comm(err, survivors);
+    ON_MESH(mesh, null_mesh(err, newmesh));
+}
+
+const char *dmesh_error_string(int err)
+{
+    return impl_dmesh_error_string(err);
+}
+
+const char *dmesh_last_error(void)
+{
+    return impl_dmesh_last_error();
+}
+
+int dmesh_error_class(int errorcode, int *errorclass)
+{
+    return impl_dmesh_error_class(errorcode, errorclass);
+}
+
+#if DMESH_HAVE_NCCL
+#include "dmesh_nccl.h"
+
+extern __typeof__(dmesh_get_nccl_comm)
+    impl_dmesh_get_nccl_comm __asm__(DMESH_API_IMPL_SYMBOL(dmesh_get_nccl_comm));
+
+int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
+{
+    int err = impl_dmesh_get_nccl_comm(mesh, dim, comm);
+
+    if (err != DMESH_SUCCESS && comm != NULL)
+        *comm = NULL;
+    ON_MESH(mesh, err);
+}
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The entry points of dmesh_layout.h (see api.c): tied to no communicator,
+ * their failures are raised on MPI_COMM_SELF's handler while MPI is
+ * initialised, and only returned before and after (the algebra needs no
+ * MPI). */
+#include "config.h"
+
+#include "dmesh_layout.h"
+
+#include "api_names.h"
+#include "raise.h"
+
+#define DMESH_API_DECLARE_(name)                                                                   \
+    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
+DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_)
+#undef DMESH_API_DECLARE_
+
+#define ON_SELF(call)                                                                              \
+    do {                                                                                           \
+        int err_ = (call);                                                                         \
+        return dmesh_raise_on_comm(err_, MPI_COMM_NULL, __func__);                                 \
+    } while (0)
+
+int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
+{
+    ON_SELF(impl_dmesh_axis_canonical(in, out));
+}
+
+int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
+{
+    ON_SELF(impl_dmesh_axis_numel(a, numel));
+}
+
+int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
+{
+    ON_SELF(impl_dmesh_axis_cosize(a, cosize));
+}
+
+int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
+{
+    ON_SELF(impl_dmesh_axis_index(a, i, index));
+}
+
+int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
+{
+    ON_SELF(impl_dmesh_axis_enumerate(a, max, out, n));
+}
+
+int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
+{
+    ON_SELF(impl_dmesh_axis_complement(a, n, out));
+}
+
+int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)
+{
+    ON_SELF(impl_dmesh_axis_compose(a, size, stride, out));
+}
+
+int dmesh_axis_compose_modes(const dmesh_axis_t *a, int n, const int sizes[], const int strides[],
+                             dmesh_axis_t out[])
+{
+    ON_SELF(impl_dmesh_axis_compose_modes(a, n, sizes, strides, out));
+}
+
+int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
+{
+    ON_SELF(impl_dmesh_axis_is_orthogonal(a, orthogonal));
+}
+
+int dmesh_axis_is_sorted(const dmesh_axis_t *a, int *sorted)
+{
+    ON_SELF(impl_dmesh_axis_is_sorted(a, sorted));
+}
+
+int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, int *position)
+{
+    ON_SELF(impl_dmesh_axis_decompose(a, n, index, group, position));
+}
+
+int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
+{
+    ON_SELF(impl_dmesh_axis_prepare(a, n, p));
+}
+
+int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int *group,
+                                  int *position)
+{
+    ON_SELF(impl_dmesh_prepared_axis_decompose(p, index, group, position));
+}
+
+int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
+                      int *ngroups, int *group_size)
+{
+    ON_SELF(impl_dmesh_axis_groups(a, n, rank_map, max, out, ngroups, group_size));
+}
+
+int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int index, int max,
+                        int out[], int *count)
+{
+    ON_SELF(impl_dmesh_axis_group_of(a, n, rank_map, index, max, out, count));
+}
+
+int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
+{
+    ON_SELF(impl_dmesh_axis_to_string(a, buf, len, needed));
+}
+
+int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
+{
+    ON_SELF(impl_dmesh_axis_parse(text, a));
+}
+
+int dmesh_layout_row_major(int ndims, const int shape[], dmesh_layout_t *l)
+{
+    ON_SELF(impl_dmesh_layout_row_major(ndims, shape, l));
+}
+
+int dmesh_layout_concat(const dmesh_layout_t *l, dmesh_axis_t *a)
+{
+    ON_SELF(impl_dmesh_layout_concat(l, a));
+}
+
+int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axis_t axes[],
+                        dmesh_layout_t *out)
+{
+    ON_SELF(impl_dmesh_layout_splice(l, dim, n, axes, out));
+}
+
+int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
+{
+    extern __typeof__(dmesh_axis_equal) impl_dmesh_axis_equal __asm__(
+        DMESH_API_IMPL_SYMBOL(dmesh_axis_equal));
+
+    return impl_dmesh_axis_equal(a, b);
+}

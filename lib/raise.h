@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Errors raised the MPI way (raise.c): a failing call of a program raises
+ * its class, as an MPI error code registered with the MPI, on the error
+ * handler of the communicator it concerns (MPI_Comm_call_errhandler), as
+ * MPI's own calls do. Only the entry points (api.c, api_layout.c) raise,
+ * once per failing call, after its outcome is agreed; everything else
+ * returns classes. */
+#ifndef DMESH_RAISE_H
+#define DMESH_RAISE_H
+
+#include <mpi.h>
+
+#include "dmesh.h"
+
+/* Raise err (when not DMESH_SUCCESS) on comm's handler (MPI_COMM_NULL:
+ * MPI_COMM_SELF's), fn being the public call; returns err. */
+int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn);
+
+/* The same for a call on mesh: on the handler of the communicator the
+ * mesh was made from (DMESH_NULL: MPI_COMM_SELF's). */
+int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn);
+
+/* Where a call on mesh raises, found before a call that may end the mesh
+ * (dmesh_free): the user's communicator while the program has it, else
+ * MPI_COMM_NULL (MPI_COMM_SELF). */
+MPI_Comm dmesh_raise_target(dmesh_t mesh);
+
+#endif /* DMESH_RAISE_H */

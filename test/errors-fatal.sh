@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# errors-fatal.sh NP: dmesh's errors as a program meets them when it keeps
+# MPI's default handlers (fatal) and checks nothing, at NP ranks:
+#   - errors_fatal fatal: the launcher fails, stderr has dmesh's detail
+#     ("dmesh: dmesh_init failed on rank R of its communicator: ..."), and
+#     the line after the call never comes;
+#   - errors_fatal self: the same for a call tied to no communicator
+#     (MPI_COMM_SELF's handler);
+#   - errors_fatal return under DMESH_ERRORS=return: the class comes back
+#     and the program ends well; layout calls before MPI_Init and after
+#     MPI_Finalize return their class in every mode;
+#   - with Fortran, both modules: dmesh_init without ierror ends the job
+#     the same way, and names of different sizes on different ranks give
+#     DMESH_ERR_NAME on every rank, with the same detail, without a hang.
+# Every run is bounded (DMESH_TEST_TIMEOUT): a hang fails.
+. "$top_srcdir/test/check.sh"
+np=${1:-2}
+DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT_FATAL:-60}
+export DMESH_TEST_TIMEOUT
+unset DMESH_ERRORS
+
+# expect_fatal WHAT DETAIL PROGRAM ARG: the job fails, DETAIL on its output,
+# no "after the call" line.
+expect_fatal() {
+    what=$1
+    detail=$2
+    shift 2
+    out=$("$MPIRUN" "$np" "$@" 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | sed "s/^/$what: /"
+    [ "$rc" -ne 77 ] || check_skip "the launcher skipped"
+    [ "$rc" -ne 0 ] || check_fail "$what: the job ended well (want a failure)"
+    [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || check_fail "$what: timed out"
+    printf '%s\n' "$out" | grep -qF -- "$detail" || check_fail "$what: no \"$detail\" on its output"
+    if printf '%s\n' "$out" | grep -q 'after the call'; then
+        check_fail "$what: a line after the failing call was printed"
+    fi
+}
+
+expect_fatal "C, MPI_COMM_WORLD" "dmesh: dmesh_init failed on rank " ./test/errors_fatal fatal
+expect_fatal "C, MPI_COMM_WORLD" "cannot fill a communicator of $np ranks" ./test/errors_fatal fatal
+expect_fatal "C, MPI_COMM_SELF" "dmesh: dmesh_get_ndims failed (process " ./test/errors_fatal self
+
+out=$(DMESH_ERRORS=return "$MPIRUN" "$np" ./test/errors_fatal return 2>&1)
+rc=$?
+printf '%s\n' "$out" | sed 's/^/DMESH_ERRORS=return: /'
+[ "$rc" -eq 0 ] || check_fail "DMESH_ERRORS=return: exit $rc (want 0)"
+n=$(printf '%s\n' "$out" | grep -c 'after the call: returned DMESH_ERR_SIZE')
+[ "$n" -eq "$np" ] || check_fail "DMESH_ERRORS=return: $n ranks returned DMESH_ERR_SIZE (want $np)"
+
+for f in errors_fatal_fortran errors_fatal_f08; do
+    [ -x "./test/$f" ] || continue
+    expect_fatal "$f" "dmesh: dmesh_init failed on rank " "./test/$f" fatal
+    out=$("$MPIRUN" "$np" "./test/$f" sizes 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | sed "s/^/$f sizes: /"
+    [ "$rc" -eq 0 ] || check_fail "$f sizes: exit $rc (want 0; 124 or 137: a hang)"
+    want="class 3, null T: rank 0: dmesh_init: names has 3 elements, the mesh has 2 dimensions"
+    n=$(printf '%s\n' "$out" | grep -cF -- "$want")
+    [ "$n" -eq "$np" ] || check_fail "$f sizes: $n ranks said \"$want\" (want $np)"
+done
+check_exit
