@@ -527,11 +527,14 @@ DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
  * Collective calls raise after their ranks agreed on the outcome: every
  * rank raises the same class. The handler decides what follows:
  *
- * | handler | what happens |
- * |---|---|
- * | MPI_ERRORS_ARE_FATAL (MPI's default on MPI_COMM_WORLD), MPI_ERRORS_ABORT | dmesh writes "dmesh: <call> failed on rank <r> of its communicator: <detail> [<class>]" to stderr, then the handler ends the job |
- * | MPI_ERRORS_RETURN | the call returns its DMESH_ERR_* class |
- * | a program's own handler | called once per failing call with the code (dmesh_error_class() maps it back to the class; MPI_Error_string gives dmesh's text); when it returns, the call returns its class |
+ *   - MPI_ERRORS_ARE_FATAL (MPI's default on MPI_COMM_WORLD) and
+ *     MPI_ERRORS_ABORT: dmesh writes "dmesh: <call> failed on rank <r> of
+ *     its communicator: <detail> [<class>]" to stderr, then the handler ends
+ *     the job;
+ *   - MPI_ERRORS_RETURN: the call returns its DMESH_ERR_* class;
+ *   - a program's own handler: called once per failing call with the code
+ *     (dmesh_error_class() maps it back to the class; MPI_Error_string gives
+ *     dmesh's text); when it returns, the call returns its class.
  *
  * `DMESH_ERRORS=return` in the environment (read once) returns classes
  * without calling any handler: for codes that check every return and keep

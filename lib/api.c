@@ -15,6 +15,7 @@
 #include "dmesh_layout.h"
 
 #include "api_names.h"
+#include "error.h"
 #include "raise.h"
 
 #define DMESH_API_DECLARE_(name)                                                                   \
@@ -28,11 +29,15 @@ DMESH_API_PLAIN_NAMES(DMESH_API_DECLARE_)
 #define ON_COMM(comm, call)                                                                        \
     do {                                                                                           \
         int err_ = (call);                                                                         \
+        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
+            return err_;                                                                           \
         return dmesh_raise_on_comm(err_, (comm), __func__);                                        \
     } while (0)
 #define ON_MESH(mesh, call)                                                                        \
     do {                                                                                           \
         int err_ = (call);                                                                         \
+        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
+            return err_;                                                                           \
         return dmesh_raise_on_mesh(err_, (mesh), __func__);                                        \
     } while (0)
 #define ON_SELF(call) ON_COMM(MPI_COMM_NULL, call)

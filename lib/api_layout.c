@@ -8,6 +8,7 @@
 #include "dmesh_layout.h"
 
 #include "api_names.h"
+#include "error.h"
 #include "raise.h"
 
 #define DMESH_API_DECLARE_(name)                                                                   \
@@ -18,6 +19,8 @@ DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_)
 #define ON_SELF(call)                                                                              \
     do {                                                                                           \
         int err_ = (call);                                                                         \
+        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
+            return err_;                                                                           \
         return dmesh_raise_on_comm(err_, MPI_COMM_NULL, __func__);                                 \
     } while (0)
 

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,8 +24,11 @@ static int codes[DMESH_ERR_LASTCODE];
 static int registered;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A binding's rejection for the next agreement, and its quiet checks. */
+/* A binding's rejection for the next agreement, and its quiet checks;
+ * how many threads hold a rejection (the entry points look at this
+ * counter only, a plain load, on the path of a call that succeeds). */
 static _Thread_local int rejected, quiet;
+atomic_int dmesh_error_rejections;
 static _Thread_local char rejected_detail[DMESH_DETAIL_LEN];
 
 static const char *const error_strings[DMESH_ERR_LASTCODE] = {
@@ -145,6 +149,8 @@ int dmesh_error_reject(int err, const char *detail)
 {
     dmesh_error_set(err, "%s", detail != NULL ? detail : "");
     snprintf(rejected_detail, sizeof(rejected_detail), "%s", last_detail);
+    if (rejected == 0)
+        atomic_fetch_add(&dmesh_error_rejections, 1);
     rejected = err;
     return err;
 }
@@ -156,6 +162,8 @@ int dmesh_error_rejected(void)
 
 void dmesh_error_reject_drop(void)
 {
+    if (rejected != 0)
+        atomic_fetch_sub(&dmesh_error_rejections, 1);
     rejected = 0;
 }
 
@@ -165,7 +173,7 @@ int dmesh_error_reject_take(int err)
 
     if (r == 0)
         return err;
-    rejected = 0;
+    dmesh_error_reject_drop();
     return dmesh_error_set(r, "%s", rejected_detail);
 }
 

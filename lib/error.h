@@ -4,6 +4,8 @@
 #ifndef DMESH_ERROR_H
 #define DMESH_ERROR_H
 
+#include <stdatomic.h>
+
 #include "dmesh.h"
 
 #if defined(__GNUC__)
@@ -34,6 +36,14 @@ void dmesh_error_forget_codes(void);
  * whatever happened (dmesh_error_reject_drop). */
 int dmesh_error_reject(int err, const char *detail);
 int dmesh_error_rejected(void);
+
+/* Whether any thread holds a rejection: the entry points' test after a
+ * call that succeeded (nothing else to do then), one relaxed load. */
+extern atomic_int dmesh_error_rejections;
+static inline int dmesh_error_any_rejected(void)
+{
+    return atomic_load_explicit(&dmesh_error_rejections, memory_order_relaxed) != 0;
+}
 int dmesh_error_reject_take(int err);
 void dmesh_error_reject_drop(void);
 

@@ -211,6 +211,24 @@ static int dup_user(MPI_Comm user, MPI_Comm *comm, MPI_Request *req)
     return MPI_Comm_dup(user, comm);
 }
 
+/* With fault tolerance on, whether every process of user is alive, as the
+ * survivors agree (MPIX_Comm_agree): a duplication that meets a dead
+ * process fails inside Open MPI 5.0.7's allocation of a context id and
+ * leaves it stuck (a later MPIX_Comm_shrink of any communicator waits
+ * forever), so it is not begun then; *err tells why. Without fault
+ * tolerance: true, and nothing is called. */
+static int survivors_whole(MPI_Comm user, int *err)
+{
+    int flag = 1, rc;
+
+    if (!dmesh_ulfm_enabled(user))
+        return 1;
+    if ((rc = dmesh_ulfm_agree(user, &flag)) == MPI_SUCCESS)
+        return 1;
+    *err = dmesh_error_mpi(rc, "MPIX_Comm_agree before duplicating the user's communicator");
+    return 0;
+}
+
 void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
 {
     int rc;
@@ -229,6 +247,8 @@ void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
      * MPI_Comm_dup, the same collective at the same place on every rank,
      * only blocking. */
     s->fresh = 1;
+    if (s->err == DMESH_SUCCESS && !survivors_whole(user, &s->err))
+        return; /* no duplicate: the agreement over user reports it */
     rc = dup_user(user, &s->comm, &s->req);
     if (rc != MPI_SUCCESS) {
         s->req = MPI_REQUEST_NULL;

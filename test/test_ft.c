@@ -425,6 +425,8 @@ START_TEST(before_first_creation)
     ck_assert_msg(rc == DMESH_ERR_PROC_FAILED, "dmesh_init: %s (%s)", dmesh_error_string(rc),
                   dmesh_last_error());
     ck_assert(k == DMESH_NULL);
+    /* the MPI is still whole: a shrink works (a duplication begun with a
+     * dead process left Open MPI's context ids stuck, and this hung) */
     ck_assert_int_eq(dmesh_shrink(m, DMESH_KEEP_SHAPE, MPI_INFO_NULL, &surv, &n),
                      DMESH_ERR_SIZE); /* a failed place and no spare */
     ck_assert(n == DMESH_NULL && surv == MPI_COMM_NULL);

@@ -8,9 +8,16 @@
 !>
 !> * **MPI style.** Every routine is a subroutine. Its last argument is
 !>   `ierror`, optional as in mpi_f08: it receives DMESH_SUCCESS or an error
-!>   class (DMESH_ERR_*). When `ierror` is absent and the call fails, the
-!>   routine simply returns: it never stops the program and never prints. The
-!>   detail of the failure is in dmesh_last_error(). Optional arguments
+!>   class (DMESH_ERR_*). As with MPI's own bindings, a failure first goes to
+!>   the error handler of the communicator the call concerns (the one passed
+!>   to a creation call, the one the mesh was made from, MPI_COMM_SELF for a
+!>   call tied to none), whether `ierror` is present or not: with MPI's
+!>   default (fatal) handler the job ends there, dmesh's detail on stderr;
+!>   with MPI_ERRORS_RETURN (or a handler that returns) the routine returns,
+!>   `ierror` receives the class and output handles are DMESH_NULL or
+!>   MPI_COMM_NULL. The detail of the failure is in dmesh_last_error(), and
+!>   dmesh_error_class() maps a code a handler received back to its class.
+!>   Optional arguments
 !>   (names, info, ...) come after `ierror`; pass them by keyword
 !>   (`names=`, `info=`) when `ierror` is left out.
 !> * **Argument order** follows the C API without the counts (taken from the
@@ -30,10 +37,10 @@
 !>   fails with DMESH_ERR_ARG (names: DMESH_ERR_NAME; a rank list:
 !>   DMESH_ERR_SIZE) and a detail naming the argument and both sizes, e.g.
 !>   "dmesh_get_cart_comm: periods has 1 elements, the mesh has 2
-!>   dimensions". These checks are local: the creation routines return
-!>   before the collective C call, so every rank must pass arrays of the
-!>   same sizes (dmesh_get_cart_comm() still takes part in the C call's
-!>   agreement, which then fails on every rank).
+!>   dimensions", raised as the library's own failures are. A collective
+!>   routine whose arrays are rejected still takes part in the C call, which
+!>   then fails at its agreement with that class and detail on every rank:
+!>   ranks that pass arrays of different sizes never wait for each other.
 !> * **Strings** are `character(len=*)`; trailing blanks are removed before
 !>   they reach C. Name lists are `character(len=*) :: names(:)`, e.g.
 !>   `[character(len=8) :: "dp", "tp"]`. Strings coming back are
