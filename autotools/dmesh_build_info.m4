@@ -7,6 +7,8 @@ AC_DEFUN([DMESH_BUILD_INFO], [
   AC_MSG_CHECKING([which MPI the headers of $CC belong to])
   dmesh_mpi_vendor=unknown
   DMESH_MPI_VERSION_BUILT=
+  dnl the standard ABI: no implementation's header, whatever mpi.h defines
+  AS_IF([test "$dmesh_mpi_abi" = yes], [dmesh_mpi_vendor="standard ABI" DMESH_MPI_VERSION_BUILT=5.0], [
   AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>
 #ifndef OPEN_MPI
 #error not Open MPI
@@ -19,7 +21,9 @@ AC_DEFUN([DMESH_BUILD_INFO], [
 #error not MPICH
 #endif]], [])], [dmesh_mpi_vendor=MPICH
       AC_COMPUTE_INT([dmesh_mpich_num], [MPICH_NUMVERSION], [[#include <mpi.h>]], [dmesh_mpich_num=0])
-      DMESH_MPI_VERSION_BUILT="`expr $dmesh_mpich_num / 10000000`.`expr $dmesh_mpich_num / 100000 % 100`"])])
+      DMESH_MPI_VERSION_BUILT="`expr $dmesh_mpich_num / 10000000`.`expr $dmesh_mpich_num / 100000 % 100`"])])])
+  AS_IF([test -z "$dmesh_mpi_summary"],
+    [dmesh_mpi_summary="$dmesh_mpi_vendor${DMESH_MPI_VERSION_BUILT:+ $DMESH_MPI_VERSION_BUILT}"])
   AC_MSG_RESULT([$dmesh_mpi_vendor $DMESH_MPI_VERSION_BUILT])
   AC_SUBST([MPI_VENDOR], [$dmesh_mpi_vendor])
   AC_SUBST([DMESH_MPI_VERSION_BUILT])

@@ -25,7 +25,7 @@ AC_DEFUN([DMESH_CHECK_FORTRAN], [
   AC_REQUIRE([AC_PROG_FC])
   dmesh_fortran_ok=no
   dmesh_fortran_why="no MPI Fortran wrapper found (set MPIFC)"
-  AS_IF([test "$enable_fortran" = no], [dmesh_fortran_why="--disable-fortran"])
+  AS_IF([test "$enable_fortran" = no], [dmesh_fortran_why=${dmesh_fortran_abi_why:-"--disable-fortran"}])
   AS_IF([test "$enable_fortran" != no && test -n "$MPIFC"], [
     AC_LANG_PUSH([Fortran])
     AC_MSG_CHECKING([whether $FC compiles use mpi_f08])

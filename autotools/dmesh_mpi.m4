@@ -3,35 +3,72 @@
 # MPICC overrides the wrapper (mpicc.mpich for MPICH beside Open MPI); CC set by
 # the user is kept when MPICC is not given, for builds with pkg-config flags.
 AC_DEFUN([DMESH_CHECK_MPI], [
-  AC_ARG_VAR([MPICC], [MPI C compiler wrapper (default: mpicc)])
+  AC_ARG_VAR([MPICC], [MPI C compiler wrapper (default: mpicc; none with --with-mpi-abi)])
   AC_ARG_VAR([MPIEXEC], [MPI launcher used by make check (default: mpiexec next to MPICC)])
   AC_ARG_VAR([MPIFC], [MPI Fortran compiler wrapper (default: mpifort next to MPICC)])
   AC_ARG_VAR([MPICXX], [MPI C++ compiler wrapper, for the header test (default: mpicxx next to MPICC)])
+  AC_ARG_VAR([MPI_PC], [pkg-config module of MPI for a plain CC (default: first of mpi, ompi-c, mpich; with --with-mpi-abi: ompi-abi, mpi-abi)])
   DMESH_SMPI_SETUP
-  AS_IF([test -z "$MPICC" && test -z "$CC"], [AC_CHECK_PROGS([MPICC], [mpicc], [])])
+  DMESH_MPI_ABI_ARG
+  dnl A wrapper the user named is used as it is: never replaced by another MPI.
+  dmesh_mpicc_given=$MPICC
+  AS_IF([test -z "$MPICC" && test -z "$CC" && test "$dmesh_mpi_abi" = no],
+    [AC_CHECK_PROGS([MPICC], [mpicc], [])])
   AS_IF([test -n "$MPICC"], [CC="$MPICC"])
-  dnl The C++ test of the public headers needs mpi.h too: use the matching wrapper.
-  AS_IF([test -z "$MPICXX" && test -z "$CXX"], [
+  dnl The C++ test of the public headers needs mpi.h too: use the matching wrapper
+  dnl (with the ABI: the plain C++ compiler, with the ABI's flags in CPPFLAGS).
+  AS_IF([test -z "$MPICXX" && test -z "$CXX" && test "$dmesh_mpi_abi" = no], [
     dmesh_cxx_guess=`echo "$CC" | sed 's/ .*//; s/mpicc/mpicxx/'`
     AC_CHECK_PROGS([MPICXX], [$dmesh_cxx_guess mpicxx mpic++], [])])
   AS_IF([test -n "$MPICXX"], [CXX="$MPICXX"])
 ])
 
+# DMESH_MPI_WRAPPER_FLAGS: the compile and link flags that the MPI wrapper CC
+# adds (Open MPI's --showme:compile and --showme:link, MPICH's
+# -show-compile-info and -show-link-info, or -compile-info and -link-info
+# without the compiler's name), as DMESH_PC_MPI_CFLAGS and _LIBS: dmesh.pc
+# carries them, so that a program built with any compiler finds mpi.h and
+# the MPI library that dmesh was built with.
+AC_DEFUN([DMESH_MPI_WRAPPER_FLAGS], [
+  DMESH_PC_MPI_CFLAGS= DMESH_PC_MPI_LIBS=
+  if dmesh_c=`$CC --showme:compile 2>/dev/null` && dmesh_l=`$CC --showme:link 2>/dev/null`; then :
+  elif dmesh_c=`$CC -show-compile-info 2>/dev/null` && dmesh_l=`$CC -show-link-info 2>/dev/null`; then :
+  elif dmesh_c=`$CC -compile-info 2>/dev/null` && dmesh_l=`$CC -link-info 2>/dev/null`; then
+    dmesh_c=`echo "$dmesh_c" | sed 's/^[[^- ]][[^ ]]*//'`
+    dmesh_l=`echo "$dmesh_l" | sed 's/^[[^- ]][[^ ]]*//'`
+  else
+    dmesh_c= dmesh_l=
+  fi
+  DMESH_PC_MPI_CFLAGS=`echo $dmesh_c`
+  dnl the -l and -L of the MPI (hardening options are the program's business)
+  for dmesh_w in $dmesh_l; do
+    AS_CASE([$dmesh_w], [-l*|-L*|-Wl,-rpath*|-Wl,--enable-new-dtags|-pthread],
+      [DMESH_PC_MPI_LIBS="${DMESH_PC_MPI_LIBS:+$DMESH_PC_MPI_LIBS }$dmesh_w"])
+  done
+])
+
 # DMESH_CHECK_MPI_WORKS: mpi.h must compile and MPI_Init link with CC; find
 # the launcher and its flags for make check.
 AC_DEFUN([DMESH_CHECK_MPI_WORKS], [
+  AS_IF([test "$dmesh_mpi_abi" = yes], [DMESH_MPI_ABI_FLAGS], [
   AC_MSG_CHECKING([whether $CC compiles and links MPI programs])
   AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]],
                    [[MPI_Init(0, 0); MPI_Finalize();]])],
-    [AC_MSG_RESULT([yes])],
+    [AC_MSG_RESULT([yes])
+     DMESH_MPI_WRAPPER_FLAGS],
     [AC_MSG_RESULT([no])
+     dnl A wrapper (given, or found as mpicc) that cannot link is an error:
+     dnl taking another MPI's flags instead would switch MPI silently.
+     AS_IF([test -n "$MPICC"],
+       [AC_MSG_ERROR([MPICC=$MPICC cannot compile and link an MPI program (see config.log); configure does not fall back to another MPI: fix MPICC, or give a plain CC with MPI_PC naming MPI's pkg-config module])])
      dnl A plain compiler: take MPI's flags from pkg-config (MPI_PC names the module).
-     AC_ARG_VAR([MPI_PC], [pkg-config module of MPI for a plain CC (default: first of mpi, ompi-c, mpich)])
      dmesh_mpi_pc_found=no
      for dmesh_pc in ${MPI_PC:-mpi ompi-c mpich}; do
        AS_IF([$PKG_CONFIG --exists "$dmesh_pc" 2>/dev/null], [
-         CPPFLAGS="$CPPFLAGS `$PKG_CONFIG --cflags $dmesh_pc`"
-         LIBS="`$PKG_CONFIG --libs $dmesh_pc` $LIBS"
+         DMESH_PC_MPI_CFLAGS=`$PKG_CONFIG --cflags $dmesh_pc`
+         DMESH_PC_MPI_LIBS=`$PKG_CONFIG --libs $dmesh_pc`
+         CPPFLAGS="$CPPFLAGS $DMESH_PC_MPI_CFLAGS"
+         LIBS="$DMESH_PC_MPI_LIBS $LIBS"
          dmesh_mpi_pc_found=$dmesh_pc
          break])
      done
@@ -40,6 +77,9 @@ AC_DEFUN([DMESH_CHECK_MPI_WORKS], [
        [AC_MSG_RESULT([yes])],
        [AC_MSG_RESULT([no])
         AC_MSG_ERROR([no working MPI: set MPICC to an MPI compiler wrapper (mpicc, mpicc.mpich), or CC with MPI_PC naming MPI's pkg-config module])])])
+  ])
+  AC_SUBST([DMESH_PC_MPI_CFLAGS])
+  AC_SUBST([DMESH_PC_MPI_LIBS])
   AS_IF([test -z "$MPIEXEC"], [
     dmesh_mpicc_base=`echo "$CC" | sed 's/ .*//'`
     dmesh_mpicc_suffix=`echo "$dmesh_mpicc_base" | sed -n 's/^.*mpicc//p'`

@@ -8,8 +8,10 @@
 # mpiexec --with-ft ulfm). MPICH declares MPIX_ calls in mpi.h but does not
 # survive a killed process: it has no <mpi-ext.h> ftmpi and is reported
 # "no". Sets dmesh_ulfm_summary for configure's summary and the build
-# description. dmesh_cv_ulfm=yes|no overrides the check.
+# description. dmesh_cv_ulfm=yes|no overrides the check. The MPI-5 standard
+# ABI (--with-mpi-abi) has no such extension: no MPIX_ call is compiled there.
 AC_DEFUN([DMESH_CHECK_ULFM], [
+  AS_IF([test "$dmesh_mpi_abi" = yes], [dmesh_cv_ulfm=no])
   AC_CACHE_CHECK([whether the MPI has fault tolerance (ULFM, mpi-ext.h ftmpi)], [dmesh_cv_ulfm], [
     AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>
 #include <mpi-ext.h>
@@ -25,6 +27,8 @@ return MPIX_ERR_PROC_FAILED + MPIX_ERR_PROC_FAILED_PENDING + MPIX_ERR_REVOKED + 
     [AC_DEFINE([DMESH_HAVE_ULFM], [1],
        [Define to 1 if the MPI has the ULFM extension (MPIX_Comm_revoke, shrink, agree, get_failed).])
      dmesh_ulfm_summary="yes (mpi-ext.h ftmpi; at run time when the launch enables it: mpiexec --with-ft ulfm)"],
+    [test "$dmesh_mpi_abi" = yes],
+    [dmesh_ulfm_summary="no: the MPI-5 standard ABI has no fault-tolerance extension (dmesh_revoke, dmesh_shrink, dmesh_get_failed: DMESH_ERR_UNSUPPORTED)"],
     [dmesh_ulfm_summary="no (dmesh_revoke, dmesh_shrink, dmesh_get_failed: DMESH_ERR_UNSUPPORTED)"])
   AM_CONDITIONAL([DMESH_HAVE_ULFM], [test "x$dmesh_cv_ulfm" = xyes])
 ])

@@ -787,7 +787,9 @@ DMESH_EXPORT int dmesh_get_version(int *major, int *minor, int *patch);
  * \brief How the library was built, as text of "key: value" lines.
  *
  * The lines give the dmesh version, the MPI the library was compiled with
- * (vendor and version, MPI standard level), the MPI C compiler and mpiexec,
+ * (vendor and version, MPI standard level; "MPI: standard ABI (MPI 5.0)" for
+ * a build against the MPI-5 standard ABI, which runs under any MPI that
+ * ships libmpi_abi.so.1), the MPI C compiler and mpiexec,
  * whether CUDA, NCCL, hwloc and the Fortran modules are built in, and the
  * configure arguments. `dmesh-info --config` prints it.
  * \param[out] text a static, NUL-terminated string (never freed)
@@ -799,12 +801,12 @@ DMESH_EXPORT int dmesh_get_build_info(const char **text);
 
 /* ------------------------------------------------------------------------ */
 /** \name Fault tolerance
- * With an MPI that survives a lost process (ULFM: Open MPI 5 launched with
- * `mpiexec --with-ft ulfm`), a collective call of dmesh on a universe that
- * lost a process returns DMESH_ERR_PROC_FAILED on every survivor instead of
- * hanging. The survivors then revoke the universe (dmesh_revoke()), make a
- * smaller mesh on the survivors (dmesh_shrink()), restore their state and go
- * on. Without fault tolerance these calls return DMESH_ERR_UNSUPPORTED.
+ * With an MPI that survives a lost process (ULFM: Open MPI 5 or 6 launched
+ * with `mpiexec --with-ft ulfm`; not through the MPI-5 standard ABI), a
+ * collective call of dmesh on a universe that lost a process returns
+ * DMESH_ERR_PROC_FAILED on every survivor instead of hanging. The survivors then revoke the
+ * universe (dmesh_revoke()), make a smaller mesh on the survivors (dmesh_shrink()), restore their
+ * state and go on. Without fault tolerance these calls return DMESH_ERR_UNSUPPORTED.
  * @{ */
 
 /** \brief dmesh_shrink() dim value: keep every dimension's size (the failed

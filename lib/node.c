@@ -97,11 +97,19 @@ int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnode
     free(count);
     if (!bad && found == nnodes)
         return DMESH_SUCCESS;
+    /* the nodes are the MPI's (MPI_COMM_TYPE_SHARED): say so where it made
+     * each process a node, which an MPI that shares no memory between
+     * processes does on one machine too (MPICH 5's ch4:ucx device) */
     return dmesh_error_set(DMESH_ERR_SIZE,
                            "%s: the communicator has %d node(s) of %s rank(s); in_node multiplies "
                            "to %d and across to %d: every node must hold in_node's product of "
-                           "ranks, and across's product must be the number of nodes",
-                           fn, found, sizes, per_node, nnodes);
+                           "ranks, and across's product must be the number of nodes%s",
+                           fn, found, sizes, per_node, nnodes,
+                           found == size && size > 1
+                               ? " (the MPI's MPI_COMM_TYPE_SHARED nodes: one per process here, "
+                                 "as an MPI without shared memory between processes gives them, "
+                                 "e.g. MPICH 5's ch4:ucx build)"
+                               : "");
 }
 
 int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmesh_layout_t *l)

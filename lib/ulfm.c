@@ -89,7 +89,7 @@ int dmesh_ulfm_get_failed(MPI_Comm comm, MPI_Group *failed)
 
 const char *dmesh_ulfm_how(void)
 {
-    return "run under mpiexec --with-ft ulfm (Open MPI 5)";
+    return "run under mpiexec --with-ft ulfm (Open MPI 5 and 6)";
 }
 
 #else /* no extension: fault tolerance is off */
@@ -152,8 +152,14 @@ int dmesh_ulfm_get_failed(MPI_Comm comm, MPI_Group *failed)
 
 const char *dmesh_ulfm_how(void)
 {
+#ifdef DMESH_MPI_ABI
+    return "this dmesh was built against the MPI-5 standard ABI, which has no fault-tolerance "
+           "extension: build it with Open MPI 5 or 6 itself (mpi-ext.h ftmpi, not "
+           "--with-mpi-abi) and run under mpiexec --with-ft ulfm";
+#else
     return "this dmesh was built with an MPI without the ULFM extension: rebuild it with "
-           "Open MPI 5 (mpi-ext.h ftmpi) and run under mpiexec --with-ft ulfm";
+           "Open MPI 5 or 6 (mpi-ext.h ftmpi) and run under mpiexec --with-ft ulfm";
+#endif
 }
 
 #endif /* DMESH_HAVE_ULFM */

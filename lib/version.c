@@ -22,8 +22,15 @@
 
 /* The MPI of mpi.h at compile time. MPICH's ABI is shared by its
  * derivatives (Intel MPI, MVAPICH, Cray MPICH); Open MPI's changes with the
- * major version. */
-#if defined(OPEN_MPI)
+ * major version. The MPI-5 standard ABI (--with-mpi-abi) is every
+ * implementation's that ships libmpi_abi.so.1: no vendor to compare. */
+#if defined(DMESH_MPI_ABI)
+#define BUILT_VENDOR "standard ABI"
+#define BUILT_MAJOR MPI_VERSION
+#define BUILT_MINOR MPI_SUBVERSION
+#define BUILT_TEXT "standard ABI"
+#define BUILT_STANDARD " (MPI " /* "standard ABI (MPI 5.0)" */
+#elif defined(OPEN_MPI)
 #define BUILT_VENDOR "Open MPI"
 #define BUILT_MAJOR OMPI_MAJOR_VERSION
 #define BUILT_MINOR OMPI_MINOR_VERSION
@@ -38,6 +45,9 @@
 #define BUILT_MAJOR 0
 #define BUILT_MINOR 0
 #define BUILT_TEXT "unknown MPI"
+#endif
+#ifndef BUILT_STANDARD
+#define BUILT_STANDARD " (MPI-"
 #endif
 
 int dmesh_get_version(int *major, int *minor, int *patch)
@@ -54,7 +64,7 @@ int dmesh_get_version(int *major, int *minor, int *patch)
 /* One literal, made at compile time: no initialisation, safe from any thread. */
 static const char build_info[] =
     "dmesh " DMESH_VERSION_STRING "\n"
-    "MPI: " BUILT_TEXT " (MPI-" DMESH_STR(MPI_VERSION) "." DMESH_STR(
+    "MPI: " BUILT_TEXT BUILT_STANDARD DMESH_STR(MPI_VERSION) "." DMESH_STR(
         MPI_SUBVERSION) ")\n"
                         "MPI C compiler: " DMESH_BUILD_MPICC "\n"
                         "mpiexec: " DMESH_BUILD_MPIEXEC "\n"

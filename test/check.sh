@@ -48,6 +48,13 @@ check_pc() {
     sed -n -e "s/^$1=//p" -e "s/^$1: *//p" dmesh.pc
 }
 
+# check_pc_mpi_cflags: the MPI's compile flags that dmesh.pc carries (its
+# Cflags after dmesh's own include directory): a plain compiler needs them,
+# an MPI wrapper does not mind them.
+check_pc_mpi_cflags() {
+    sed -n 's/^Cflags: *-I\${includedir} *//p' dmesh.pc
+}
+
 # check_exit: end the test with the outcome of its checks.
 check_exit() {
     exit "$check_failed"

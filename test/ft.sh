@@ -22,9 +22,12 @@
 #      dmesh_nccl_init=lazy, rank 1 a member of it, or the rank that makes
 #      its NCCL unique id) and nccl_eager (dmesh_init of a "cuda" mesh); the
 #      survivors' shrunk "cuda" mesh must pass an NCCL allreduce too.
-# Skips (77) when only step 1 could run.
+# Skips (77) when only step 1 could run, and when NP is above
+# DMESH_TEST_MAX_NP (the launcher would skip every run).
 . "$top_srcdir/test/check.sh"
 np=$1
+max=$("$MPIRUN" --max-np) || exit 1
+[ "$np" -le "$max" ] || check_skip "$np ranks > DMESH_TEST_MAX_NP=$max"
 prog=./test/test_ft
 export DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT:-60}
 

@@ -93,9 +93,12 @@ check-gpu: all
 .PHONY: check-gpu
 
 # make check-configure: configure's NCCL detection (a pip wheel's layout,
-# --with-nccl=/nonexistent, NCCL_HOME); three configure runs, so not in
-# make check (.ci/run runs it).
-EXTRA_DIST += test/configure-nccl.sh
+# --with-nccl=/nonexistent, NCCL_HOME) and its choice of MPI (a wrapper that
+# cannot link is an error, never replaced; --with-mpi-abi without an ABI;
+# dmesh.pc's flags with a plain compiler); several configure runs, so not in
+# make check (.ci/run runs them).
+EXTRA_DIST += test/configure-nccl.sh test/configure-mpi.sh
 check-configure:
 	$(SHELL) $(top_srcdir)/test/configure-nccl.sh $(abs_top_srcdir) $(abs_top_builddir)/configure-nccl.tmp
+	$(SHELL) $(top_srcdir)/test/configure-mpi.sh $(abs_top_srcdir) $(abs_top_builddir)/configure-mpi.tmp
 .PHONY: check-configure

@@ -31,6 +31,6 @@ echo "$cc: dmesh_layout.h compiles without mpi.h"
 printf '#include <dmesh_layout.h>\n#include <dmesh.h>\nint (*f)(MPI_Comm, const char *, int, const int *, const char *const *, MPI_Info, dmesh_t *) = dmesh_init;\n' \
     >"$dir/both.c"
 # (no -Werror: clang warns that the wrapper's link flags go unused here)
-$(check_pc mpicc) -fsyntax-only -I"$top_srcdir/include" -I"$top_builddir/include" "$dir/both.c"
+$(check_pc mpicc) $(check_pc_mpi_cflags) -fsyntax-only -I"$top_srcdir/include" -I"$top_builddir/include" "$dir/both.c"
 echo "dmesh_layout.h then dmesh.h: the whole API"
 rm -rf "$dir"

@@ -553,6 +553,26 @@ void mt_check_mesh_at(const char *file, int line, dmesh_t mesh, MPI_Comm ref, co
     expect_ints(file, line, "mesh tensor", -1, got, n, want, nwant);
 }
 
+int mt_one_node(const char *name)
+{
+    MPI_Comm node;
+    int n = 0, fewest = 0;
+
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    MPI_Allreduce(&n, &fewest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (fewest == mt_size)
+        return 1;
+    if (mt_rank == 0)
+        printf("skipped: %s: the case needs every rank on one node, and the MPI's "
+               "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) has a node of %d of the %d ranks here "
+               "(an MPI without shared memory between processes, such as MPICH 5 built with the "
+               "ch4:ucx device, gives each process a node of its own)\n",
+               name, fewest, mt_size);
+    return 0;
+}
+
 int mt_main(int *argc, char ***argv, Suite *(*make_suite)(void))
 {
     int failed;

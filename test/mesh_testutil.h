@@ -102,6 +102,14 @@ int mt_run_suite(Suite *s);
  * over MPI_COMM_WORLD. Free with MPI_Comm_free when it returned 1. */
 int mt_comm8(MPI_Comm *comm);
 
+/* 1 when the MPI puts every rank of MPI_COMM_WORLD on one node (its
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) holds them all on every rank),
+ * else 0 after rank 0 printed that case \p name is skipped and why (an MPI
+ * with no shared memory between processes, such as MPICH 5 built with the
+ * ch4:ucx device, gives each process a node of its own). Collective over
+ * MPI_COMM_WORLD. */
+int mt_one_node(const char *name);
+
 /* An info object with one key set (free with MPI_Info_free). */
 MPI_Info mt_info1(const char *key, const char *value);
 MPI_Info mt_info2(const char *k1, const char *v1, const char *k2, const char *v2);

@@ -20,7 +20,7 @@ prog=test/mpi_mismatch
     -o "$prog" -L"$libs" -ldmesh -Wl,-rpath,"$libs" || exit 1
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-timeout 60 "./$prog"
+timeout -k 10 60 "./$prog"
 rc=$?
 rm -f "$prog"
 exit $rc

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # readme-lines.sh PREFIX [MPIEXEC [FLAG...]]: the compile lines that
 # README.md, the user guide and dmesh(7) print (lines that start with
-# "mpicc prog.c" or "mpifort" in a code block, the first such command in
+# "mpicc prog.c" or "mpifort" in a code block, or "cc prog.c" (the plain
+# compiler with dmesh.pc's flags, which carry the MPI's), the first such command in
 # backquotes on a line, the man page's .B lines; not those for dmesh-nccl,
 # which need a GPU), run as printed against the dmesh installed in PREFIX, a
 # prefix outside the default library path. Each line runs in a scratch
@@ -33,6 +34,7 @@ lines() {
         sed -n 's/^\.B \(mpi[a-z]* prog\.[a-z0-9]* .*\)$/\1/p' "$1" | sed 's/\\-/-/g'
     else
         sed -n -e 's/^[^`]*`\(mpicc prog\.c [^`]*\)`.*$/\1/p' -e 's/^\(mpicc prog\.c .*\)$/\1/p' \
+            -e 's/^\(cc prog\.c .*\)$/\1/p' \
             -e 's/^[^`]*`\(mpifort [^`]*\)`.*$/\1/p' -e 's/^\(mpifort .*\)$/\1/p' "$1" |
             grep -v -- '-nccl' # NCCL programs: dmesh_nccl.h and a GPU
     fi
@@ -45,7 +47,7 @@ try() {
     shift 2
     rm -rf "$work/run" && mkdir "$work/run" || return 1
     case $line in
-    mpicc*) cp "$src" "$work/run/prog.c" ;;
+    mpicc* | cc*) cp "$src" "$work/run/prog.c" ;;
     *) cp "$src" "$work/run/prog.f90" ;;
     esac
     echo "$line   [prog: ${src##*/}]"
@@ -69,7 +71,7 @@ for doc in "$top/README.md:md" "$top/doc/user-guide.md:md" "$man7:man"; do
         while IFS= read -r line; do
             case $line in
             '') ;;
-            mpicc*) try "$line" "$top/examples/hello_mesh.c" "$@" ;;
+            mpicc* | cc*) try "$line" "$top/examples/hello_mesh.c" "$@" ;;
             *)
                 try "$line" "$top/examples/hello_mesh.f90" "$@"
                 try "$line" "$top/examples/hello_mesh_f08.f90" "$@"

@@ -116,6 +116,9 @@ MT_TEST(node_order_one_node)
     MPI_Comm tp = MPI_COMM_NULL;
     MPI_Info info;
 
+    if (!mt_one_node("node_order_one_node"))
+        return;
+
     shape[1] = mt_size / shape[0];
     MT_OK(dmesh_node_lows(MPI_COMM_WORLD, &lows));
     for (int r = 0; lows != NULL && r < mt_size; r++)
@@ -218,6 +221,9 @@ MT_TEST(hybrid_one_node)
     const char *names[2] = {"dp", "tp"};
     dmesh_t hybrid = DMESH_NULL, plain = DMESH_NULL, bad = DMESH_NULL;
 
+    if (!mt_one_node("hybrid_one_node"))
+        return;
+
     in_node[1] = mt_size / in_node[0];
     shape[0] = in_node[0];
     shape[1] = in_node[1];
@@ -256,6 +262,9 @@ MT_TEST(hybrid_zeros)
     dmesh_t hybrid = DMESH_NULL, plain = DMESH_NULL, bad = DMESH_NULL;
     int same = 0;
     char detail[160];
+
+    if (!mt_one_node("hybrid_zeros"))
+        return;
 
     MPI_Dims_create(mt_size, 2, want);
     MT_OK(dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in0, one, names, MPI_INFO_NULL, &hybrid));
@@ -343,6 +352,9 @@ MT_TEST(locality_one_node)
     int shape[2] = {mt_size % 2 ? 1 : 2, 0}, kind = 0;
     dmesh_t mesh = DMESH_NULL, by_node = DMESH_NULL;
     MPI_Info info = mt_info1("dmesh_order", "node");
+
+    if (!mt_one_node("locality_one_node"))
+        return;
 
     shape[1] = mt_size / shape[0];
     MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 2, shape, NULL, MPI_INFO_NULL, &mesh));

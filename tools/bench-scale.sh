@@ -97,7 +97,7 @@ else
                 log=$out/run-$mode-$nd-$n.log
                 start=$(date +%s)
                 # shellcheck disable=SC2086
-                $timer timeout "$limit" smpirun -platform "$out/cluster-$n.xml" \
+                $timer timeout -k 30 "$limit" smpirun -platform "$out/cluster-$n.xml" \
                     -hostfile "$out/cluster-$n.block" -np "$n" $cfg --cfg=smpi/privatization:mmap --cfg=smpi/host-speed:100Gf $algorithms \
                     --log=root.thres:error "$prog" -d "$nd" -x "$max_create_all" -l "$mode" >"$log" 2>&1
                 rc=$?

@@ -29,7 +29,7 @@ done
 
 ran() { # NAME BUILD PMI: 4 ranks, each prints its coordinate
     local out
-    out=$(cd "$2" && timeout 120 srun -n 4 --mpi="$3" examples/hello_mesh 2>&1)
+    out=$(cd "$2" && timeout -k 10 120 srun -n 4 --mpi="$3" examples/hello_mesh 2>&1)
     if [ $? -ne 0 ] || [ "$(grep -c '^rank [0-3]: (dp, pp, tp)' <<<"$out")" -ne 4 ]; then
         echo "FAIL: $1: srun --mpi=$3"
         echo "$out"
@@ -41,7 +41,7 @@ ran() { # NAME BUILD PMI: 4 ranks, each prints its coordinate
 ran "Open MPI" "$ompi" pmix
 ran MPICH "$mpich" pmi2
 
-out=$(cd "$mpich" && timeout 120 srun -n 4 --mpi=pmix examples/hello_mesh 2>&1)
+out=$(cd "$mpich" && timeout -k 10 120 srun -n 4 --mpi=pmix examples/hello_mesh 2>&1)
 if [ $? -eq 0 ]; then
     echo "FAIL: MPICH under srun --mpi=pmix ran as singletons and succeeded"
     fail=1

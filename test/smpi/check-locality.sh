@@ -25,7 +25,7 @@ for n in $ranks; do
         # cyclic under DMESH_DEBUG: the hint that node order keeps tp in a node
         debug=0
         [ "$placement" = cyclic ] && debug=1
-        DMESH_DEBUG=$debug timeout "${DMESH_SMPI_TIMEOUT:-600}" $smpirun -platform "$xml" -hostfile "$p.$placement" \
+        DMESH_DEBUG=$debug timeout -k 30 "${DMESH_SMPI_TIMEOUT:-600}" $smpirun -platform "$xml" -hostfile "$p.$placement" \
             -np "$n" --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:100Gf \
             --log=root.thres:warning "$program" "$placement" >"$log" 2>&1
         rc=$?

@@ -16,7 +16,7 @@ for n in $ranks; do
         log=$dir/mesh_scale-$n-$placement.log
         start=$(date +%s)
         # communication only: the model's time, not this machine's speed
-        timeout "${DMESH_SMPI_TIMEOUT:-600}" $smpirun -platform "$dir/cluster-$n.xml" \
+        timeout -k 30 "${DMESH_SMPI_TIMEOUT:-600}" $smpirun -platform "$dir/cluster-$n.xml" \
             -hostfile "$dir/cluster-$n.$placement" -np "$n" \
             --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:100Gf \
             --log=root.thres:warning "$program" >"$log" 2>&1

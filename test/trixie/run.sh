@@ -1,38 +1,54 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# CI (.ci/run, stage debian13): dmesh on Debian 13 (trixie), with its Open MPI 5
-# and MPICH 4.2, in a chroot built here with debootstrap. Runs as root.
+# CI (.ci/run, stages debian13, debian13-faults and debian14): dmesh on a newer
+# Debian than the host's, in a chroot built here with debootstrap. Runs as root.
 #
 #   test/trixie/run.sh [STEP...]
+#   DMESH_CHROOT_SUITE=forky test/trixie/run.sh [STEP...]
 #
-# STEPs (default: quickstart mpich):
-#   quickstart  ./quickstart.sh check in the chroot, with Open MPI 5 at up to 8
-#               ranks, built in _build-debian13-openmpi: this is the Open MPI
+# Suites: trixie (Debian 13: Open MPI 5, MPICH 4.2; the default) and forky
+# (Debian 14, testing: Open MPI 6, MPICH 5, both with the MPI-5 standard ABI).
+# STEPs (default: quickstart on trixie, openmpi mpich abi on forky; MPICH 4.2,
+# trixie's, sits between the host's MPICH 4.0 and forky's MPICH 5, which CI
+# runs: its step is there to be asked for):
+#   quickstart  ./quickstart.sh check in the chroot, with Open MPI at up to 8
+#               ranks, built in _build-<label>-openmpi: this is the Open MPI
 #               build and make check (quickstart.sh checks that it finds every
 #               package it needs on Debian 13, then configures, builds, checks)
 #   openmpi     the same build and make check without quickstart.sh (for TESTS=)
 #   mpich       MPICC=mpicc.mpich MPIEXEC=mpiexec.mpich MPIFC=mpifort.mpich, up
-#               to 4 ranks, in _build-debian13-mpich
-#   faults      Open MPI 5 configured --enable-fault-injection, in
-#               _build-debian13-faults: the fault-tolerance tests only
+#               to 4 ranks, in _build-<label>-mpich
+#   faults      Open MPI configured --enable-fault-injection, in
+#               _build-<label>-faults: the fault-tolerance tests only
 #               (test_ft_plan, ft at 4 and 8 ranks under mpiexec --with-ft
 #               ulfm), whose kill sweep runs in such a build: a process is
 #               killed at every step of every collective call (.ci/run's
 #               stage debian13-faults)
+#   abi         (forky) one build against the MPI-5 standard ABI
+#               (--with-mpi-abi, plain gcc, _build-<label>-abi): its C tests
+#               under Open MPI's libmpi_abi.so.1 and under MPICH's; then it is
+#               installed, and examples/hello_mesh.c, built once against the
+#               installed dmesh.pc, runs under both
 #   setup       only build (or update) the chroot
 #   shell       an interactive shell in the chroot, mounts in place
 # Each build starts from an empty build directory in the clone; its
-# test-suite.log stays there, where .ci/run's summary counts it.
+# test-suite.log stays there, where .ci/run's summary counts it. <label> is
+# debian13 (trixie) or debian14 (forky).
 #
 # Environment:
-#   DMESH_TRIXIE_ROOT    the chroot (default /var/tmp/dmesh-trixie). Keep it out of
-#                        the clone: while this script runs, the clone is
-#                        bind-mounted inside it (at the clone's own path).
-#                        A finished chroot (marker file .dmesh-trixie-ready) is
+#   DMESH_CHROOT_SUITE   trixie (default) or forky
+#   DMESH_CHROOT_ROOT    the chroot (default /var/tmp/dmesh-<suite>; for trixie
+#                        DMESH_TRIXIE_ROOT too). Keep it out of the clone: while
+#                        this script runs, the clone is bind-mounted inside it
+#                        (at the clone's own path; the build does not use git,
+#                        so a git worktree, whose .git is a file naming a
+#                        directory outside it, works too).
+#                        A finished chroot (marker file .dmesh-<suite>-ready) is
 #                        reused; an unfinished one made here is rebuilt; an
 #                        other non-empty directory is refused.
-#   DMESH_TRIXIE_MIRROR  the Debian mirror for debootstrap; default: the host's
-#                        own, the first entry of the main Debian archive in
+#   DMESH_CHROOT_MIRROR  the Debian mirror for debootstrap (for trixie
+#                        DMESH_TRIXIE_MIRROR too); default: the host's own, the
+#                        first entry of the main Debian archive in
 #                        /etc/apt/sources.list, sources.list.d/*.list or *.sources
 #   TESTS                a subset for make check, e.g.
 #                        TESTS='test/test_mesh-np4.mpi' test/trixie/run.sh openmpi
@@ -45,41 +61,73 @@
 # The tests that need Open MPI 5 (mpiexec --with-ft ulfm, MPI-4 sessions) are
 # ordinary make check tests that skip elsewhere: this stage runs them.
 #
+# forky is Debian's testing suite: where the host's debootstrap has no script
+# for it, its sid script makes it (the same layout), and its Release file may
+# be past its Valid-Until date when the mirror is a snapshot, so apt's
+# Valid-Until check is off inside that chroot (and only there). When the
+# chroot cannot be made (the archive moved on: a package is gone), the stage
+# says so and exits 77 (skipped); a dmesh failure in it is a failure.
+#
 # Mounts (proc, sys, dev, a tmpfs on dev/shm, the clone, CUDA) are made only where
 # nothing is mounted yet, and only those made here are unmounted, in reverse
 # order, on every exit (normal, error, INT, TERM). One run at a time per
 # chroot (a lock next to it).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-root=${DMESH_TRIXIE_ROOT:-/var/tmp/dmesh-trixie}
-root=${root%/}
-ready=$root/.dmesh-trixie-ready
+suite=${DMESH_CHROOT_SUITE:-trixie}
 start=$SECONDS
 # quickstart.sh's own package list (it checks them with dpkg-query) and the
-# build's: toolchain, autotools, hwloc, Check, Open MPI 5, MPICH, gfortran.
+# build's: toolchain, autotools, hwloc, Check, Open MPI, MPICH, gfortran.
 packages="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 mpich libmpich-dev libhwloc-dev hwloc check gfortran valgrind"
+case $suite in
+trixie)
+    label=debian13 default_steps=quickstart
+    root=${DMESH_CHROOT_ROOT:-${DMESH_TRIXIE_ROOT:-/var/tmp/dmesh-trixie}}
+    mirror=${DMESH_CHROOT_MIRROR:-${DMESH_TRIXIE_MIRROR:-}}
+    ;;
+forky)
+    # no valgrind, quickstart.sh or faults step here: the Debian 13 stages
+    # run them (this stage's time goes to the MPIs that are new)
+    label=debian14 default_steps="openmpi mpich abi"
+    root=${DMESH_CHROOT_ROOT:-/var/tmp/dmesh-forky}
+    mirror=${DMESH_CHROOT_MIRROR:-}
+    packages=${packages% valgrind}
+    ;;
+*)
+    echo "DMESH_CHROOT_SUITE=$suite: trixie or forky" >&2
+    exit 1
+    ;;
+esac
+root=${root%/}
+ready=$root/.dmesh-$suite-ready
 packages=$(echo $packages) # one line
 
-say() { echo "debian13: $*"; }
+say() { echo "$label: $*"; }
 die() {
     say "$*" >&2
     exit 1
 }
+# skip MESSAGE: the chroot cannot be made here (not dmesh's failure)
+skip() {
+    say "SKIPPED: $*" >&2
+    exit 77
+}
 
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
 case $root/ in
-/ | [!/]*) die "DMESH_TRIXIE_ROOT=${DMESH_TRIXIE_ROOT:-}: must be an absolute path, not /" ;;
-"$top"/*) die "DMESH_TRIXIE_ROOT=$root: must be outside the clone $top" ;;
+/ | [!/]*) die "the chroot $root: must be an absolute path, not /" ;;
+"$top"/*) die "the chroot $root: must be outside the clone $top" ;;
 esac
 case $top/ in
-"$root"/*) die "the clone $top is inside DMESH_TRIXIE_ROOT=$root" ;;
+"$root"/*) die "the clone $top is inside the chroot $root" ;;
 esac
-steps=${*:-quickstart mpich}
+steps=${*:-$default_steps}
 for s in $steps; do
     case $s in
     quickstart | openmpi | mpich | faults | setup | shell) ;;
-    *) die "unknown step $s (quickstart, openmpi, mpich, faults, setup, shell)" ;;
+    abi) [ "$suite" = forky ] || die "step abi: forky only (Debian 13 has no MPI with the standard ABI)" ;;
+    *) die "unknown step $s (quickstart, openmpi, mpich, faults, abi, setup, shell)" ;;
     esac
 done
 if [ -n "${TESTS:-}" ]; then
@@ -225,26 +273,37 @@ setup() {
     # an unfinished chroot of this script ($root.partial): start again, but
     # never through a mount; a directory it did not make is left alone
     if [ -n "$(ls -A "$root" 2>/dev/null)" ] && [ ! -f "$root.partial" ]; then
-        die "$root is not empty and was not made by this script: choose another DMESH_TRIXIE_ROOT"
+        die "$root is not empty and was not made by this script: choose another DMESH_CHROOT_ROOT"
     fi
     if awk -v r="$root" '$2 == r || index($2, r "/") == 1 { found = 1 } END { exit !found }' \
         /proc/self/mounts; then
         die "$root is unfinished and has mounts: unmount them first"
     fi
     rm -rf --one-file-system "$root" && touch "$root.partial" || return 1
-    mirror=${DMESH_TRIXIE_MIRROR:-$(host_mirror)}
+    mirror=${mirror:-$(host_mirror)}
     mirror=${mirror%/}
-    [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources: set DMESH_TRIXIE_MIRROR"
+    [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources: set DMESH_CHROOT_MIRROR"
     if ! command -v debootstrap >/dev/null 2>&1; then
         say "installing debootstrap"
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null ||
-            return 1
+            return 2
     fi
-    say "debootstrap --variant=minbase trixie $root (the host's mirror)"
-    debootstrap --variant=minbase trixie "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
-        { tail -n 30 "$root.debootstrap.log"; return 1; }
+    # a suite newer than the host's debootstrap knows: testing is made as sid is
+    local script= scripts=/usr/share/debootstrap/scripts how=
+    if [ ! -e "$scripts/$suite" ] && [ -e "$scripts/sid" ]; then
+        script=$scripts/sid how=" with the sid script"
+    fi
+    say "debootstrap --variant=minbase $suite $root$how (the host's mirror)"
+    timeout -k 30 1200 debootstrap --variant=minbase "$suite" "$root" "$mirror" $script \
+        >"$root.debootstrap.log" 2>&1 ||
+        { tail -n 30 "$root.debootstrap.log"; return 2; }
     # a throwaway system: dpkg need not sync every file
     echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/dmesh-unsafe-io"
+    # testing from a snapshot mirror: its Release file's Valid-Until may have
+    # passed; this chroot's apt only (never the host's) takes it as it is
+    if [ "$suite" = forky ]; then
+        echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/99dmesh-no-valid-until"
+    fi
     return 0
 }
 
@@ -252,16 +311,24 @@ setup() {
 install_packages() {
     [ -f "$ready" ] && [ "$(cat "$ready")" = "$packages" ] && return 0
     say "apt-get install --no-install-recommends $packages"
-    in_chroot sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages" \
-        >"$root.apt.log" 2>&1 || { tail -n 30 "$root.apt.log"; return 1; }
+    in_chroot timeout -k 30 1200 sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages" \
+        >"$root.apt.log" 2>&1 || { tail -n 30 "$root.apt.log"; return 2; }
     echo "$packages" >"$ready" && rm -f "$root.partial"
 }
 
 # --- run --------------------------------------------------------------------
 t0=$SECONDS
-setup || die "setup of $root failed"
+# debootstrap or apt failing (the archive moved on, no network) is no
+# failure of dmesh: the stage says so and is skipped
+setup
+rc=$?
+[ $rc -ne 2 ] || skip "the $suite chroot cannot be made (debootstrap failed; $root.debootstrap.log)"
+[ $rc -eq 0 ] || die "setup of $root failed"
 mount_all || die "mounting in $root failed"
-install_packages || die "installing packages in $root failed"
+install_packages
+rc=$?
+[ $rc -ne 2 ] || skip "the $suite packages cannot be installed ($root.apt.log)"
+[ $rc -eq 0 ] || die "installing packages in $root failed"
 say "chroot ready in $((SECONDS - t0)) s: $(in_chroot sh -c 'mpiexec --version | head -n 1; mpichversion | head -n 1' | tr '\n' ' ')"
 
 status=0
@@ -275,7 +342,7 @@ for s in $steps; do
         ;;
     *)
         in_chroot /bin/bash "$top/test/trixie/inside.sh" "$top" "$s" "${TESTS:-}" "${JOBS:-$(nproc)}" \
-            "${DMESH_TEST_MAX_NP:-}" || status=1
+            "${DMESH_TEST_MAX_NP:-}" "$label" || status=1
         ;;
     esac
 done
