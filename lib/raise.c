@@ -23,6 +23,7 @@
 #include "error.h"
 #include "mesh.h"
 #include "raise.h"
+#include "version.h"
 
 /* DMESH_ERRORS: "comm" (the default) raises, "return" does not. */
 static int raising = 1;
@@ -35,19 +36,30 @@ static void read_mode(void)
     raising = v == NULL || strcmp(v, "return") != 0;
 }
 
-/* Whether MPI can take calls now: initialised (world model) or, in the
- * sessions model, not finalised and holding the communicator we raise on
- * (need_world: the call is tied to no communicator, MPI_COMM_SELF is
- * needed). */
+/* Whether this thread may call MPI now: MPI initialised (world model) or,
+ * in the sessions model, not finalised and holding the communicator we
+ * raise on (need_world: the call is tied to no communicator, MPI_COMM_SELF
+ * is needed); below MPI_THREAD_MULTIPLE, only the main thread (a local
+ * query of another thread returns its class: measured, Open MPI 6 crashed
+ * in MPI_Finalize after MPI calls of a second thread at
+ * MPI_THREAD_FUNNELED); and the MPI dmesh was built for (a foreign one
+ * would be handed handles it cannot read). */
 static int mpi_open(int need_world)
 {
-    int initialized = 0, finalized = 0;
+    int initialized = 0, finalized = 0, level = MPI_THREAD_SINGLE, main_thread = 0;
 
     if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
         return 0;
-    if (MPI_Initialized(&initialized) != MPI_SUCCESS)
+    if (MPI_Initialized(&initialized) != MPI_SUCCESS || (!initialized && need_world))
         return 0;
-    return initialized || !need_world;
+    if (!dmesh_mpi_is_ours())
+        return 0;
+    if (!initialized) /* the sessions model: no thread level to ask for */
+        return 1;
+    if (MPI_Query_thread(&level) != MPI_SUCCESS)
+        return 0;
+    return level == MPI_THREAD_MULTIPLE ||
+           (MPI_Is_thread_main(&main_thread) == MPI_SUCCESS && main_thread);
 }
 
 static int is_fatal(MPI_Errhandler eh)

@@ -191,9 +191,11 @@ static int launch_check(const char *fn)
     return DMESH_SUCCESS;
 }
 
+/* set once a check passed: the MPI library cannot change */
+static int same_mpi;
+
 int dmesh_mpi_identity_check(const char *fn)
 {
-    static int same_mpi; /* set once a check passed: the MPI library cannot change */
     /* The running MPI writes up to its own MPI_MAX_LIBRARY_VERSION_STRING,
      * not ours (MPICH's is 8192, Open MPI's 256): a generous heap buffer. */
     enum { RUNNING_MAX = 1 << 16 };
@@ -213,4 +215,19 @@ int dmesh_mpi_identity_check(const char *fn)
         return err;
     __atomic_store_n(&same_mpi, 1, __ATOMIC_RELAXED);
     return launch_check(fn);
+}
+
+int dmesh_mpi_is_ours(void)
+{
+    char saved[512];
+    int ours;
+
+    if (__atomic_load_n(&same_mpi, __ATOMIC_RELAXED))
+        return 1;
+    /* the check writes a detail: the caller's stays */
+    snprintf(saved, sizeof(saved), "%s", dmesh_last_error());
+    ours = dmesh_mpi_identity_check("dmesh") == DMESH_SUCCESS ||
+           __atomic_load_n(&same_mpi, __ATOMIC_RELAXED);
+    dmesh_error_set(DMESH_SUCCESS, "%s", saved);
+    return ours;
 }

@@ -35,4 +35,9 @@ int dmesh_launch_compare(const char *fn, int world_size, int job_size, const cha
  * communicating (which a foreign or a split MPI could not do). */
 int dmesh_mpi_identity_check(const char *fn);
 
+/* Whether the running MPI library is the one dmesh was built for (the
+ * identity check above, once it passed), without touching the caller's
+ * detail. */
+int dmesh_mpi_is_ours(void);
+
 #endif /* DMESH_VERSION_INTERNAL_H */
