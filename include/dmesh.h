@@ -540,6 +540,11 @@ DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
  * without calling any handler: for codes that check every return and keep
  * MPI_COMM_WORLD fatal. `DMESH_ERRORS=comm` is the default described above.
  *
+ * A call fails without raising where its thread may not call MPI: below
+ * MPI_THREAD_MULTIPLE, a thread other than the main one (a local query
+ * made there returns its class); and with an MPI library other than the
+ * one dmesh was built for (the launch check's DMESH_ERR_MPI).
+ *
  * Whatever the handler, a failing call sets its output handles to their
  * nulls (DMESH_NULL, MPI_COMM_NULL, a NULL ncclComm_t); its other outputs
  * are written only on success. dmesh_error_string(), dmesh_last_error()
