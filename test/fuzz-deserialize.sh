@@ -25,7 +25,8 @@ exe=$top_builddir/test/fuzz_deserialize
 mkdir -p "$top_builddir/test"
 # shellcheck disable=SC2086
 "$cc" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -I"$top_builddir" -I"$top_srcdir/include" -I"$top_builddir/include" -I"$top_srcdir/lib" $mpi_c \
+    -DDMESH_API_DIRECT -I"$top_builddir" -I"$top_srcdir/include" -I"$top_builddir/include" \
+    -I"$top_srcdir/lib" $mpi_c \
     -o "$exe" "$top_srcdir/test/fuzz_deserialize.c" "$top_srcdir/lib/serialize_text.c" \
     "$top_srcdir/lib/text.c" "$top_srcdir/lib/layout.c" "$top_srcdir/lib/layout_text.c" "$top_srcdir/lib/error.c" \
     "$top_srcdir/lib/scan.c" "$top_srcdir/lib/backend.c" "$top_srcdir/lib/backend_nccl.c" \
