@@ -95,8 +95,11 @@ static void register_codes(void)
     int c, cls, code;
 
     for (c = 1; c < DMESH_ERR_LASTCODE; c++) {
-        if (MPI_Add_error_class(&cls) != MPI_SUCCESS ||
-            MPI_Add_error_code(cls, &code) != MPI_SUCCESS)
+        /* an MPI without these calls may return success and write nothing
+         * (SimGrid's SMPI 3.32): the values must have changed */
+        cls = code = MPI_UNDEFINED;
+        if (MPI_Add_error_class(&cls) != MPI_SUCCESS || cls == MPI_UNDEFINED ||
+            MPI_Add_error_code(cls, &code) != MPI_SUCCESS || code == MPI_UNDEFINED)
             return;
         MPI_Add_error_string(cls, (char *)dmesh_error_string(c));
         MPI_Add_error_string(code, (char *)dmesh_error_string(c));

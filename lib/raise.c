@@ -105,8 +105,21 @@ static pthread_mutex_t borrow_lock = PTHREAD_MUTEX_INITIALIZER;
 static void call_handler(MPI_Comm comm, MPI_Errhandler eh, int self, int err, const char *fn)
 {
     MPI_Errhandler now = MPI_ERRHANDLER_NULL;
-    int code = dmesh_error_code(err);
+    int code, returns = 0;
 
+    /* MPI_ERRORS_RETURN does nothing: not called (SimGrid's SMPI 3.32
+     * crashes calling it), nor are the codes registered for it */
+    if (eh == MPI_ERRORS_RETURN)
+        return;
+    if (eh == MPI_ERRHANDLER_NULL && MPI_Comm_get_errhandler(comm, &now) == MPI_SUCCESS) {
+        returns = now == MPI_ERRORS_RETURN;
+        if (is_fatal(now))
+            tell_fatal(comm, self, err, fn);
+        MPI_Errhandler_free(&now);
+    }
+    if (returns)
+        return;
+    code = dmesh_error_code(err);
     if (eh != MPI_ERRHANDLER_NULL) {
         pthread_mutex_lock(&borrow_lock);
         if (is_fatal(eh))
@@ -117,11 +130,6 @@ static void call_handler(MPI_Comm comm, MPI_Errhandler eh, int self, int err, co
         }
         pthread_mutex_unlock(&borrow_lock);
         return;
-    }
-    if (MPI_Comm_get_errhandler(comm, &now) == MPI_SUCCESS) {
-        if (is_fatal(now))
-            tell_fatal(comm, self, err, fn);
-        MPI_Errhandler_free(&now);
     }
     MPI_Comm_call_errhandler(comm, code);
 }
