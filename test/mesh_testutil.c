@@ -324,10 +324,18 @@ int mt_model_group(const mt_model_t *m, int idx, int naxes, const mt_axis_t axes
 int mt_comm_members(dmesh_t mesh, int dim, MPI_Comm ref, int out[])
 {
     MPI_Comm comm = MPI_COMM_NULL;
+
+    if (dmesh_get_comm(mesh, dim, &comm) != DMESH_SUCCESS)
+        return -1;
+    return mt_members_in(comm, ref, out);
+}
+
+int mt_members_in(MPI_Comm comm, MPI_Comm ref, int out[])
+{
     MPI_Group g, gref;
     int n, in[MT_MAX_RANKS];
 
-    if (dmesh_get_comm(mesh, dim, &comm) != DMESH_SUCCESS || comm == MPI_COMM_NULL)
+    if (comm == MPI_COMM_NULL)
         return -1;
     MPI_Comm_size(comm, &n);
     if (n > MT_MAX_RANKS)

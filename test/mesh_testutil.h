@@ -169,6 +169,8 @@ void mt_check_mesh_at(const char *file, int line, dmesh_t mesh, MPI_Comm ref, co
  * communicator and translated to ranks of ref. Returns the count, -1 when
  * dmesh_get_comm fails or gives MPI_COMM_NULL. */
 int mt_comm_members(dmesh_t mesh, int dim, MPI_Comm ref, int out[]);
+/* The same for any communicator (MPI_COMM_NULL: -1). */
+int mt_members_in(MPI_Comm comm, MPI_Comm ref, int out[]);
 
 /* 1 if the two int arrays are equal. */
 int mt_same_ints(const int *a, const int *b, int n);

@@ -28,22 +28,7 @@ static const char *const D3[] = {"dp", "cp", "tp"};
  * -1 for MPI_COMM_NULL. */
 static int world_members(MPI_Comm comm, int out[])
 {
-    MPI_Group g, world;
-    int n, in[MT_MAX_RANKS];
-
-    if (comm == MPI_COMM_NULL)
-        return -1;
-    MPI_Comm_size(comm, &n);
-    if (n > MT_MAX_RANKS)
-        return -1;
-    MPI_Comm_group(comm, &g);
-    MPI_Comm_group(MPI_COMM_WORLD, &world);
-    for (int i = 0; i < n; i++)
-        in[i] = i;
-    MPI_Group_translate_ranks(g, n, in, world, out);
-    MPI_Group_free(&g);
-    MPI_Group_free(&world);
-    return n;
+    return mt_members_in(comm, MPI_COMM_WORLD, out);
 }
 
 /* got is want: both MPI_COMM_NULL, or the same members in the same order,
