@@ -100,8 +100,12 @@ AC_DEFUN([DMESH_CHECK_NCCL], [
        AC_MSG_RESULT([$dmesh_nccl_scalable])
        dnl fault tolerance (dmesh_revoke, dmesh_shrink): used when the loaded
        dnl NCCL has them too (lib/gpu_lib.h: optional functions)
-       AS_IF([test "$dmesh_nccl_code" -ge 22700], [dmesh_nccl_shrink=yes], [dmesh_nccl_shrink=no])
-       AS_IF([test "$dmesh_nccl_code" -ge 22800], [dmesh_nccl_revoke=yes], [dmesh_nccl_revoke=no])
+       dnl by the header's flags macros, as lib/gpu_lib.h decides (2.28.3
+       dnl has no ncclCommRevoke)
+       AC_CHECK_DECL([NCCL_SHRINK_DEFAULT], [dmesh_nccl_shrink=yes], [dmesh_nccl_shrink=no],
+                     [[#include <nccl.h>]])
+       AC_CHECK_DECL([NCCL_REVOKE_DEFAULT], [dmesh_nccl_revoke=yes], [dmesh_nccl_revoke=no],
+                     [[#include <nccl.h>]])
        AC_DEFINE([DMESH_HAVE_NCCL], [1], [Define to 1 when nccl is used])
        dmesh_nccl_summary="yes $dmesh_nccl_version ${NCCL_CPPFLAGS:-(default paths)} $NCCL_LIBS; split: yes, scalable: $dmesh_nccl_scalable, ncclCommShrink: $dmesh_nccl_shrink, ncclCommRevoke: $dmesh_nccl_revoke"],
       [test "$with_nccl" != check],

@@ -38,15 +38,17 @@
 /* Newer than the oldest NCCL dmesh supports (2.18), and optional at run
  * time: the table holds NULL where the loaded library lacks one
  * (dmesh_gpu_lib_has says), so that a build against a new NCCL still runs
- * with an older one. ncclCommShrink: 2.27; ncclCommRevoke: 2.28. */
-#if defined(DMESH_HAVE_NCCL) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+ * with an older one. Each is known by the flags macro its header declares
+ * with it (NCCL_SHRINK_DEFAULT, NCCL_REVOKE_DEFAULT), not by the version:
+ * NCCL 2.28.3 has no ncclCommRevoke, 2.28.9 has. */
+#if defined(DMESH_HAVE_NCCL) && defined(NCCL_SHRINK_DEFAULT)
 #define DMESH_HAVE_NCCL_SHRINK 1
 #define DMESH_NCCL_SHRINK_FUNCTIONS(X)                                                             \
     X(ncclResult_t, ncclCommShrink, (ncclComm_t, int *, int, ncclComm_t *, ncclConfig_t *, int))
 #else
 #define DMESH_NCCL_SHRINK_FUNCTIONS(X)
 #endif
-#if defined(DMESH_HAVE_NCCL) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+#if defined(DMESH_HAVE_NCCL) && defined(NCCL_REVOKE_DEFAULT)
 #define DMESH_HAVE_NCCL_REVOKE 1
 #define DMESH_NCCL_REVOKE_FUNCTIONS(X) X(ncclResult_t, ncclCommRevoke, (ncclComm_t, int))
 #else

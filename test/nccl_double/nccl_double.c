@@ -576,6 +576,13 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
 
 /* ---- ncclCommRevoke, ncclCommShrink ------------------------------------- */
 
+#ifndef NCCL_REVOKE_DEFAULT
+/* headers older than ncclCommRevoke (NCCL 2.28.3): the double still has it
+ * (libdmesh built against them does not call it) */
+#define NCCL_REVOKE_DEFAULT 0x00
+ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags);
+#endif
+
 ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags)
 {
     struct ncclComm *c = live(comm);
