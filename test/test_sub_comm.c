@@ -383,15 +383,5 @@ static Suite *make_suite(void)
 
 int main(int argc, char **argv)
 {
-    int failed;
-
-    MPI_Init(&argc, &argv);
-    /* the errors are this program's to check: returned, not fatal */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &mt_size);
-    failed = mt_run_suite(make_suite());
-    MPI_Finalize();
-    return failed == 0 ? 0 : 1;
+    return mt_main(&argc, &argv, make_suite);
 }
