@@ -28,6 +28,8 @@ make -C "$build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null &&
 test=$build/test/gpu/test_gpu_mesh
 mpirun=$build/test/mpirun.sh
 logs=${DMESH_GPU_LOG_DIR:-$build/gpu-validation}
+# the script's own variable: dmesh warns of DMESH_* names it does not know
+unset DMESH_GPU_LOG_DIR
 mkdir -p "$logs"
 failed=0
 

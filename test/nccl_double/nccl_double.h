@@ -90,6 +90,17 @@ int nccl_double_check_pairing(ncclComm_t comm, MPI_Comm mpi);
  *    NCCL_SHRINK_DEFAULT are refused; the child keeps the parent's order
  *    and device, and takes the parent's config when config is NULL. */
 
+/* Whether the NCCL headers this test is compiled against declare both
+ * (as dmesh does, by the flags macro each header declares with its
+ * function: NCCL 2.28.3 has ncclCommShrink but no ncclCommRevoke). Without
+ * both, dmesh aborts where it would revoke and bootstraps where it would
+ * shrink, whatever the double could do. */
+#if defined(NCCL_SHRINK_DEFAULT) && defined(NCCL_REVOKE_DEFAULT)
+#define NCCL_DOUBLE_REVOKE_SHRINK 1
+#else
+#define NCCL_DOUBLE_REVOKE_SHRINK 0
+#endif
+
 /* How many times this process called fn (one of the NCCL functions the
  * double defines; 0 for any other name). */
 unsigned long nccl_double_calls(const char *fn);
