@@ -6,7 +6,8 @@
 # next to given ones; a bad option and a failed dmesh call are reported
 # once (rank 0) and every rank exits non-zero without MPI_Abort; the
 # communicators a derived mesh shares with the mesh are named; DMESH_DEBUG
-# names the ranks a mesh leaves out. make check runs it from the build
+# names the ranks a mesh leaves out; --help, --version and --config print
+# once. make check runs it from the build
 # directory as test/info-ranks-npN.mpi (test/mpirun.sh --test).
 . "$top_srcdir/test/check.sh"
 np=$1
@@ -33,6 +34,20 @@ rows=$(printf '%s\n' "$out" | grep -cE '^ +[0-9]+  \([0-9]+,[0-9]+,[0-9]+\)')
 [ "$rows" -eq "$np" ] || check_fail "default shape at $np ranks: $rows rows with a coordinate"
 
 check_expect 0 "shape 1,0 on $np ranks: 1,$np " "$MPIRUN" "$np" $info --shape 1,0
+
+# The options that answer without MPI_Init print once under the launcher.
+for opt in --help --version --config; do
+    out=$("$MPIRUN" "$np" $info $opt 2>&1)
+    rc=$?
+    [ $rc -eq 0 ] || check_fail "$opt at $np ranks: exit $rc"
+    case $opt in
+    --help) text="usage: mpiexec" ;;
+    --version) text="dmesh-info (dmesh)" ;;
+    *) text="dmesh " ;;
+    esac
+    n=$(printf '%s\n' "$out" | grep -c "^$text")
+    [ "$n" -eq 1 ] || check_fail "$opt at $np ranks: '$text' printed $n times"
+done
 
 # Errors once, every rank non-zero, no abort.
 out=$("$MPIRUN" "$np" $info --bogus 2>&1)

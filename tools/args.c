@@ -100,3 +100,23 @@ int tool_missing_value(const char *prog, const char *opt)
     say("%s: option '%s' needs a value\n", prog, opt);
     return -1;
 }
+
+int tool_launcher_rank(void)
+{
+    static const char *const names[] = {"PMIX_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                        "SLURM_PROCID"};
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *v = getenv(names[i]);
+        char *end;
+        long r;
+
+        if (v == NULL || *v == '\0')
+            continue;
+        errno = 0;
+        r = strtol(v, &end, 10);
+        if (errno == 0 && *end == '\0' && r >= 0 && r <= INT_MAX)
+            return (int)r;
+    }
+    return 0;
+}

@@ -26,6 +26,13 @@ int tool_parse_list(const char *prog, const char *opt, const char *s, const char
  * of an MPI program but the one that reports. */
 void tool_set_error_stream(FILE *f);
 
+/* This process's rank as the launcher announced it in the environment,
+ * before MPI_Init (PMIX_RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, then
+ * SLURM_PROCID); 0 when none says (a process run by hand). For the options
+ * that answer without MPI (--help, --version, --config): under mpiexec only
+ * the first process prints. */
+int tool_launcher_rank(void);
+
 /* "PROG: unknown option 'OPT'"; returns -1. */
 int tool_unknown_option(const char *prog, const char *opt);
 

@@ -382,12 +382,15 @@ int main(int argc, char **argv)
 
     memset(&a, 0, sizeof(a));
     messages = stderr;
+    /* these answer without MPI_Init (on a login node too); under mpiexec
+     * the first process prints them */
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
+        if (tool_launcher_rank() == 0)
+            usage(stdout);
         return 0;
     }
     if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "--config") == 0))
-        return print_version(argv[1]);
+        return tool_launcher_rank() == 0 ? print_version(argv[1]) : 0;
     for (rc = 1; rc < argc; rc++)
         if (strcmp(argv[rc], "--plan") == 0) /* no MPI, no GPU needed */
             return dmesh_info_plan(argc, argv);
