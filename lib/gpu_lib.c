@@ -78,7 +78,7 @@ static gpu_lib_t cudart = {.what = "the CUDA runtime",
 /* the required functions, then the optional ones (NULL where absent) */
 static const char *const nccl_names[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME)
                                              DMESH_NCCL_OPTIONAL_FUNCTIONS(DMESH_GPU_LIB_NAME)};
-static const char *const nccl_required[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NAME)};
+#define DMESH_GPU_LIB_COUNT(ret, name, params) +1
 #define DMESH_GPU_LIB_NCCL_SLOT(ret, name, params) (void **)&dmesh_nccl.name,
 static void **const nccl_slots[] = {DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)
                                         DMESH_NCCL_OPTIONAL_FUNCTIONS(DMESH_GPU_LIB_NCCL_SLOT)};
@@ -91,7 +91,7 @@ static gpu_lib_t nccl = {.what = "NCCL",
                          .names = nccl_names,
                          .n = (int)(sizeof(nccl_names) / sizeof(nccl_names[0])),
                          .slots = (void **)nccl_slots,
-                         .required = (int)(sizeof(nccl_required) / sizeof(nccl_required[0]))};
+                         .required = 0 DMESH_NCCL_FUNCTIONS(DMESH_GPU_LIB_COUNT)};
 #endif
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -16,6 +16,7 @@
 #include "api_impl.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +314,23 @@ static void set_text(hwloc_const_cpuset_t set, char *buf, size_t len)
         snprintf(buf, len, "?");
 }
 
+/* ch->reason from a format; a reason too long for it (a long CPU list)
+ * ends in "..." rather than stopping mid-word unmarked. */
+static void reason_set(dmesh_topo_choice_t *ch, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void reason_set(dmesh_topo_choice_t *ch, const char *fmt, ...)
+{
+    size_t len = sizeof(ch->reason);
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(ch->reason, len, fmt, ap);
+    va_end(ap);
+    if (n >= (int)len)
+        memcpy(ch->reason + len - 4, "...", 4);
+}
+
 /* Why rank r got its device. */
 static void plan_reason(const plan_t *p, int r, dmesh_topo_choice_t *ch)
 {
@@ -326,22 +344,20 @@ static void plan_reason(const plan_t *p, int r, dmesh_topo_choice_t *ch)
     mask_text(mask, devs, sizeof(devs));
     if (p->binding[r] == NULL) {
         ch->why = DMESH_TOPO_WHY_UNBOUND;
-        snprintf(ch->reason, sizeof(ch->reason), "not bound to CPUs; balances the node%s", share);
+        reason_set(ch, "not bound to CPUs; balances the node%s", share);
     } else if ((mask >> ch->device) & 1) {
         ch->why = DMESH_TOPO_WHY_LOCAL;
-        snprintf(ch->reason, sizeof(ch->reason), "local to its CPU binding (PUs %s)%s", cpus,
-                 share);
+        reason_set(ch, "local to its CPU binding (PUs %s)%s", cpus, share);
     } else if (mask != 0) {
         ch->why = DMESH_TOPO_WHY_TAKEN;
-        snprintf(ch->reason, sizeof(ch->reason),
-                 "the devices local to its CPU binding (PUs %s), %s, are taken by other "
-                 "ranks; balances the node%s",
-                 cpus, devs, share);
+        reason_set(ch,
+                   "the devices local to its CPU binding (PUs %s), %s, are taken by other "
+                   "ranks; balances the node%s",
+                   cpus, devs, share);
     } else {
         ch->why = DMESH_TOPO_WHY_NO_LOCAL;
-        snprintf(ch->reason, sizeof(ch->reason),
-                 "no device is local to its CPU binding (PUs %s); balances the node%s", cpus,
-                 share);
+        reason_set(ch, "no device is local to its CPU binding (PUs %s); balances the node%s", cpus,
+                   share);
     }
 }
 

@@ -568,6 +568,8 @@ static int sweep_shrink(const char *call, dmesh_t base, MPI_Comm *surv, dmesh_t 
 #ifdef DMESH_HAVE_NCCL
     if (nccl_call(call))
         info = cuda_info(1);
+#else
+    (void)call;
 #endif
     err = dmesh_shrink(base, 0, info, surv, n);
     if (info != MPI_INFO_NULL)

@@ -450,7 +450,7 @@ static int one_fault(int call, const char *site, int pattern, int nth)
                         : MPI_INFO_NULL;
     dmesh_t root = DMESH_NULL;
     made_t made = {DMESH_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
-    dmesh_cache_info_t before = {0, 0, 0, 0}, after;
+    dmesh_cache_info_t before = {.comms_mpi = 0}, after;
     long hits, any = 0;
     int rc, failed, anyfail = 0;
 

@@ -119,7 +119,8 @@ GT_TEST(test_config_fields)
                               16,
                               1,
                               "IB",
-                              ""};
+                              "",
+                              0};
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c = create_checked(world, &o);
     nccl_double_comm_info_t info = info_of(c);
@@ -136,7 +137,7 @@ GT_TEST(test_config_fields)
 
 GT_TEST(test_config_defaults)
 {
-    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_MAX_CTAS, 0, 7, 7, 8, 1, "ignored", ""};
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_MAX_CTAS, 0, 7, 7, 8, 1, "ignored", "", 0};
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c = create_checked(world, &o);
     nccl_double_comm_info_t info = info_of(c);
@@ -154,7 +155,7 @@ GT_TEST(test_config_defaults)
 /* nccl_blocking=0: creation and destruction wait until NCCL is done. */
 GT_TEST(test_nonblocking)
 {
-    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, "", ""};
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, "", "", 0};
     MPI_Comm world = split(0, world_rank);
     ncclComm_t c;
 
@@ -428,7 +429,7 @@ static void allreduce_checked(ncclComm_t c, int nonblocking)
 
 GT_TEST(test_allreduce)
 {
-    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, "", "mesh/parity"};
+    dmesh_nccl_options_t o = {DMESH_NCCL_OPT_BLOCKING, 0, 0, 0, 0, 0, "", "mesh/parity", 0};
     MPI_Comm parity = split(world_rank % 2, world_rank);
     ncclComm_t c = create_checked(parity, NULL);
 

@@ -256,7 +256,9 @@ static int rendezvous_progress(struct ncclComm *c)
     int flag = 0;
 
     if (c->me.world != c->id.origin) {
-        MPI_Testall(2, c->req, &flag, MPI_STATUSES_IGNORE);
+        MPI_Status done[2]; /* not MPI_STATUSES_IGNORE: gcc misreads MPICH's access attribute */
+
+        MPI_Testall(2, c->req, &flag, done);
         return flag;
     }
     while (c->arrived < c->info.nranks) {
