@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agree.h"
 #include "backend.h"
 #include "hash.h"
 #include "request.h"
@@ -147,7 +148,7 @@ static int first_difference(const dmesh_request_t *r, const uint64_t h0[], int n
 int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *fn)
 {
     uint64_t h0[DMESH_REQUEST_PARTS + 1];
-    int rank = 0, mine = INT_MAX, first = INT_MAX, at, k;
+    int rank = 0, mine = INT_MAX, first = INT_MAX, at, k, ok;
     told_t theirs, zero;
 
     memset(h0, 0, sizeof(h0));
@@ -156,13 +157,19 @@ int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *f
         h0[k] = r->part[k].h;
     /* every rank takes each step, its check on or off (no parts then) */
     h0[DMESH_REQUEST_PARTS] = rank == 0 ? (uint64_t)r->nparts << 1 | (uint64_t)r->check : 0;
-    if (MPI_Bcast(h0, DMESH_REQUEST_PARTS + 1, MPI_UINT64_T, 0, comm) != MPI_SUCCESS)
-        goto generic;
+    /* every rank takes every collective step, whatever failed where, and
+     * the ranks agree before the steps whose root the result chooses */
+    ok = MPI_Bcast(h0, DMESH_REQUEST_PARTS + 1, MPI_UINT64_T, 0, comm) == MPI_SUCCESS;
     k = first_difference(r, h0, (int)(h0[DMESH_REQUEST_PARTS] >> 1),
                          (int)(h0[DMESH_REQUEST_PARTS] & 1));
-    if (rank > 0 && k <= DMESH_REQUEST_PARTS && rank <= INT_MAX / 32 - 1)
+    if (ok && rank > 0 && k <= DMESH_REQUEST_PARTS && rank <= INT_MAX / 32 - 1)
         mine = rank * 32 + k;
-    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || first == INT_MAX)
+    ok = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && ok;
+    if (dmesh_agree(comm, 0,
+                    ok ? DMESH_SUCCESS
+                       : dmesh_error_set(DMESH_ERR_MPI, "%s: comparing the arguments failed", fn),
+                    fn) != DMESH_SUCCESS ||
+        first == INT_MAX)
         goto generic;
     at = first / 32;
     k = first % 32;
@@ -170,7 +177,9 @@ int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *f
         return dmesh_error_set(DMESH_ERR_MISMATCH,
                                "%s: rank %d and rank 0 passed different dmesh_check settings", fn,
                                at);
-    if (!tell(comm, rank, at, r, k, &theirs) || !tell(comm, rank, 0, r, k, &zero))
+    ok = tell(comm, rank, at, r, k, &theirs);
+    ok = tell(comm, rank, 0, r, k, &zero) && ok; /* the last collective: each rank alone now */
+    if (!ok)
         goto generic;
     if (theirs.what[0] == '\0' || strcmp(theirs.what, zero.what) != 0)
         return dmesh_error_set(DMESH_ERR_MISMATCH,

@@ -64,7 +64,8 @@ uint64_t dmesh_request_hash(const dmesh_request_t *r);
 
 /* After an agreement over comm found the ranks' hashes different
  * (DMESH_ERR_MISMATCH on every rank): collective over comm, on that path
- * only (four small collectives), the detail names the lowest rank whose
+ * only (five small collectives, one of them the agreement that a failure
+ * on one rank ends the explanation on all), the detail names the lowest rank whose
  * arguments differ from those of comm's rank 0, the first such argument
  * and both values ("fn: rank 2 passed shape (1, 2), rank 0 (2, 2)").
  * Returns DMESH_ERR_MISMATCH. */
