@@ -381,18 +381,16 @@ static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const c
     return check_unique_names(t, "dmesh_unflatten");
 }
 
-/* "(2, 4)": the sizes of n axes, for a detail message. */
+/* "(2, 4)": the sizes of n axes (-1 where one has none), for a detail
+ * message. */
 static const char *sizes_text(int n, const dmesh_axis_t axes[], char *buf, size_t len)
 {
-    dmesh_text_t t = {buf, len, 0};
-    int s;
+    int sizes[DMESH_MAX_DIMS];
 
     for (int d = 0; d < n; d++)
-        dmesh_text_put(&t, "%s%d", d > 0 ? ", " : "(",
-                       dmesh_axis_numel(&axes[d], &s) == DMESH_SUCCESS ? s : -1);
-    dmesh_text_put(&t, ")");
-    dmesh_text_finish(&t, NULL);
-    return buf;
+        if (dmesh_axis_numel(&axes[d], &sizes[d]) != DMESH_SUCCESS)
+            sizes[d] = -1;
+    return dmesh_ints_text(n, sizes, buf, len);
 }
 
 /* What the ranks must agree on: dim, the new dims' axes and all names. */

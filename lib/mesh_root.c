@@ -73,19 +73,6 @@ static int hybrid_sizes(const root_call_t *c, int sizes[], root_args_t *a)
     return DMESH_SUCCESS;
 }
 
-/* "(3, 0)": the n entries of v, for a detail message. */
-static const char *list_text(int n, const int v[], char *buf, size_t len)
-{
-    dmesh_text_t t = {buf, len, 0};
-
-    dmesh_text_put(&t, "(");
-    for (int i = 0; i < n; i++)
-        dmesh_text_put(&t, i > 0 ? ", %d" : "%d", v[i]);
-    dmesh_text_put(&t, ")");
-    dmesh_text_finish(&t, NULL);
-    return buf;
-}
-
 /* One list of sizes as the caller gave it: not NULL, no negative entry
  * (DMESH_ERR_ARG, as before zeros were allowed); the product of its
  * non-zero entries in *given, its zeros counted in *zeros. */
@@ -153,12 +140,12 @@ static int fill_sizes(const root_call_t *c, root_args_t *a)
     }
     if (zs + za == 0)
         return DMESH_SUCCESS;
-    list_text(n, c->shape, ts, sizeof(ts));
+    dmesh_ints_text(n, c->shape, ts, sizeof(ts));
     if (zs > 0 && za > 0)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: in_node %s and across %s both have entries 0: give one of "
                                "them in full (the ranks per node or the number of nodes)",
-                               c->fn, ts, list_text(n, c->across, ta, sizeof(ta)));
+                               c->fn, ts, dmesh_ints_text(n, c->across, ta, sizeof(ta)));
     if (a->size % (gs * ga) != 0 && c->across == NULL)
         return dmesh_error_set(DMESH_ERR_SIZE,
                                "%s: shape %s cannot fill a communicator of %d ranks: %d is not "
@@ -168,8 +155,8 @@ static int fill_sizes(const root_call_t *c, root_args_t *a)
         return dmesh_error_set(DMESH_ERR_SIZE,
                                "%s: in_node %s and across %s cannot fill a communicator of %d "
                                "ranks: %d is not a multiple of %lld",
-                               c->fn, ts, list_text(n, c->across, ta, sizeof(ta)), a->size, a->size,
-                               gs * ga);
+                               c->fn, ts, dmesh_ints_text(n, c->across, ta, sizeof(ta)), a->size,
+                               a->size, gs * ga);
     if (zs > 0)
         return dims_create((int)(a->size / ga), n, a->shape);
     return dims_create((int)(a->size / gs), n, a->across);
@@ -389,7 +376,7 @@ static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t
     dmesh_request_bytes(r, &id, sizeof(id));
     dmesh_request_part(r, "device type", "\"%s\"", a->cuda ? "cuda" : "cpu");
     dmesh_request_bytes(r, &a->cuda, sizeof(a->cuda));
-    dmesh_request_part(r, "shape", "%s", list_text(n, a->given, text, sizeof(text)));
+    dmesh_request_part(r, "shape", "%s", dmesh_ints_text(n, a->given, text, sizeof(text)));
     dmesh_request_bytes(r, a->given, sizeof(a->given));
     dmesh_request_bytes(r, &a->n, sizeof(a->n));
     dmesh_request_layout(r, &a->layout);

@@ -44,6 +44,18 @@ void dmesh_text_finish(dmesh_text_t *t, size_t *needed)
         *needed = t->used;
 }
 
+const char *dmesh_ints_text(int n, const int v[], char *buf, size_t len)
+{
+    dmesh_text_t t = {buf, len, 0};
+
+    dmesh_text_put(&t, "(");
+    for (int i = 0; i < n; i++)
+        dmesh_text_put(&t, i > 0 ? ", %d" : "%d", v[i]);
+    dmesh_text_put(&t, ")");
+    dmesh_text_finish(&t, NULL);
+    return buf;
+}
+
 const char *dmesh_names_text(int n, const char *const names[], char *buf, size_t len)
 {
     dmesh_text_t t = {buf, len, 0};

@@ -32,6 +32,10 @@ void dmesh_text_finish(dmesh_text_t *t, size_t *needed);
  * starts the detail message. */
 int dmesh_names_check(int n, const char *const names[], const char *fn);
 
+/* "(3, 0)", the n entries of v in buf of len bytes (cut short there): for
+ * a detail message. Returns buf. */
+const char *dmesh_ints_text(int n, const int v[], char *buf, size_t len);
+
 /* "(dp, tp)", the n names (or "unnamed" for NULL) in buf of len bytes (cut
  * short there): for a detail message. Returns buf. */
 const char *dmesh_names_text(int n, const char *const names[], char *buf, size_t len);
