@@ -144,16 +144,22 @@ static int should_raise(int err)
     return raising;
 }
 
-int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn)
+/* err, decided to be raised, on comm's handler (MPI_COMM_NULL: on
+ * MPI_COMM_SELF's) where MPI may be called. */
+static int raise_on(int err, MPI_Comm comm, const char *fn)
 {
     int self = comm == MPI_COMM_NULL;
 
+    if (mpi_open(self))
+        call_handler(self ? MPI_COMM_SELF : comm, MPI_ERRHANDLER_NULL, self, err, fn);
+    return err;
+}
+
+int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn)
+{
     if (err == DMESH_SUCCESS && !dmesh_error_rejected())
         return err;
-    if (!should_raise(err) || !mpi_open(self))
-        return err;
-    call_handler(self ? MPI_COMM_SELF : comm, MPI_ERRHANDLER_NULL, self, err, fn);
-    return err;
+    return should_raise(err) ? raise_on(err, comm, fn) : err;
 }
 
 MPI_Comm dmesh_raise_target(dmesh_t mesh)
@@ -165,20 +171,20 @@ MPI_Comm dmesh_raise_target(dmesh_t mesh)
 
 int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn)
 {
-    MPI_Comm user;
+    MPI_Comm user = dmesh_raise_target(mesh);
 
     if (err == DMESH_SUCCESS && !dmesh_error_rejected())
         return err;
     if (!should_raise(err))
         return err;
-    if (mesh == DMESH_NULL || (user = dmesh_universe_user_comm(mesh->u)) != MPI_COMM_NULL)
-        return dmesh_raise_on_comm(err, mesh == DMESH_NULL ? MPI_COMM_NULL : user, fn);
+    if (mesh == DMESH_NULL || user != MPI_COMM_NULL)
+        return raise_on(err, user, fn);
     /* The program freed the communicator: its handler (kept by the
      * universe) on dmesh's duplicate of it. */
     if (mpi_open(0) && dmesh_universe_errhandler(mesh->u) != MPI_ERRHANDLER_NULL)
         call_handler(dmesh_universe_comm(mesh->u), dmesh_universe_errhandler(mesh->u), 0, err, fn);
-    else if (mpi_open(1))
-        call_handler(MPI_COMM_SELF, MPI_ERRHANDLER_NULL, 1, err, fn);
+    else
+        raise_on(err, MPI_COMM_NULL, fn);
     return err;
 }
 
