@@ -18,28 +18,12 @@
 #include "error.h"
 #include "raise.h"
 
-#define DMESH_API_DECLARE_(name)                                                                   \
-    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
-DMESH_API_MESH_NAMES(DMESH_API_DECLARE_)
-DMESH_API_PLAIN_NAMES(DMESH_API_DECLARE_)
-#undef DMESH_API_DECLARE_
+DMESH_API_MESH_NAMES(DMESH_API_DECLARE_IMPL)
+DMESH_API_PLAIN_NAMES(DMESH_API_DECLARE_IMPL)
 
-/* The outcome of a call, raised where it belongs; one statement per call
- * that writes through a pointer. */
-#define ON_COMM(comm, call)                                                                        \
-    do {                                                                                           \
-        int err_ = (call);                                                                         \
-        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
-            return err_;                                                                           \
-        return dmesh_raise_on_comm(err_, (comm), __func__);                                        \
-    } while (0)
-#define ON_MESH(mesh, call)                                                                        \
-    do {                                                                                           \
-        int err_ = (call);                                                                         \
-        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
-            return err_;                                                                           \
-        return dmesh_raise_on_mesh(err_, (mesh), __func__);                                        \
-    } while (0)
+/* The outcome of a call, raised where it belongs. */
+#define ON_COMM(comm, call) DMESH_RAISE_RETURN(dmesh_raise_on_comm, comm, call)
+#define ON_MESH(mesh, call) DMESH_RAISE_RETURN(dmesh_raise_on_mesh, mesh, call)
 #define ON_SELF(call) ON_COMM(MPI_COMM_NULL, call)
 
 /* On failure an output handle is its null, whatever the handler did. */
@@ -331,8 +315,7 @@ int dmesh_error_class(int errorcode, int *errorclass)
 #if DMESH_HAVE_NCCL
 #include "dmesh_nccl.h"
 
-extern __typeof__(dmesh_get_nccl_comm)
-    impl_dmesh_get_nccl_comm __asm__(DMESH_API_IMPL_SYMBOL(dmesh_get_nccl_comm));
+DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm)
 
 int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
 {

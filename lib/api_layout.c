@@ -11,18 +11,10 @@
 #include "error.h"
 #include "raise.h"
 
-#define DMESH_API_DECLARE_(name)                                                                   \
-    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
-DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_)
-#undef DMESH_API_DECLARE_
+DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_IMPL)
+DMESH_API_DECLARE_IMPL(dmesh_axis_equal)
 
-#define ON_SELF(call)                                                                              \
-    do {                                                                                           \
-        int err_ = (call);                                                                         \
-        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
-            return err_;                                                                           \
-        return dmesh_raise_on_comm(err_, MPI_COMM_NULL, __func__);                                 \
-    } while (0)
+#define ON_SELF(call) DMESH_RAISE_RETURN(dmesh_raise_on_comm, MPI_COMM_NULL, call)
 
 int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
 {
@@ -131,8 +123,5 @@ int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axi
 
 int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
 {
-    extern __typeof__(dmesh_axis_equal) impl_dmesh_axis_equal __asm__(
-        DMESH_API_IMPL_SYMBOL(dmesh_axis_equal));
-
     return impl_dmesh_axis_equal(a, b);
 }

@@ -88,4 +88,8 @@
 #define DMESH_API_STR_(x) DMESH_API_STR2_(x)
 #define DMESH_API_IMPL_SYMBOL(name) DMESH_API_STR_(__USER_LABEL_PREFIX__) "impl_" #name
 
+/* For the entry points: impl_<name>, the implementation of name. */
+#define DMESH_API_DECLARE_IMPL(name)                                                               \
+    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
+
 #endif /* DMESH_API_NAMES_H */

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "dmesh.h"
+#include "error.h"
 
 /* Raise err (when not DMESH_SUCCESS) on comm's handler (MPI_COMM_NULL:
  * MPI_COMM_SELF's), fn being the public call; returns err. */
@@ -24,5 +25,17 @@ int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn);
  * (dmesh_free): the user's communicator while the program has it, else
  * MPI_COMM_NULL (MPI_COMM_SELF). */
 MPI_Comm dmesh_raise_target(dmesh_t mesh);
+
+/* An entry point's return: the outcome of call, raised by raise
+ * (dmesh_raise_on_comm or dmesh_raise_on_mesh) on target unless it
+ * succeeded with no binding's rejection pending (one load then). One
+ * statement per call that writes through a pointer. */
+#define DMESH_RAISE_RETURN(raise, target, call)                                                    \
+    do {                                                                                           \
+        int err_ = (call);                                                                         \
+        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
+            return err_;                                                                           \
+        return raise(err_, (target), __func__);                                                    \
+    } while (0)
 
 #endif /* DMESH_RAISE_H */
