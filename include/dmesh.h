@@ -66,7 +66,8 @@ enum dmesh_error {
     DMESH_ERR_TIMEOUT = 15,   /**< a bounded wait (dmesh_timeout) ran out, on every rank */
     DMESH_ERR_PROC_FAILED = 16, /**< a process of the universe failed, or it was revoked */
     DMESH_ERR_UNSUPPORTED = 17, /**< the MPI or its launch offers no fault tolerance */
-    DMESH_ERR_LASTCODE = 18     /**< one past the last error class */
+    DMESH_ERR_SPAWN = 18,       /**< the MPI or its launcher refused to start processes */
+    DMESH_ERR_LASTCODE = 19     /**< one past the last error class */
 };
 
 #ifdef __cplusplus
@@ -907,6 +908,124 @@ DMESH_EXPORT int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *
  */
 DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors,
                               dmesh_t *newmesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Coming back whole: respawn and grow
+ * dmesh_respawn() starts one new process for each failed process of a
+ * universe and gives back the same mesh: every dimension's communicator of
+ * the same shape, each new process at the failed one's rank and
+ * coordinate. dmesh_grow() adds processes along one dimension. The new
+ * processes call dmesh_join(), which returns the same communicator and mesh.
+ *
+ * Communicators that hold processes of two launches (the spawning one and
+ * the spawned one) must be freed before MPI_Finalize: Open MPI disconnects
+ * the ones left there from every peer, which crashes or hangs after a
+ * failure. Free the mesh and \p newcomm before MPI_Finalize; dmesh frees
+ * its own (the spawn's intercommunicator, the merged one) before it returns.
+ * @{ */
+
+/** \brief dmesh_join() reason: the process replaces a failed one
+ *  (dmesh_respawn()). */
+#define DMESH_JOIN_RESPAWN 1
+/** \brief dmesh_join() reason: the process is new (dmesh_grow()). */
+#define DMESH_JOIN_GROW 2
+
+/**
+ * \brief Replace the failed processes of the universe of \p mesh and make
+ *        the same mesh again: revokes the universe, shrinks its communicator
+ *        (MPIX_Comm_shrink), starts one process for each failed one
+ *        (MPI_Comm_spawn), merges, and orders the result as the old
+ *        communicator was, each new process at a failed process's rank; then
+ *        makes on it a mesh with the shape, names, device type, rank map,
+ *        backends and options of \p mesh. The new processes call
+ *        dmesh_join().
+ * \param[in] mesh a mesh whose mesh tensor is the same on every process (a
+ *            root mesh, or one copy of it)
+ * \param[in] command the program to start, as MPI_Comm_spawn's; NULL: the
+ *            program itself (MPI_INFO_ENV's "command", with its "argv" when
+ *            \p argv is NULL too)
+ * \param[in] argv its arguments, as MPI_Comm_spawn's (MPI_ARGV_NULL: none)
+ * \param[in] info MPI_Comm_spawn's keys (host, wdir, ...) and dmesh_create()'s
+ *            (the dmesh_ and nccl_ keys, which the new processes use too),
+ *            or MPI_INFO_NULL
+ * \param[out] newcomm the repaired communicator: the old one's size and
+ *             order, owned by the caller (free it with MPI_Comm_free before
+ *             MPI_Finalize), with the error handler of the communicator the
+ *             mesh was made from; it replaces that communicator in the
+ *             program. MPI_COMM_NULL when the call fails.
+ * \param[out] newmesh the mesh on \p newcomm (DMESH_NULL when the call fails)
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or pointer, or no
+ *         command to start; DMESH_ERR_UNSUPPORTED without fault tolerance;
+ *         DMESH_ERR_PROC_FAILED when a process fails during the call (calling
+ *         dmesh_respawn() again on \p mesh retries); DMESH_ERR_SPAWN when the
+ *         MPI or its launcher refused to start the processes (the detail
+ *         gives the MPI's message and what to try: free slots, `--map-by
+ *         :oversubscribe`); or a class of dmesh_deserialize()
+ * \note Collective over the surviving processes of the universe's
+ *       communicator (members of the mesh and not), revoked or not; every
+ *       survivor returns the same class, with nothing made. \p mesh stays
+ *       valid (revoked): free it with dmesh_free(). With nothing failed, no
+ *       process is started and the mesh is made on the survivors' communicator.
+ *       NCCL communicators are bootstrapped anew. Needs MPI_THREAD_SERIALIZED
+ *       at least when other threads call MPI.
+ */
+DMESH_EXPORT int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[],
+                               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh);
+
+/**
+ * \brief In a process that dmesh_respawn() or dmesh_grow() started: join the
+ *        processes that started it and get the same communicator and mesh.
+ *
+ * What the mesh needs (shape, names, rank map, options, the reason) comes
+ * from the parents in one message with a magic number and a version. A
+ * process whose parent is not dmesh's gets DMESH_ERR_ARG, after at most the
+ * wait of `dmesh_timeout` (default 60 s), never a hang.
+ * \param[in] info `dmesh_timeout` (the longest wait for the parents'
+ *            message), or MPI_INFO_NULL; the mesh's options are the parents'
+ * \param[out] reason unless NULL: DMESH_JOIN_RESPAWN (this process replaces
+ *             a failed one: fetch its state from a copy) or DMESH_JOIN_GROW
+ * \param[out] newcomm the communicator the parents got (its rank here is the
+ *             failed process's, or after the old ones for a grow), owned by
+ *             the caller, with MPI_COMM_WORLD's error handler
+ * \param[out] newmesh the mesh on \p newcomm
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG when the process has no parent or
+ *         its parent is not dmesh's; the class the parents' call returned
+ *         when it failed (DMESH_ERR_PROC_FAILED, DMESH_ERR_SPAWN, ...)
+ * \note Collective over the processes started together and with the
+ *       parents' dmesh_respawn() or dmesh_grow(). Disconnects the parent
+ *       intercommunicator (MPI_Comm_get_parent gives MPI_COMM_NULL after).
+ */
+DMESH_EXPORT int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh);
+
+/**
+ * \brief Grow dimension \p dim of \p mesh by \p n indices with new
+ *        processes (MPI_Comm_spawn): the processes of the communicator keep
+ *        their ranks, the new ones come after them in \p newcomm, and the
+ *        members keep their coordinates; the new processes call
+ *        dmesh_join() and take the new coordinates in row-major order.
+ * \param[in] mesh a root mesh (or a copy of one); names that dmesh_flatten()
+ *            registered are not carried over (their layouts change)
+ * \param[in] dim the dimension to grow
+ * \param[in] n how many indices to add (>= 1)
+ * \param[in] command as dmesh_respawn()'s
+ * \param[in] argv as dmesh_respawn()'s
+ * \param[in] info as dmesh_respawn()'s
+ * \param[out] newcomm the old communicator's processes, in order, then the
+ *             new ones; owned by the caller (free it before MPI_Finalize),
+ *             with the error handler of the communicator the mesh was made
+ *             from; MPI_COMM_NULL when the call fails
+ * \param[out] newmesh the grown mesh (DMESH_NULL when the call fails)
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, pointer, \p dim or
+ *         \p n, or a mesh that is not a root; DMESH_ERR_SIZE when the new
+ *         size overflows; DMESH_ERR_SPAWN when the MPI or its launcher
+ *         refused to start the processes; or a class of dmesh_deserialize()
+ * \note Collective over the universe's communicator; every process returns
+ *       the same class. Needs an MPI that spawns (no fault tolerance). \p mesh
+ *       stays valid and unchanged.
+ */
+DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[],
+                            MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh);
 /** @} */
 
 #ifdef __cplusplus

@@ -297,6 +297,32 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
     ON_MESH(mesh, null_mesh(err, newmesh));
 }
 
+int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Info info,
+                  MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    int err = impl_dmesh_respawn(mesh, command, argv, info, newcomm, newmesh);
+
+    null_comm(err, newcomm);
+    ON_MESH(mesh, null_mesh(err, newmesh));
+}
+
+int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    int err = impl_dmesh_join(info, reason, newcomm, newmesh);
+
+    null_comm(err, newcomm);
+    ON_SELF(null_mesh(err, newmesh));
+}
+
+int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[],
+               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    int err = impl_dmesh_grow(mesh, dim, n, command, argv, info, newcomm, newmesh);
+
+    null_comm(err, newcomm);
+    ON_MESH(mesh, null_mesh(err, newmesh));
+}
+
 const char *dmesh_error_string(int err)
 {
     return impl_dmesh_error_string(err);

@@ -51,7 +51,10 @@
     X(dmesh_get_build_info)                                                                        \
     X(dmesh_revoke)                                                                                \
     X(dmesh_get_failed)                                                                            \
-    X(dmesh_shrink)
+    X(dmesh_shrink)                                                                                \
+    X(dmesh_respawn)                                                                               \
+    X(dmesh_join)                                                                                  \
+    X(dmesh_grow)
 
 #define DMESH_API_LAYOUT_NAMES(X)                                                                  \
     X(dmesh_axis_canonical)                                                                        \

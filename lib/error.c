@@ -50,6 +50,7 @@ static const char *const error_strings[DMESH_ERR_LASTCODE] = {
     [DMESH_ERR_TIMEOUT] = "DMESH_ERR_TIMEOUT: a bounded wait (dmesh_timeout) ran out",
     [DMESH_ERR_PROC_FAILED] = "DMESH_ERR_PROC_FAILED: a process failed or the universe was revoked",
     [DMESH_ERR_UNSUPPORTED] = "DMESH_ERR_UNSUPPORTED: no fault tolerance in this MPI or launch",
+    [DMESH_ERR_SPAWN] = "DMESH_ERR_SPAWN: the MPI or its launcher refused to start processes",
 };
 
 const char *dmesh_error_string(int err)

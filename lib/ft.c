@@ -30,7 +30,7 @@
  * where MPI_Comm_split fails, and a revocation of the private communicator
  * reaches every rank still in it. */
 
-static int unsupported(const char *fn)
+int dmesh_ft_unsupported(const char *fn)
 {
     return dmesh_error_set(DMESH_ERR_UNSUPPORTED, "%s: the MPI offers no fault tolerance: %s", fn,
                            dmesh_ulfm_how());
@@ -40,7 +40,7 @@ int dmesh_revoke(dmesh_t mesh)
 {
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return unsupported(__func__);
+        return dmesh_ft_unsupported(__func__);
     return dmesh_universe_revoke(mesh->u);
 }
 
@@ -98,7 +98,7 @@ int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *nfailed)
                                maxranks);
     comm = dmesh_universe_comm(mesh->u);
     if (!dmesh_ulfm_enabled(comm))
-        return unsupported(__func__);
+        return dmesh_ft_unsupported(__func__);
     if ((rc = dmesh_ulfm_get_failed(comm, &failed)) != MPI_SUCCESS)
         return dmesh_error_set(DMESH_ERR_MPI, "%s: MPIX_Comm_get_failed failed (MPI error %d)",
                                __func__, rc);
@@ -208,9 +208,7 @@ static int read_spares(MPI_Info info, int *spares, MPI_Info *rest)
     return DMESH_SUCCESS;
 }
 
-/* Per rank of the old communicator, its rank in the survivors' (-1:
- * failed); malloc'd. */
-static int survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out)
+int dmesh_ft_survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out)
 {
     MPI_Group g_old = MPI_GROUP_NULL, g_new = MPI_GROUP_NULL;
     int *in = malloc((size_t)size * sizeof(int)), *at = malloc((size_t)size * sizeof(int));
@@ -272,7 +270,7 @@ static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
     DMESH_TRY(dmesh_get_ranks(mesh, s->n, s->ranks, &got));
-    DMESH_TRY(survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u), survivors,
+    DMESH_TRY(dmesh_ft_survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u), survivors,
                              &s->rank_of));
     return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
                          s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
@@ -326,8 +324,7 @@ static int source_of(const dmesh_universe_t *u, const shrink_plan_t *s, dmesh_sh
     return DMESH_SUCCESS;
 }
 
-/* Revoke (here), shrink the private communicator: the survivors'. */
-static int shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors)
+int dmesh_ft_shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors)
 {
     int rc;
 
@@ -349,8 +346,8 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
 
     DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return unsupported(__func__);
-    DMESH_TRY(shrink_comm(mesh->u, &comm));
+        return dmesh_ft_unsupported(__func__);
+    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, &comm));
     /* From here every survivor holds comm: the checks are agreed on it. */
     memset(&s, 0, sizeof(s));
     s.info = MPI_INFO_NULL;

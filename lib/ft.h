@@ -6,6 +6,10 @@
 #ifndef DMESH_FT_H
 #define DMESH_FT_H
 
+#include <mpi.h>
+
+#include "universe.h"
+
 /* The mesh that dmesh_shrink makes, from the old one's shape[ndims] and
  * mesh tensor ranks[n] (ranks of the old communicator of size) and, per
  * rank of the old communicator, its rank among the survivors (-1: failed):
@@ -19,5 +23,16 @@
 int dmesh_ft_plan(int ndims, const int shape[], int n, const int ranks[], int size,
                   const int survivor_rank[], int dim, int spares, int new_shape[], int new_ranks[],
                   int *new_n);
+
+/* DMESH_ERR_UNSUPPORTED for fn, saying how to get fault tolerance. */
+int dmesh_ft_unsupported(const char *fn);
+
+/* Per rank of the old communicator of size, its rank in survivors (-1:
+ * failed); *out malloc'd. Local. */
+int dmesh_ft_survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out);
+
+/* Revoke the universe (here) and shrink its private communicator: the
+ * survivors' (MPIX_Comm_shrink), collective over them. */
+int dmesh_ft_shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors);
 
 #endif /* DMESH_FT_H */

@@ -58,3 +58,16 @@ CLEANFILES += test/ft-np*.plain test/ft-np*.fortran-plain test/ft-np*.fortran \
 	test/ft-np*.between_calls test/ft-np*.in_allreduce test/ft-np*.revoke_releases \
 	test/ft-np*.two_failures test/ft-np*.spares test/ft-np*.nccl_shrink test/ft-np*.resilient-* \
 	test/ft-np*.sweep
+# Coming back whole (test/respawn.sh): dmesh_grow under any MPI that spawns,
+# dmesh_respawn under mpiexec --with-ft ulfm, dmesh_join under a parent that
+# is not dmesh's; the new processes run test_respawn too.
+check_PROGRAMS += test/test_respawn
+test_test_respawn_SOURCES = test/test_respawn.c
+test_test_respawn_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_respawn_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_respawn_LDADD = $(DMESH_TEST_LIBS)
+# no libtool wrapper: the new processes run the program itself (/proc/self/exe)
+test_test_respawn_LDFLAGS = -no-install
+TESTS += test/respawn-np2.mpi test/respawn-np4.mpi
+EXTRA_DIST += test/respawn.sh
+CLEANFILES += test/respawn-np*.out

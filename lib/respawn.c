@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dmesh_respawn, dmesh_grow and dmesh_join: meshes that come back whole.
+ *
+ * The parents (the survivors of a universe for a respawn, its processes
+ * for a grow) start the new processes with MPI_Comm_spawn and send them,
+ * from their rank 0, one message (respawn.h: a magic number, a version,
+ * the reason, each new process's rank, the mesh as dmesh_serialize's text
+ * and the dmesh_ info keys). The new processes answer once, together
+ * (their rank 0 to the parents' rank 0), whether they can go on; only then
+ * does anyone merge (MPI_Intercomm_merge), so that no side waits in a
+ * merge the other side left. The merged communicator is split into the
+ * old order (each new process at its rank), and the mesh is made on it by
+ * dmesh_deserialize on both sides, from the same text and the same keys.
+ *
+ * Every step that can fail on some processes only is followed by an
+ * agreement: over the parents (dmesh_agree), over both sides on the
+ * spawn's intercommunicator (agree_both), or over the new communicator.
+ * The communicators that hold processes of two launches and are not handed
+ * out (the intercommunicator, the merged one) are freed before returning:
+ * Open MPI disconnects those left at MPI_Finalize from every peer, which
+ * fails (and crashes) for a peer it never talked to. */
+#include "config.h"
+
+#include "api_impl.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agree.h"
+#include "error.h"
+#include "fault.h"
+#include "ft.h"
+#include "hash.h"
+#include "mesh.h"
+#include "respawn.h"
+#include "serialize.h"
+#include "ulfm.h"
+
+#define JOIN_TAG 27749            /* the parents' message and the answer */
+#define JOIN_WAIT_DEFAULT 60.0    /* seconds a new process waits for its parents */
+#define SPAWN_HINT                                                                                 \
+    "(the launcher needs free slots: give more with Open MPI's --map-by :oversubscribe (5, 6) "   \
+    "or --oversubscribe (4), or hosts through the info keys host / add-hostfile)"
+
+/* What both sides need for the merge and the mesh. */
+typedef struct {
+    int reason, size, nnew;
+    int *place; /* per new process, its rank in the new communicator */
+    char *text; /* the mesh (dmesh_serialize) */
+    char *keys; /* the dmesh_ and nccl_ info keys, "key\tvalue\n" each */
+} join_plan_t;
+
+static void plan_free(join_plan_t *p)
+{
+    free(p->place);
+    free(p->text);
+    free(p->keys);
+    memset(p, 0, sizeof(*p));
+}
+
+/* The text of a mesh (malloc'd). */
+static int mesh_text(dmesh_t mesh, char **out)
+{
+    size_t need = 0;
+    char *t;
+
+    DMESH_TRY(dmesh_serialize(mesh, NULL, 0, &need));
+    if ((t = DMESH_FAULT_MALLOC(need + 1)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "the mesh's text: out of memory");
+    DMESH_TRY(dmesh_serialize(mesh, t, need + 1, NULL));
+    *out = t;
+    return DMESH_SUCCESS;
+}
+
+/* The dmesh_ and nccl_ keys of info as text (malloc'd; "" for none). */
+static int keys_text(MPI_Info info, char **out)
+{
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1], *t;
+    int nkeys = 0, i, flag, rc = MPI_SUCCESS;
+    size_t len = 0, cap = 1;
+
+    if (info != MPI_INFO_NULL && (rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "MPI_Info_get_nkeys");
+    cap += (size_t)nkeys * (MPI_MAX_INFO_KEY + MPI_MAX_INFO_VAL + 2);
+    if ((t = DMESH_FAULT_MALLOC(cap)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "the info keys: out of memory");
+    t[0] = '\0';
+    for (i = 0; i < nkeys && rc == MPI_SUCCESS; i++) {
+        if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS ||
+            (strncmp(key, "dmesh_", 6) != 0 && strncmp(key, "nccl_", 5) != 0))
+            continue;
+        if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) == MPI_SUCCESS && flag)
+            len += (size_t)snprintf(t + len, cap - len, "%s\t%s\n", key, val);
+    }
+    if (rc != MPI_SUCCESS) {
+        free(t);
+        return dmesh_error_mpi(rc, "reading the info keys");
+    }
+    *out = t;
+    return DMESH_SUCCESS;
+}
+
+/* The info of keys_text's text (MPI_INFO_NULL for none). */
+static int keys_info(const char *text, MPI_Info *info)
+{
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    const char *p = text;
+    int rc = MPI_SUCCESS;
+
+    *info = MPI_INFO_NULL;
+    while (*p != '\0' && rc == MPI_SUCCESS) {
+        size_t k = strcspn(p, "\t"), v;
+        if (p[k] != '\t' || k > MPI_MAX_INFO_KEY)
+            break;
+        v = strcspn(p + k + 1, "\n");
+        if (v > MPI_MAX_INFO_VAL)
+            break;
+        memcpy(key, p, k);
+        key[k] = '\0';
+        memcpy(val, p + k + 1, v);
+        val[v] = '\0';
+        if (*info == MPI_INFO_NULL)
+            rc = MPI_Info_create(info);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Info_set(*info, key, val);
+        p += k + 1 + v + (p[k + 1 + v] == '\n');
+    }
+    if (rc != MPI_SUCCESS) {
+        if (*info != MPI_INFO_NULL)
+            MPI_Info_free(info);
+        return dmesh_error_mpi(rc, "the parents' info keys");
+    }
+    return DMESH_SUCCESS;
+}
+
+/* The program to start: command and argv, or the program's own
+ * (MPI_INFO_ENV's "command" and "argv"). *args (NULL-terminated) and its
+ * text *store are malloc'd when taken from the process. */
+static int program(const char *fn, const char *command, char *const argv[], char **cmd,
+                   char ***args, char **store)
+{
+    char val[MPI_MAX_INFO_VAL + 1], *s, **a;
+    int flag = 0, n = 0, rc;
+
+    *cmd = (char *)command;
+    *args = (char **)argv;
+    *store = NULL;
+    if (command != NULL)
+        return DMESH_SUCCESS;
+    /* the running executable itself where the system names it (Linux), as
+     * MPI_INFO_ENV's "command" may be a name the launcher resolved in PATH */
+    n = (int)readlink("/proc/self/exe", val, MPI_MAX_INFO_VAL);
+    flag = n > 0 && n < MPI_MAX_INFO_VAL;
+    if (flag)
+        val[n] = '\0';
+    n = 0;
+    rc = flag ? MPI_SUCCESS : MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL, val, &flag);
+    if (rc != MPI_SUCCESS || !flag || val[0] == '\0')
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: command is NULL and the MPI does not give the program's "
+                               "own (MPI_INFO_ENV has no \"command\"): pass it",
+                               fn);
+    if (argv == MPI_ARGV_NULL) {
+        char args_val[MPI_MAX_INFO_VAL + 1];
+        flag = 0;
+        if (MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, args_val, &flag) != MPI_SUCCESS)
+            flag = 0;
+        if (!flag)
+            args_val[0] = '\0';
+        if ((s = DMESH_FAULT_MALLOC(strlen(val) + strlen(args_val) + 2)) == NULL ||
+            (a = DMESH_FAULT_MALLOC((strlen(args_val) / 2 + 2) * sizeof(char *))) == NULL) {
+            free(s);
+            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+        }
+        strcpy(s, val);
+        strcpy(s + strlen(val) + 1, args_val);
+        /* MPI_INFO_ENV's argv: the arguments separated by spaces */
+        for (char *w = strtok(s + strlen(val) + 1, " "); w != NULL; w = strtok(NULL, " "))
+            a[n++] = w;
+        a[n] = NULL;
+        *cmd = s;
+        *args = a;
+        *store = s;
+        return DMESH_SUCCESS;
+    }
+    if ((s = DMESH_FAULT_MALLOC(strlen(val) + 1)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    strcpy(s, val);
+    *cmd = s;
+    *store = s;
+    return DMESH_SUCCESS;
+}
+
+static void program_free(char **args, char *const argv[], char *store)
+{
+    if (args != (char **)argv)
+        free(args);
+    free(store);
+}
+
+/* The class of MPI_Comm_spawn's outcome. */
+static int spawn_error(const char *fn, int rc, int n, const int codes[], const char *cmd)
+{
+    int i, bad = MPI_SUCCESS;
+
+    for (i = 0; rc == MPI_SUCCESS && i < n && bad == MPI_SUCCESS; i++)
+        bad = codes[i];
+    if (rc == MPI_SUCCESS && bad == MPI_SUCCESS)
+        return DMESH_SUCCESS;
+    if (rc != MPI_SUCCESS && dmesh_ulfm_is_failure(rc))
+        return dmesh_error_mpi(rc, "MPI_Comm_spawn");
+    {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        if (MPI_Error_string(rc != MPI_SUCCESS ? rc : bad, msg, &len) != MPI_SUCCESS)
+            snprintf(msg, sizeof(msg), "MPI error %d", rc != MPI_SUCCESS ? rc : bad);
+        return dmesh_error_set(DMESH_ERR_SPAWN, "%s: MPI_Comm_spawn of %d process%s of \"%s\": %s %s",
+                               fn, n, n == 1 ? "" : "es", cmd, msg, SPAWN_HINT);
+    }
+}
+
+/* The same class on every process of both sides of ic: the lowest that
+ * any of them has (a failure of a process in between: DMESH_ERR_PROC_FAILED).
+ * With fault tolerance, one MPIX_Comm_agree of a flag whose bit c is clear
+ * where class c was met; without, two MPI_Allreduce over ic (the first
+ * gives each side the other side's lowest, the second the whole). */
+static int agree_both(MPI_Comm ic, int err, const char *fn)
+{
+    int flag, rc, c, in, mid = INT_MAX, out = INT_MAX;
+
+    if (dmesh_ulfm_enabled(ic)) {
+        flag = err != DMESH_SUCCESS ? ~(1 << err) : ~0;
+        if (err != DMESH_SUCCESS)
+            dmesh_ulfm_revoke(ic); /* whoever waits in ic returns */
+        rc = dmesh_ulfm_agree(ic, &flag);
+        for (c = 1; c < DMESH_ERR_LASTCODE && (flag & (1 << c)); c++)
+            ;
+        if (c < DMESH_ERR_LASTCODE)
+            return c == err ? err : dmesh_error_set(c, "%s: another process failed (%s)", fn,
+                                                    dmesh_error_string(c));
+        if (rc != MPI_SUCCESS)
+            return dmesh_error_set(DMESH_ERR_PROC_FAILED,
+                                   "%s: a process failed while the new processes joined", fn);
+        return DMESH_SUCCESS;
+    }
+    in = err != DMESH_SUCCESS ? err : INT_MAX;
+    rc = MPI_Allreduce(&in, &mid, 1, MPI_INT, MPI_MIN, ic);
+    in = in < mid ? in : mid;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, ic);
+    out = in < out ? in : out;
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "agreement of both sides (MPI_Allreduce)");
+    if (out == INT_MAX)
+        return DMESH_SUCCESS;
+    return out == err ? err
+                      : dmesh_error_set(out, "%s: another process failed (%s)", fn,
+                                        dmesh_error_string(out));
+}
+
+/* Merge both sides of ic and order the result by key: *newcomm. Collective
+ * over both sides; the same outcome everywhere. The merged communicator is
+ * freed here (its processes come from two launches). */
+static int merge_in_order(MPI_Comm ic, int high, int key, const char *fn, MPI_Comm *newcomm)
+{
+    MPI_Comm merged = MPI_COMM_NULL, out = MPI_COMM_NULL;
+    int rc, err = DMESH_SUCCESS;
+
+    dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
+    if ((rc = MPI_Intercomm_merge(ic, high, &merged)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPI_Intercomm_merge");
+    else
+        MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+    err = agree_both(ic, err, fn);
+    if (err == DMESH_SUCCESS && (rc = MPI_Comm_split(merged, 0, key, &out)) != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "MPI_Comm_split of the merged communicator");
+    if (merged != MPI_COMM_NULL)
+        err = dmesh_agree(merged, 0, err, fn);
+    if (merged != MPI_COMM_NULL)
+        MPI_Comm_free(&merged);
+    if (err != DMESH_SUCCESS) {
+        if (out != MPI_COMM_NULL)
+            MPI_Comm_free(&out);
+        return err;
+    }
+    MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN);
+    *newcomm = out;
+    return DMESH_SUCCESS;
+}
+
+/* Let go of the spawn's intercommunicator (either side): after a success
+ * MPI_Comm_disconnect, which both sides call, so that no communicator of
+ * two launches is left for MPI_Finalize; after a failure revoked and freed
+ * (a disconnect would wait for a process that may be dead). */
+static void leave(MPI_Comm *ic, int err)
+{
+    if (err == DMESH_SUCCESS) {
+        MPI_Comm_disconnect(ic);
+        return;
+    }
+    if (dmesh_ulfm_enabled(*ic))
+        dmesh_ulfm_revoke(*ic);
+    MPI_Comm_free(ic);
+}
+
+/* The parents' message, packed (respawn.h). */
+static int plan_pack(const join_plan_t *p, int status, char **buf, int *len)
+{
+    size_t tl = p->text != NULL ? strlen(p->text) + 1 : 1;
+    size_t kl = p->keys != NULL ? strlen(p->keys) + 1 : 1;
+    dmesh_join_header_t h;
+
+    memset(&h, 0, sizeof(h));
+    h.magic = DMESH_JOIN_MAGIC;
+    h.version = DMESH_JOIN_VERSION;
+    h.reason = p->reason;
+    h.status = status;
+    h.size = p->size;
+    h.nnew = p->nnew;
+    h.textlen = (int32_t)tl;
+    h.keyslen = (int32_t)kl;
+    return dmesh_join_pack(&h, p->place, p->text != NULL ? p->text : "",
+                           p->keys != NULL ? p->keys : "", buf, len);
+}
+
+/* Parents, collective over comm: start p->nnew processes, send them the
+ * plan, take their answer, merge in order (key: this process's rank in
+ * the new communicator). The same class on every parent. */
+static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *const argv[],
+                      MPI_Info info, const join_plan_t *p, int key, MPI_Comm *newcomm)
+{
+    MPI_Comm ic = MPI_COMM_NULL;
+    char *cmd = NULL, **args = NULL, *store = NULL, *buf = NULL;
+    int *codes, rank = 0, err, rc, len = 0, i, answer = DMESH_SUCCESS, spawned;
+
+    MPI_Comm_rank(comm, &rank);
+    codes = DMESH_FAULT_MALLOC((size_t)p->nnew * sizeof(int));
+    err = codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
+                        : program(fn, command, argv, &cmd, &args, &store);
+    err = dmesh_agree(comm, 0, err, fn);
+    if (err == DMESH_SUCCESS) {
+        for (i = 0; i < p->nnew; i++)
+            codes[i] = MPI_SUCCESS;
+        rc = MPI_Comm_spawn(cmd, args, p->nnew, info, 0, comm, &ic, codes);
+        err = spawn_error(fn, rc, p->nnew, codes, cmd);
+        if (ic != MPI_COMM_NULL)
+            MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+        err = dmesh_agree(comm, 0, err, fn);
+    }
+    program_free(args, argv, store);
+    free(codes);
+    if (ic == MPI_COMM_NULL)
+        return err;
+    /* rank 0 tells the new processes to go on (or that the call failed),
+     * and hears whether they all can */
+    spawned = err == DMESH_SUCCESS; /* agreed */
+    if (rank == 0) {
+        int e = plan_pack(p, err, &buf, &len);
+        for (i = 0; e == DMESH_SUCCESS && i < p->nnew; i++)
+            if ((rc = MPI_Send(buf, len, MPI_BYTE, i, JOIN_TAG, ic)) != MPI_SUCCESS)
+                e = dmesh_error_mpi(rc, "sending the new processes their plan");
+        free(buf);
+        if (e == DMESH_SUCCESS && spawned &&
+            (rc = MPI_Recv(&answer, 1, MPI_INT, 0, JOIN_TAG, ic, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+            e = dmesh_error_mpi(rc, "the new processes' answer");
+        if (e == DMESH_SUCCESS && answer != DMESH_SUCCESS)
+            e = dmesh_error_set(answer == DMESH_ERR_PROC_FAILED ? answer : DMESH_ERR_SPAWN,
+                                "%s: the new processes could not join (%s)", fn,
+                                dmesh_error_string(answer));
+        if (spawned)
+            err = e;
+    }
+    if (spawned)
+        err = dmesh_agree(comm, 1, err, fn);
+    if (err == DMESH_SUCCESS)
+        err = merge_in_order(ic, 0, key, fn, newcomm);
+    leave(&ic, err);
+    return err;
+}
+
+/* Both sides: the mesh of the plan on newcomm, with its error handler. */
+static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh, MPI_Comm *out,
+                     dmesh_t *newmesh)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    int err = keys_info(p->keys != NULL ? p->keys : "", &info);
+
+    /* every process takes part in the creation (its agreement covers a
+     * failed keys_info: the info then differs) */
+    if (err == DMESH_SUCCESS)
+        err = dmesh_deserialize(*newcomm, p->text, info, newmesh);
+    else
+        err = dmesh_agree(*newcomm, 0, err, "dmesh_deserialize");
+    if (info != MPI_INFO_NULL)
+        MPI_Info_free(&info);
+    if (err != DMESH_SUCCESS) {
+        MPI_Comm_free(newcomm);
+        return err;
+    }
+    if (eh != MPI_ERRHANDLER_NULL)
+        MPI_Comm_set_errhandler(*newcomm, eh);
+    *out = *newcomm;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Info info,
+                  MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    join_plan_t p;
+    MPI_Comm shr = MPI_COMM_NULL, made = MPI_COMM_NULL;
+    int *rank_of = NULL, size, r, myrank = 0, err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
+        return dmesh_ft_unsupported(__func__);
+    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, &shr));
+    /* From here every survivor holds shr: the checks are agreed on it. */
+    memset(&p, 0, sizeof(p));
+    p.reason = DMESH_JOIN_RESPAWN;
+    p.size = size = dmesh_universe_comm_size(mesh->u);
+    MPI_Comm_rank(dmesh_universe_comm(mesh->u), &myrank);
+    err = newcomm == NULL || newmesh == NULL
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", __func__,
+                                newcomm == NULL ? "newcomm" : "newmesh")
+              : dmesh_ft_survivor_ranks(dmesh_universe_comm(mesh->u), size, shr, &rank_of);
+    if (err == DMESH_SUCCESS &&
+        (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+    for (r = 0; err == DMESH_SUCCESS && r < size; r++)
+        if (rank_of[r] < 0)
+            p.place[p.nnew++] = r; /* a new process for each failed rank, in order */
+    if (err == DMESH_SUCCESS)
+        err = mesh_text(mesh, &p.text);
+    if (err == DMESH_SUCCESS)
+        err = keys_text(info, &p.keys);
+    free(rank_of);
+    err = dmesh_agree(shr, dmesh_hash(0, &p.nnew, sizeof(p.nnew)), err, __func__);
+    if (err == DMESH_SUCCESS && p.nnew == 0) {
+        made = shr; /* nothing failed: the survivors are the whole */
+        shr = MPI_COMM_NULL;
+    } else if (err == DMESH_SUCCESS) {
+        err = spawn_join(shr, __func__, command, argv, info, &p, myrank, &made);
+    }
+    if (shr != MPI_COMM_NULL)
+        MPI_Comm_free(&shr);
+    if (err == DMESH_SUCCESS)
+        err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
+    plan_free(&p);
+    return err;
+}
+
+/* The new processes' wait for the parents' message: until it comes, the
+ * bound passes (DMESH_ERR_ARG: not dmesh's parent), or another message
+ * comes first (the same). *buf malloc'd. */
+static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
+{
+    MPI_Status st;
+    struct timespec t0, t;
+    int flag = 0, rc, n = 0;
+    char *b;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        if ((rc = MPI_Iprobe(0, MPI_ANY_TAG, parent, &flag, &st)) != MPI_SUCCESS)
+            return dmesh_error_mpi(rc, "dmesh_join: MPI_Iprobe on the parent communicator");
+        if (flag)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > wait)
+            return dmesh_error_set(DMESH_ERR_ARG,
+                                   "dmesh_join: no message from the parent in %.0f s "
+                                   "(dmesh_timeout): this process was not started by "
+                                   "dmesh_respawn or dmesh_grow",
+                                   wait);
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    if (st.MPI_TAG != JOIN_TAG || MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS ||
+        n < (int)sizeof(dmesh_join_header_t))
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_join: the parent sent a message that is not dmesh's "
+                               "(tag %d, %d bytes): this process was not started by "
+                               "dmesh_respawn or dmesh_grow",
+                               st.MPI_TAG, n);
+    if ((b = DMESH_FAULT_MALLOC((size_t)n + 1)) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_join: out of memory");
+    if ((rc = MPI_Recv(b, n, MPI_BYTE, 0, JOIN_TAG, parent, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+        free(b);
+        return dmesh_error_mpi(rc, "dmesh_join: receiving the parents' message");
+    }
+    *buf = b;
+    *len = n;
+    return DMESH_SUCCESS;
+}
+
+/* dmesh_timeout of info or the environment, or the default wait. */
+static double join_wait(MPI_Info info)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    const char *v = NULL;
+    int flag = 0;
+    double s;
+
+    if (info != MPI_INFO_NULL && MPI_Info_get(info, "dmesh_timeout", MPI_MAX_INFO_VAL, val, &flag) ==
+                                     MPI_SUCCESS &&
+        flag)
+        v = val;
+    else
+        v = getenv("DMESH_TIMEOUT");
+    s = v != NULL ? strtod(v, NULL) : 0;
+    return s > 0 ? s : JOIN_WAIT_DEFAULT;
+}
+
+int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    dmesh_join_header_t h;
+    join_plan_t p;
+    MPI_Comm parent = MPI_COMM_NULL, made = MPI_COMM_NULL, world = MPI_COMM_NULL;
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    char *buf = NULL;
+    int len = 0, rc, err, wrank = 0, answer = DMESH_SUCCESS, key = 0;
+
+    DMESH_CHECK_PTR(newcomm);
+    DMESH_CHECK_PTR(newmesh);
+    if ((rc = MPI_Comm_get_parent(&parent)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_join: MPI_Comm_get_parent");
+    if (parent == MPI_COMM_NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: this process has no parent "
+                                              "(MPI_Comm_get_parent is MPI_COMM_NULL): it "
+                                              "was not started by dmesh_respawn or dmesh_grow");
+    MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
+    memset(&p, 0, sizeof(p));
+    DMESH_TRY(receive_plan(parent, join_wait(info), &buf, &len));
+    err = dmesh_join_unpack(buf, len, &h, &p.place, &p.text, &p.keys);
+    free(buf);
+    if (err != DMESH_SUCCESS)
+        return err; /* not dmesh's parent: leave its communicator alone */
+    p.reason = h.reason;
+    p.size = h.size;
+    p.nnew = h.nnew;
+    if (h.status != DMESH_SUCCESS) {
+        plan_free(&p);
+        leave(&parent, h.status);
+        return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
+                               dmesh_error_string(h.status));
+    }
+    /* the new processes agree among themselves, then answer the parents */
+    MPI_Comm_dup(MPI_COMM_WORLD, &world);
+    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(world, &wrank);
+    key = wrank < p.nnew ? p.place[wrank] : 0;
+    answer = dmesh_agree(world, 0, wrank < p.nnew ? DMESH_SUCCESS
+                                                  : dmesh_error_set(DMESH_ERR_INTERNAL,
+                                                                    "dmesh_join: %d new processes "
+                                                                    "planned, this is number %d",
+                                                                    p.nnew, wrank),
+                         "dmesh_join");
+    MPI_Comm_free(&world);
+    if (wrank == 0 && (rc = MPI_Send(&answer, 1, MPI_INT, 0, JOIN_TAG, parent)) != MPI_SUCCESS &&
+        answer == DMESH_SUCCESS)
+        answer = dmesh_error_mpi(rc, "dmesh_join: answering the parents");
+    err = answer;
+    if (err == DMESH_SUCCESS)
+        err = merge_in_order(parent, 1, key, "dmesh_join", &made);
+    leave(&parent, err);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+    if (err == DMESH_SUCCESS)
+        err = make_mesh(&p, &made, eh, newcomm, newmesh);
+    if (eh != MPI_ERRHANDLER_NULL)
+        MPI_Errhandler_free(&eh);
+    if (err == DMESH_SUCCESS && reason != NULL)
+        *reason = p.reason;
+    plan_free(&p);
+    return err;
+}
+
+/* dmesh_grow's text: the mesh's with n more indices of dim, the new
+ * positions taken by ranks size, size + 1, ... in row-major order. */
+static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *nnew)
+{
+    dmesh_saved_t s;
+    char *text = NULL;
+    size_t need = 0;
+    int err;
+
+    DMESH_TRY(mesh_text(mesh, &text));
+    err = dmesh_saved_parse(text, &s);
+    free(text);
+    if (err != DMESH_SUCCESS)
+        return err;
+    err = dmesh_grow_plan(&s, dim, n, size, nnew);
+    if (err == DMESH_SUCCESS) {
+        dmesh_saved_print(&s, NULL, 0, &need);
+        if ((text = DMESH_FAULT_MALLOC(need + 1)) == NULL)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_grow: out of memory");
+        else
+            dmesh_saved_print(&s, text, need + 1, NULL);
+    }
+    dmesh_saved_free(&s);
+    if (err == DMESH_SUCCESS)
+        *out = text;
+    return err;
+}
+
+int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[],
+               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    join_plan_t p;
+    MPI_Comm comm, made = MPI_COMM_NULL;
+    uint64_t hash;
+    int rank = 0, i, err;
+
+    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    comm = dmesh_universe_comm(mesh->u);
+    MPI_Comm_rank(comm, &rank);
+    memset(&p, 0, sizeof(p));
+    p.reason = DMESH_JOIN_GROW;
+    err = newcomm == NULL || newmesh == NULL
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", __func__,
+                                newcomm == NULL ? "newcomm" : "newmesh")
+              : DMESH_SUCCESS;
+    if (err == DMESH_SUCCESS && (dim < 0 || dim >= dmesh_mesh_ndims(mesh)))
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", __func__, dim,
+                              dmesh_mesh_ndims(mesh));
+    if (err == DMESH_SUCCESS && n < 1)
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: n %d: at least 1 index to add", __func__, n);
+    if (err == DMESH_SUCCESS && dmesh_universe_revoked(mesh->u))
+        err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", __func__);
+    if (err == DMESH_SUCCESS)
+        err = grown_text(mesh, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnew);
+    if (err == DMESH_SUCCESS)
+        err = keys_text(info, &p.keys);
+    p.size = dmesh_universe_comm_size(mesh->u) + p.nnew;
+    if (err == DMESH_SUCCESS &&
+        (p.place = DMESH_FAULT_MALLOC((size_t)(p.nnew > 0 ? p.nnew : 1) * sizeof(int))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+    for (i = 0; err == DMESH_SUCCESS && i < p.nnew; i++)
+        p.place[i] = dmesh_universe_comm_size(mesh->u) + i;
+    hash = dmesh_hash(0, &dim, sizeof(dim));
+    hash = dmesh_hash(hash, &n, sizeof(n));
+    err = dmesh_agree(comm, hash, err, __func__);
+    if (err == DMESH_SUCCESS)
+        err = spawn_join(comm, __func__, command, argv, info, &p, rank, &made);
+    if (err == DMESH_SUCCESS)
+        err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
+    plan_free(&p);
+    return err;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The pure parts of dmesh_respawn, dmesh_grow and dmesh_join (respawn.c):
+ * the message the parents send the new processes, and the mesh that
+ * dmesh_grow makes. No MPI call here, so that both are tested alone. */
+#ifndef DMESH_RESPAWN_H
+#define DMESH_RESPAWN_H
+
+#include <stdint.h>
+
+#include "serialize.h"
+
+#define DMESH_JOIN_MAGIC 0x646d6a6eu /* "dmjn" */
+#define DMESH_JOIN_VERSION 1
+
+/* The message: this header, then nnew int32 ranks (each new process's
+ * rank in the new communicator, by its rank among the new processes),
+ * then textlen bytes of the mesh's text and keyslen bytes of the dmesh_
+ * info keys, each NUL-terminated. status: DMESH_SUCCESS, or the class of
+ * the parents' failed call (the new processes then return it). */
+typedef struct {
+    uint32_t magic, version;
+    int32_t reason, status, size, nnew, textlen, keyslen;
+} dmesh_join_header_t;
+
+/* The message of h (magic, version and lengths as given), malloc'd. */
+int dmesh_join_pack(const dmesh_join_header_t *h, const int place[], const char *text,
+                    const char *keys, char **buf, int *len);
+
+/* Check and split a message of len bytes: DMESH_ERR_ARG (naming what is
+ * wrong: magic, version, lengths, places) for one that dmesh did not send;
+ * on success *place, *text and *keys are malloc'd copies. */
+int dmesh_join_unpack(const char *buf, int len, dmesh_join_header_t *h, int **place, char **text,
+                      char **keys);
+
+/* dmesh_grow's mesh: s (a root mesh's saved form, rank map over ranks of a
+ * communicator of size) with n more indices of dim; the new positions get
+ * ranks size, size + 1, ... in row-major order, the old ones keep theirs;
+ * the names registered by dmesh_flatten go. *nnew: how many new ranks.
+ * DMESH_ERR_ARG for a mesh that is not a root, DMESH_ERR_SIZE when the
+ * size overflows. */
+int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew);
+
+#endif /* DMESH_RESPAWN_H */

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Meshes that come back whole (doc/user-guide.md, "Coming back whole" and
+ * "Growing a mesh"): dmesh_grow, dmesh_respawn and dmesh_join, checked
+ * against what the mesh must be, computed here independently:
+ *   - every process's coordinate: a respawned mesh's is the one its rank
+ *     had before (row-major in the shape); a grown mesh keeps the old
+ *     processes' coordinates, and the new processes, ranks size, size + 1,
+ *     ..., take the new coordinates in row-major order;
+ *   - every dimension's communicator: its size is the dimension's, and an
+ *     allreduce of the ranks of the new communicator over it gives the sum
+ *     of the ranks the expected group holds;
+ *   - an allreduce over the whole new communicator (its size).
+ * Every process (parents and new ones) checks itself; one allreduce of the
+ * outcome over the new communicator tells every parent, which asserts it.
+ *
+ *   test_respawn grow DIM N S0 [S1 ...]   dmesh_grow on a mesh of shape S
+ *   test_respawn respawn KILL S0 [S1 ...]  KILL: ranks (comma-separated) that
+ *       die after the mesh is made; the survivors meet the failure in a
+ *       barrier, dmesh_respawn (the program itself, from MPI_INFO_ENV), then
+ *       check; and a respawn of the respawned mesh with nothing failed
+ *   test_respawn foreign   a plain MPI_Comm_spawn's child calls dmesh_join:
+ *       DMESH_ERR_ARG within dmesh_timeout (2 s), no hang
+ *   test_respawn plain     without a parent: dmesh_join is DMESH_ERR_ARG;
+ *       without fault tolerance dmesh_respawn is DMESH_ERR_UNSUPPORTED;
+ *       bad arguments of dmesh_grow are DMESH_ERR_ARG on every rank
+ * The new processes run the same program with the same arguments and see
+ * their parent. Prints "test_respawn: CASE passed" on rank 0 of the result. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "dmesh.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "test_respawn: check failed (%s:%d): ", __FILE__, __LINE__);          \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+typedef struct {
+    int ndims, shape[DMESH_MAX_DIMS], old[DMESH_MAX_DIMS], dim, n, size;
+} expect_t;
+
+/* Row-major index of c in shape. */
+static int index_of(int ndims, const int shape[], const int c[])
+{
+    int i, p = 0;
+
+    for (i = 0; i < ndims; i++)
+        p = p * shape[i] + c[i];
+    return p;
+}
+
+static void coords_of(int ndims, const int shape[], int p, int c[])
+{
+    int i;
+
+    for (i = ndims - 1; i >= 0; i--) {
+        c[i] = p % shape[i];
+        p /= shape[i];
+    }
+}
+
+/* The rank at each position of the expected mesh (malloc'd): a grow's old
+ * positions keep their ranks (the old mesh's map is the identity), the new
+ * ones take size, size + 1, ... in order. */
+static int *expected_map(const expect_t *e, int *n)
+{
+    int total = 1, q, d, next = e->size, c[DMESH_MAX_DIMS], *map;
+
+    for (d = 0; d < e->ndims; d++)
+        total *= e->shape[d];
+    map = malloc((size_t)total * sizeof(int));
+    for (q = 0; map != NULL && q < total; q++) {
+        int fresh = 0;
+        coords_of(e->ndims, e->shape, q, c);
+        for (d = 0; d < e->ndims; d++)
+            fresh |= c[d] >= e->old[d];
+        map[q] = fresh ? next++ : index_of(e->ndims, e->old, c);
+    }
+    *n = total;
+    return map;
+}
+
+/* Check mesh on comm against e; returns 1 when every process passed. */
+static int verify(MPI_Comm comm, dmesh_t mesh, const expect_t *e)
+{
+    int rank, size, n = 0, *map = expected_map(e, &n), q, d, at = -1, nd = 0, sum, want;
+    int shape[DMESH_MAX_DIMS], c[DMESH_MAX_DIMS], got[DMESH_MAX_DIMS], member = 0, ok;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    CHECK(map != NULL, "out of memory");
+    for (q = 0; map != NULL && q < n; q++)
+        if (map[q] == rank)
+            at = q;
+    CHECK(dmesh_get_ndims(mesh, &nd) == DMESH_SUCCESS && nd == e->ndims, "ndims %d", nd);
+    CHECK(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape) == DMESH_SUCCESS, "shape");
+    for (d = 0; d < e->ndims; d++)
+        CHECK(shape[d] == e->shape[d], "shape[%d] %d, want %d", d, shape[d], e->shape[d]);
+    CHECK(dmesh_get_coordinate(mesh, DMESH_MAX_DIMS, got, &member) == DMESH_SUCCESS, "coordinate");
+    CHECK(member == (at >= 0), "rank %d: member %d", rank, member);
+    if (at >= 0) {
+        coords_of(e->ndims, e->shape, at, c);
+        for (d = 0; d < e->ndims; d++)
+            CHECK(got[d] == c[d], "rank %d: coordinate[%d] %d, want %d", rank, d, got[d], c[d]);
+    }
+    for (d = 0; d < e->ndims; d++) {
+        MPI_Comm dc = MPI_COMM_NULL;
+        int dsize = 0, k;
+        CHECK(dmesh_get_comm(mesh, d, &dc) == DMESH_SUCCESS, "dmesh_get_comm(%d)", d);
+        if (at < 0 || dc == MPI_COMM_NULL) {
+            CHECK(at < 0 && dc == MPI_COMM_NULL, "rank %d: dim %d communicator", rank, d);
+            continue;
+        }
+        MPI_Comm_size(dc, &dsize);
+        CHECK(dsize == e->shape[d], "dim %d: %d processes, want %d", d, dsize, e->shape[d]);
+        sum = 0;
+        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, dc);
+        want = 0;
+        coords_of(e->ndims, e->shape, at, c);
+        for (k = 0; k < e->shape[d]; k++) {
+            c[d] = k;
+            want += map[index_of(e->ndims, e->shape, c)];
+        }
+        CHECK(sum == want, "dim %d: the ranks add up to %d, want %d", d, sum, want);
+    }
+    free(map);
+    sum = 0;
+    n = 1;
+    MPI_Allreduce(&n, &sum, 1, MPI_INT, MPI_SUM, comm);
+    CHECK(sum == size, "allreduce over the new communicator: %d, want %d", sum, size);
+    n = failures == 0;
+    ok = 0;
+    MPI_Allreduce(&n, &ok, 1, MPI_INT, MPI_MIN, comm);
+    return ok;
+}
+
+static void parse_shape(int argc, char **argv, int first, expect_t *e)
+{
+    int d;
+
+    e->ndims = argc - first;
+    for (d = 0; d < e->ndims; d++)
+        e->shape[d] = e->old[d] = atoi(argv[first + d]);
+    e->dim = -1;
+}
+
+/* A new process: join, check, free. */
+static int child(int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Info info;
+    dmesh_t mesh = DMESH_NULL;
+    expect_t e;
+    int reason = 0, rc, ok;
+
+    memset(&e, 0, sizeof(e));
+    if (strcmp(argv[1], "foreign") == 0) {
+        MPI_Comm parent;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "dmesh_timeout", "2");
+        rc = dmesh_join(info, &reason, &comm, &mesh);
+        MPI_Info_free(&info);
+        CHECK(rc == DMESH_ERR_ARG && comm == MPI_COMM_NULL && mesh == DMESH_NULL,
+              "dmesh_join under a foreign parent: %d (%s)", rc, dmesh_last_error());
+        MPI_Comm_get_parent(&parent);
+        MPI_Send(&failures, 1, MPI_INT, 0, 1, parent);
+        MPI_Comm_disconnect(&parent);
+        return failures != 0;
+    }
+    rc = dmesh_join(MPI_INFO_NULL, &reason, &comm, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_join: %d (%s)", rc, dmesh_last_error());
+    if (rc != DMESH_SUCCESS)
+        return 1;
+    MPI_Comm_size(comm, &e.size);
+    if (strcmp(argv[1], "grow") == 0) {
+        parse_shape(argc, argv, 4, &e);
+        e.dim = atoi(argv[2]);
+        e.n = atoi(argv[3]);
+        e.shape[e.dim] += e.n;
+        {
+            int d, others = 1; /* the parents' communicator had the others */
+            for (d = 0; d < e.ndims; d++)
+                if (d != e.dim)
+                    others *= e.shape[d];
+            e.size -= others * e.n;
+        }
+        CHECK(reason == DMESH_JOIN_GROW, "reason %d", reason);
+    } else {
+        parse_shape(argc, argv, 3, &e);
+        CHECK(reason == DMESH_JOIN_RESPAWN, "reason %d", reason);
+    }
+    ok = verify(comm, mesh, &e);
+    (void)ok;
+    if (strcmp(argv[1], "respawn") == 0) {
+        /* the survivors respawn the respawned mesh with nothing failed */
+        MPI_Comm again = MPI_COMM_NULL;
+        dmesh_t m2 = DMESH_NULL;
+        rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &again, &m2);
+        CHECK(rc == DMESH_SUCCESS, "second dmesh_respawn: %d (%s)", rc, dmesh_last_error());
+        if (rc == DMESH_SUCCESS)
+            verify(again, m2, &e);
+        dmesh_free(&m2);
+        if (again != MPI_COMM_NULL)
+            MPI_Comm_free(&again);
+    }
+    dmesh_free(&mesh);
+    MPI_Comm_free(&comm);
+    return failures != 0;
+}
+
+static int case_grow(MPI_Comm world, int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL, grown = DMESH_NULL;
+    expect_t e;
+    int rc, ok = 0;
+
+    memset(&e, 0, sizeof(e));
+    parse_shape(argc, argv, 4, &e);
+    e.dim = atoi(argv[2]);
+    e.n = atoi(argv[3]);
+    MPI_Comm_size(world, &e.size);
+    rc = dmesh_init(world, "cpu", e.ndims, e.shape, NULL, MPI_INFO_NULL, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
+    if (rc != DMESH_SUCCESS)
+        return 1;
+    rc = dmesh_grow(mesh, e.dim, e.n, NULL, NULL, MPI_INFO_NULL, &comm, &grown);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_grow: %d (%s)", rc, dmesh_last_error());
+    if (rc == DMESH_SUCCESS) {
+        e.shape[e.dim] += e.n;
+        ok = verify(comm, grown, &e);
+        CHECK(ok, "a process found the grown mesh wrong");
+    }
+    dmesh_free(&grown);
+    dmesh_free(&mesh);
+    if (comm != MPI_COMM_NULL)
+        MPI_Comm_free(&comm);
+    return failures != 0;
+}
+
+static int is_listed(const char *list, int r)
+{
+    char buf[256], *w;
+
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (w = strtok(buf, ","); w != NULL; w = strtok(NULL, ","))
+        if (atoi(w) == r)
+            return 1;
+    return 0;
+}
+
+static int case_respawn(MPI_Comm world, int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_NULL, again = MPI_COMM_NULL, dc = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL, back = DMESH_NULL, m2 = DMESH_NULL;
+    expect_t e;
+    int rc, rank, ok = 0;
+
+    memset(&e, 0, sizeof(e));
+    parse_shape(argc, argv, 3, &e);
+    MPI_Comm_size(world, &e.size);
+    MPI_Comm_rank(world, &rank);
+    rc = dmesh_init(world, "cpu", e.ndims, e.shape, NULL, MPI_INFO_NULL, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
+    if (rc != DMESH_SUCCESS)
+        return 1;
+    if (dmesh_get_failed(mesh, 0, NULL, &ok) == DMESH_ERR_UNSUPPORTED) {
+        dmesh_free(&mesh);
+        return 77; /* no fault tolerance in this run */
+    }
+    ok = 0;
+    if (is_listed(argv[2], rank))
+        raise(SIGKILL);
+    dmesh_get_comm(mesh, 0, &dc);
+    if (dc != MPI_COMM_NULL)
+        MPI_Barrier(dc); /* may fail: a process died */
+    rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &comm, &back);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_respawn: %d (%s)", rc, dmesh_last_error());
+    if (rc == DMESH_SUCCESS) {
+        ok = verify(comm, back, &e);
+        CHECK(ok, "a process found the respawned mesh wrong");
+        rc = dmesh_respawn(back, NULL, NULL, MPI_INFO_NULL, &again, &m2);
+        CHECK(rc == DMESH_SUCCESS, "second dmesh_respawn: %d (%s)", rc, dmesh_last_error());
+        if (rc == DMESH_SUCCESS)
+            CHECK(verify(again, m2, &e), "a process found the second respawn wrong");
+    }
+    dmesh_free(&m2);
+    dmesh_free(&back);
+    dmesh_free(&mesh);
+    if (again != MPI_COMM_NULL)
+        MPI_Comm_free(&again);
+    if (comm != MPI_COMM_NULL)
+        MPI_Comm_free(&comm);
+    return failures != 0;
+}
+
+static int case_foreign(MPI_Comm world, const char *cmd)
+{
+    MPI_Comm ic = MPI_COMM_NULL;
+    char *args[] = {"foreign", NULL};
+    int rank, got = -1, rc;
+
+    MPI_Comm_rank(world, &rank);
+    rc = MPI_Comm_spawn(cmd, args, 1, MPI_INFO_NULL, 0, world, &ic, MPI_ERRCODES_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return 77; /* this MPI does not spawn here: test_respawn plain covers the rest */
+    if (rank == 0) {
+        MPI_Recv(&got, 1, MPI_INT, 0, 1, ic, MPI_STATUS_IGNORE);
+        CHECK(got == 0, "the foreign child's checks failed (%d)", got);
+    }
+    MPI_Comm_disconnect(&ic);
+    return failures != 0;
+}
+
+static int case_plain(MPI_Comm world)
+{
+    MPI_Comm comm = (MPI_Comm)0;
+    dmesh_t mesh = DMESH_NULL, out = (dmesh_t)1;
+    int shape[1], rc, size, rank, nf = 0;
+
+    MPI_Comm_size(world, &size);
+    MPI_Comm_rank(world, &rank);
+    shape[0] = size;
+    rc = dmesh_join(MPI_INFO_NULL, NULL, &comm, &out);
+    CHECK(rc == DMESH_ERR_ARG && comm == MPI_COMM_NULL && out == DMESH_NULL,
+          "dmesh_join without a parent: %d", rc);
+    rc = dmesh_init(world, "cpu", 1, shape, NULL, MPI_INFO_NULL, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d", rc);
+    if (dmesh_get_failed(mesh, 0, NULL, &nf) == DMESH_ERR_UNSUPPORTED) {
+        out = (dmesh_t)1;
+        rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &comm, &out);
+        CHECK(rc == DMESH_ERR_UNSUPPORTED && out == DMESH_NULL, "dmesh_respawn: %d", rc);
+    }
+    rc = dmesh_grow(mesh, 1, 1, NULL, NULL, MPI_INFO_NULL, &comm, &out);
+    CHECK(rc == DMESH_ERR_ARG && out == DMESH_NULL, "dmesh_grow dim 1 of 1: %d", rc);
+    /* one rank alone passes a bad n: every rank returns its class */
+    rc = dmesh_grow(mesh, 0, rank == size - 1 ? 0 : 1, NULL, NULL, MPI_INFO_NULL, &comm, &out);
+    CHECK(rc == DMESH_ERR_ARG && out == DMESH_NULL && comm == MPI_COMM_NULL,
+          "dmesh_grow with n 0 on rank %d: %d", size - 1, rc);
+    rc = dmesh_grow(mesh, 0, 1, NULL, NULL, MPI_INFO_NULL, NULL, &out);
+    CHECK(rc == DMESH_ERR_ARG, "dmesh_grow without newcomm: %d", rc);
+    CHECK(strcmp(dmesh_error_string(DMESH_ERR_SPAWN), dmesh_error_string(DMESH_ERR_INTERNAL)) != 0,
+          "DMESH_ERR_SPAWN has no string of its own");
+    dmesh_free(&mesh);
+    return failures != 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Comm parent, world;
+    int rc = 1, rank = 0, all = 0;
+
+    MPI_Init(&argc, &argv);
+    /* dmesh_join raises on MPI_COMM_SELF: the checks read the classes */
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_get_parent(&parent);
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_respawn grow|respawn|foreign|plain ...\n");
+        MPI_Finalize();
+        return 1;
+    }
+    if (parent != MPI_COMM_NULL) {
+        rc = child(argc, argv);
+        MPI_Finalize();
+        return rc;
+    }
+    /* the program's duplicate with MPI_ERRORS_RETURN, as a ULFM program keeps it */
+    MPI_Comm_dup(MPI_COMM_WORLD, &world);
+    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(world, &rank);
+    if (strcmp(argv[1], "grow") == 0 && argc >= 5)
+        rc = case_grow(world, argc, argv);
+    else if (strcmp(argv[1], "respawn") == 0 && argc >= 4)
+        rc = case_respawn(world, argc, argv);
+    else if (strcmp(argv[1], "foreign") == 0)
+        rc = case_foreign(world, argv[0]);
+    else if (strcmp(argv[1], "plain") == 0)
+        rc = case_plain(world);
+    else
+        fprintf(stderr, "test_respawn: unknown case %s\n", argv[1]);
+    if (strcmp(argv[1], "respawn") != 0) {
+        MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, world);
+        rc = all;
+    }
+    if (rc == 0)
+        printf("test_respawn: %s passed on rank %d\n", argv[1], rank);
+    fflush(stdout);
+    MPI_Comm_free(&world);
+    MPI_Finalize();
+    return rc;
+}
