@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# respawn.sh NP: meshes that come back whole (test/test_respawn.c), run by
+# make check as test/respawn-npN.mpi from the build directory.
+#   1. plain: dmesh_join without a parent, dmesh_respawn without fault
+#      tolerance, bad arguments of dmesh_grow.
+#   2. foreign: a child of a plain MPI_Comm_spawn calls dmesh_join and gets
+#      DMESH_ERR_ARG within its dmesh_timeout (2 s), no hang.
+#   3. grow: each dimension of a 2-D mesh grows by one index (2 -> 4
+#      processes at NP 2, 4 -> 6 at NP 4); an MPI that refuses to spawn
+#      (DMESH_ERR_SPAWN) skips these with its reason.
+#   4. With ULFM in the build (Open MPI 5, 6), under mpiexec --with-ft ulfm:
+#      dmesh_respawn after the first, a middle or the last rank died, after
+#      two died, and after a process outside the mesh died; then a respawn
+#      of the respawned mesh with nothing failed. The launcher must exit 0
+#      (the job ends as a run without a failure does) and every survivor
+#      must pass; DMESH_RESPAWN_REPEAT (default 1) runs each case so many
+#      times.
+# Skips (77) when NP is above DMESH_TEST_MAX_NP.
+. "$top_srcdir/test/check.sh"
+np=$1
+max=$("$MPIRUN" --max-np) || exit 1
+[ "$np" -le "$max" ] || check_skip "$np ranks > DMESH_TEST_MAX_NP=$max"
+prog=./test/test_respawn
+log=test/respawn-np$np.out
+: >"$log"
+
+# run_case WANT ARGS...: WANT processes must print that they passed, and
+# mpiexec must exit 0 (77 from every process: the case is skipped).
+run_case() {
+    want=$1
+    shift
+    "$MPIRUN" "$np" "$prog" "$@" >"$log.1" 2>&1
+    rc=$?
+    cat "$log.1" >>"$log"
+    ok=$(grep -ac "^test_respawn: $1 passed" "$log.1")
+    if [ $rc -eq 77 ] && [ "$ok" -eq 0 ]; then
+        echo "respawn.sh: $* at $np ranks: skipped: $(grep -a 'skipped' "$log.1" | head -n 1)"
+    elif [ $rc -ne 0 ] || [ "$ok" -ne "$want" ]; then
+        check_fail "$* at $np ranks: $ok of $want processes passed, mpiexec exit $rc"
+        cat "$log.1"
+    else
+        echo "respawn.sh: $* at $np ranks: $ok processes passed, mpiexec exit 0"
+    fi
+    rm -f "$log.1"
+}
+
+run_case "$np" plain
+run_case "$np" foreign
+case $np in
+2) run_case "$np" grow 0 1 1 2 && run_case "$np" grow 1 1 2 1 ;;
+4) run_case "$np" grow 0 1 2 2 && run_case "$np" grow 1 1 2 2 ;;
+*) run_case "$np" grow 0 1 2 $((np / 2)) ;;
+esac
+
+grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
+    echo "respawn.sh: dmesh_respawn under fault tolerance: skipped (no ULFM in this build)"
+    check_exit
+}
+DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
+export DMESH_TEST_MPIEXEC_FLAGS
+half=$((np / 2))
+repeat=${DMESH_RESPAWN_REPEAT:-1}
+i=0
+while [ $i -lt "$repeat" ]; do
+    run_case $((np - 1)) respawn 1 2 "$half"
+    run_case $((np - 1)) respawn 0 "$np"
+    run_case $((np - 1)) respawn $((np - 1)) "$half" 2
+    [ "$np" -lt 4 ] || run_case $((np - 2)) respawn 1,$((np - 1)) 2 "$half"
+    # the last process is outside the mesh (a spare)
+    [ "$np" -lt 3 ] || run_case $((np - 1)) respawn $((np - 1)) $((np - 1))
+    i=$((i + 1))
+done
+check_exit
