@@ -28,6 +28,18 @@ test_errors_fatal_f08_SOURCES = test/fortran/errors_fatal_f08.F90 \
 test_errors_fatal_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
 $(test_errors_fatal_fortran_OBJECTS) $(test_errors_fatal_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
 	test/fortran/errors_fatal_body.inc
+# dmesh_grow, dmesh_join (and dmesh_respawn's refusal without fault
+# tolerance) through both modules; the new process runs the program itself.
+check_PROGRAMS += test/test_grow_fortran test/test_grow_f08
+test_test_grow_fortran_SOURCES = test/fortran/test_grow.F90 test/fortran/test_grow_body.inc
+test_test_grow_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_grow_fortran_LDFLAGS = -no-install
+test_test_grow_f08_SOURCES = test/fortran/test_grow_f08.F90 test/fortran/test_grow_body.inc
+test_test_grow_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_grow_f08_LDFLAGS = -no-install
+$(test_test_grow_fortran_OBJECTS) $(test_test_grow_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/test_grow_body.inc
+TESTS += test/test_grow_fortran-np2.mpi test/test_grow_f08-np2.mpi
 
 endif
 

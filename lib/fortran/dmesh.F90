@@ -85,11 +85,16 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_TIMEOUT = 15  !< a bounded wait ran out
   integer, parameter, public :: DMESH_ERR_PROC_FAILED = 16  !< a process failed, or the universe was revoked
   integer, parameter, public :: DMESH_ERR_UNSUPPORTED = 17  !< no fault tolerance in the MPI or its launch
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 18  !< one past the last error class
+  integer, parameter, public :: DMESH_ERR_SPAWN = 18  !< the MPI or its launcher refused to start processes
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 19  !< one past the last error class
   !> @}
 
   !> \brief dmesh_shrink() dim value: keep every dimension's size.
   integer, parameter, public :: DMESH_KEEP_SHAPE = -1
+  !> \brief dmesh_join() reason: the process replaces a failed one.
+  integer, parameter, public :: DMESH_JOIN_RESPAWN = 1
+  !> \brief dmesh_join() reason: the process is new (dmesh_grow()).
+  integer, parameter, public :: DMESH_JOIN_GROW = 2
 
   !> Where the groups of a dimension sit (dmesh_get_dim_locality()).
   integer, parameter, public :: DMESH_LOCALITY_NODE = 1  !< every group inside one node
@@ -140,7 +145,7 @@ module dmesh_base
   public :: dmesh_f_flatten_impl, dmesh_f_unflatten_impl, dmesh_f_get_comm_impl
   public :: dmesh_f_fail, dmesh_f_fail_size, dmesh_f_itoa
   public :: dmesh_f_reject, dmesh_f_size_text, dmesh_f_ndims, dmesh_f_quiet
-  public :: dmesh_f_shrink_impl
+  public :: dmesh_f_shrink_impl, dmesh_f_respawn_impl, dmesh_f_join_impl
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
   !> to them that C takes as `const char *const dim_names[]`.
@@ -405,6 +410,33 @@ module dmesh_base
       integer(c_int), intent(out) :: survivors
       type(c_ptr), intent(out) :: newmesh
     end function shim_shrink
+    ! dmesh_respawn, dmesh_grow, dmesh_join (command "": the program itself)
+    integer(c_int) function shim_respawn(mesh, command, has_info, info, newcomm, newmesh) &
+        bind(C, name="dmesh_f_respawn")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: command(*)
+      integer(c_int), value :: has_info, info
+      integer(c_int), intent(out) :: newcomm
+      type(c_ptr), intent(out) :: newmesh
+    end function shim_respawn
+    integer(c_int) function shim_grow(mesh, dim, n, command, has_info, info, newcomm, newmesh) &
+        bind(C, name="dmesh_f_grow")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim, n
+      character(kind=c_char), intent(in) :: command(*)
+      integer(c_int), value :: has_info, info
+      integer(c_int), intent(out) :: newcomm
+      type(c_ptr), intent(out) :: newmesh
+    end function shim_grow
+    integer(c_int) function shim_join(has_info, info, reason, newcomm, newmesh) &
+        bind(C, name="dmesh_f_join")
+      import :: c_int, c_ptr
+      integer(c_int), value :: has_info, info
+      integer(c_int), intent(out) :: reason, newcomm
+      type(c_ptr), intent(out) :: newmesh
+    end function shim_join
   end interface
 
 contains
@@ -1236,6 +1268,48 @@ contains
     call finish(ierror, err)
   end subroutine dmesh_f_shrink_impl
 
+  ! dmesh_respawn (dim < 0) or dmesh_grow: newcomm as an integer handle
+  subroutine dmesh_f_respawn_impl(mesh, dim, n, command, has_info, info, newcomm, newmesh, &
+                                  ierror)
+    type(dmesh_t), intent(in) :: mesh
+    integer, intent(in) :: dim, n, info
+    character(len=*), intent(in) :: command
+    logical, intent(in) :: has_info
+    integer, intent(out) :: newcomm
+    type(dmesh_t), intent(inout) :: newmesh
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: out
+    integer(c_int) :: err, c
+    c = 0
+    if (dim < 0) then
+      err = shim_respawn(mesh%ptr, c_string(command), merge(1_c_int, 0_c_int, has_info), &
+                         int(info, c_int), c, out)
+    else
+      err = shim_grow(mesh%ptr, int(dim, c_int), int(n, c_int), c_string(command), &
+                      merge(1_c_int, 0_c_int, has_info), int(info, c_int), c, out)
+    end if
+    newcomm = int(c) ! MPI_COMM_NULL on failure
+    newmesh%ptr = out ! DMESH_NULL on failure
+    call finish(ierror, err)
+  end subroutine dmesh_f_respawn_impl
+
+  subroutine dmesh_f_join_impl(has_info, info, reason, newcomm, newmesh, ierror)
+    logical, intent(in) :: has_info
+    integer, intent(in) :: info
+    integer, intent(out) :: reason, newcomm
+    type(dmesh_t), intent(inout) :: newmesh
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: out
+    integer(c_int) :: err, c, r
+    c = 0
+    r = 0
+    err = shim_join(merge(1_c_int, 0_c_int, has_info), int(info, c_int), r, c, out)
+    reason = int(r)
+    newcomm = int(c)
+    newmesh%ptr = out
+    call finish(ierror, err)
+  end subroutine dmesh_f_join_impl
+
 end module dmesh_base
 
 #include "dmesh_sim.inc"
@@ -1270,6 +1344,9 @@ module dmesh
 #define DMESH_UNFLATTEN_S dmesh_unflatten_int
 #define DMESH_GET_COMM_S dmesh_get_comm_int
 #define DMESH_SHRINK_S dmesh_shrink_int
+#define DMESH_RESPAWN_S dmesh_respawn_int
+#define DMESH_GROW_S dmesh_grow_int
+#define DMESH_JOIN_S dmesh_join_int
 #include "dmesh_handles.inc"
 end module dmesh
 
@@ -1289,5 +1366,8 @@ module dmesh_f08
 #define DMESH_UNFLATTEN_S dmesh_unflatten_f08
 #define DMESH_GET_COMM_S dmesh_get_comm_f08
 #define DMESH_SHRINK_S dmesh_shrink_f08
+#define DMESH_RESPAWN_S dmesh_respawn_f08
+#define DMESH_GROW_S dmesh_grow_f08
+#define DMESH_JOIN_S dmesh_join_f08
 #include "dmesh_handles.inc"
 end module dmesh_f08

@@ -44,6 +44,11 @@ int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm);
 int dmesh_f_comm_size(MPI_Fint comm, int *size);
 int dmesh_f_shrink(dmesh_t mesh, int dim, int has_info, MPI_Fint info, int want_survivors,
                    MPI_Fint *survivors, dmesh_t *newmesh);
+int dmesh_f_respawn(dmesh_t mesh, const char *command, int has_info, MPI_Fint info,
+                    MPI_Fint *newcomm, dmesh_t *newmesh);
+int dmesh_f_grow(dmesh_t mesh, int dim, int n, const char *command, int has_info, MPI_Fint info,
+                 MPI_Fint *newcomm, dmesh_t *newmesh);
+int dmesh_f_join(int has_info, MPI_Fint info, int *reason, MPI_Fint *newcomm, dmesh_t *newmesh);
 void dmesh_f_set_error(const char *detail);
 void dmesh_f_library_failed(void);
 const char *dmesh_f_last_error(void);
@@ -154,5 +159,38 @@ int dmesh_f_shrink(dmesh_t mesh, int dim, int has_info, MPI_Fint info, int want_
 
     if (want_survivors)
         *survivors = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
+    return err;
+}
+
+/* dmesh_respawn, dmesh_grow, dmesh_join: command "" is the program itself
+ * with its arguments; a named command gets none. */
+int dmesh_f_respawn(dmesh_t mesh, const char *command, int has_info, MPI_Fint info,
+                    MPI_Fint *newcomm, dmesh_t *newmesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_respawn(mesh, command[0] != '\0' ? command : NULL, MPI_ARGV_NULL,
+                            info_f2c(has_info, info), &c, newmesh);
+
+    *newcomm = MPI_Comm_c2f(c);
+    return err;
+}
+
+int dmesh_f_grow(dmesh_t mesh, int dim, int n, const char *command, int has_info, MPI_Fint info,
+                 MPI_Fint *newcomm, dmesh_t *newmesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_grow(mesh, dim, n, command[0] != '\0' ? command : NULL, MPI_ARGV_NULL,
+                         info_f2c(has_info, info), &c, newmesh);
+
+    *newcomm = MPI_Comm_c2f(c);
+    return err;
+}
+
+int dmesh_f_join(int has_info, MPI_Fint info, int *reason, MPI_Fint *newcomm, dmesh_t *newmesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_join(info_f2c(has_info, info), reason, &c, newmesh);
+
+    *newcomm = MPI_Comm_c2f(c);
     return err;
 }
