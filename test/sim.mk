@@ -87,3 +87,17 @@ $(examples_heat2d_fortran_OBJECTS): $(DMESH_FORTRAN_MODS)
 TESTS += test/test_sim-np2.mpi test/test_sim-np4.mpi \
 	test/test_sim_f08-np2.mpi test/test_sim_f08-np4.mpi
 endif
+# heat_respawn: the heat2d solver on a mesh that comes back whole (the
+# survivors respawn the dead process; it restores its block from a buddy
+# copy). test/heat-respawn.sh compares its final residual and field, bit for
+# bit, with a run without a failure, under mpiexec --with-ft ulfm, for a
+# kill in the first, a middle and the last rank, and in a spare.
+check_PROGRAMS += examples/heat_respawn
+examples_heat_respawn_SOURCES = examples/heat_respawn.c $(HEAT2D_KERNEL)
+examples_heat_respawn_LDADD = lib/libdmesh.la
+# no libtool wrapper: the new processes run the program itself (/proc/self/exe)
+examples_heat_respawn_LDFLAGS = -no-install
+dist_example_DATA += examples/heat_respawn.c
+TESTS += test/heat-respawn-np4.mpi test/heat-respawn-np8.mpi
+EXTRA_DIST += test/heat-respawn.sh
+CLEANFILES += test/heat-respawn-np*.out

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * heat_respawn: the 2-D heat equation of heat2d on an (x, y) mesh that
+ * comes back whole after a process dies (fault tolerance: run under
+ * mpiexec --with-ft ulfm, Open MPI 5 or 6).
+ *
+ *  - every CKPT steps each member keeps its block and a copy of the block
+ *    of the member before it in the flattened mesh (its buddy copy);
+ *  - a process that meets a failure (an MPI call fails) revokes the mesh
+ *    and the program's communicator, so that every process meets it too;
+ *  - the survivors call dmesh_respawn: one new process per dead one, at
+ *    its rank and coordinate; the new one calls dmesh_join;
+ *  - the new process gets its block from the member after it (its buddy),
+ *    everyone goes back to the last copy and on.
+ * The final field (its hash, printed to every bit) equals the one of a run
+ * without a failure: test/heat-respawn.sh compares them.
+ *
+ *   mpiexec --with-ft ulfm -n 8 ./heat_respawn [GNX GNY ITERATIONS [SPARES]]
+ *   (default 96 80 200 0; SPARES processes stay outside the mesh)
+ *   DMESH_EXAMPLE_KILL_RANK=R DMESH_EXAMPLE_KILL_STEP=S: rank R of the first
+ *   launch dies at the start of step S (a spare when R is past the mesh).
+ * One failure at a time is repaired (a process and its buddy holder must
+ * not die together). Free the mesh and the communicator before MPI_Finalize:
+ * they hold processes of two launches.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+#include <dmesh.h>
+
+#include "heat2d_kernel.h"
+
+#define CKPT 10
+
+typedef struct {
+    MPI_Comm comm; /* the program's communicator: MPI_COMM_WORLD's copy, then the repaired one */
+    dmesh_t mesh, flat;
+    int gnx, gny, x0, nx, y0, ny, member, n;
+    double *u, *v;
+    double *mine[2], *buddy[2]; /* two generations of copies (a failure during one) */
+    int step[2];                /* the step of each generation, -1: none */
+    int buddy_len[2];           /* values in each buddy copy */
+    int recovered;              /* copy again at the step restored */
+    MPI_Datatype column;
+} state_t;
+
+static int failed(int rc)
+{
+    return rc != MPI_SUCCESS;
+}
+
+/* A failure seen here: make every process see it. */
+static void revoke(state_t *s)
+{
+    dmesh_revoke(s->mesh);
+#ifdef MPIX_FT
+    MPIX_Comm_revoke(s->comm);
+#endif
+}
+
+static int halo(state_t *s)
+{
+    int up, down, left, right, ny = s->ny, nx = s->nx, rc = 0;
+    MPI_Comm xc, yc;
+    double *u = s->u;
+
+    dmesh_get_comm(s->mesh, 0, &xc);
+    dmesh_get_comm(s->mesh, 1, &yc);
+    dmesh_shift(s->mesh, 0, 1, 0, &up, &down);
+    dmesh_shift(s->mesh, 1, 1, 0, &left, &right);
+    rc |= failed(MPI_Sendrecv(&u[nx * (ny + 2) + 1], ny, MPI_DOUBLE, down, 0, &u[1], ny, MPI_DOUBLE,
+                              up, 0, xc, MPI_STATUS_IGNORE));
+    rc |= failed(MPI_Sendrecv(&u[1 * (ny + 2) + 1], ny, MPI_DOUBLE, up, 1,
+                              &u[(nx + 1) * (ny + 2) + 1], ny, MPI_DOUBLE, down, 1, xc,
+                              MPI_STATUS_IGNORE));
+    rc |= failed(MPI_Sendrecv(&u[1 * (ny + 2) + ny], 1, s->column, right, 2, &u[1 * (ny + 2)], 1,
+                              s->column, left, 2, yc, MPI_STATUS_IGNORE));
+    rc |= failed(MPI_Sendrecv(&u[1 * (ny + 2) + 1], 1, s->column, left, 3,
+                              &u[1 * (ny + 2) + ny + 1], 1, s->column, right, 3, yc,
+                              MPI_STATUS_IGNORE));
+    return rc;
+}
+
+static size_t block_len(const state_t *s)
+{
+    return (size_t)(s->nx + 2) * (size_t)(s->ny + 2);
+}
+
+/* This process's block and the buddy copies from the mesh (after a
+ * creation or a respawn): coordinates, arrays, the column type. */
+static void setup(state_t *s)
+{
+    int shape[2], c[2], g;
+
+    dmesh_flatten(s->mesh, NULL, MPI_INFO_NULL, &s->flat);
+    dmesh_get_shape(s->mesh, 2, shape);
+    dmesh_get_size(s->mesh, &s->n);
+    dmesh_get_coordinate(s->mesh, 2, c, &s->member);
+    if (!s->member)
+        return;
+    heat2d_block(s->gnx, shape[0], c[0], &s->x0, &s->nx);
+    heat2d_block(s->gny, shape[1], c[1], &s->y0, &s->ny);
+    s->u = malloc(block_len(s) * sizeof(double));
+    s->v = malloc(block_len(s) * sizeof(double));
+    for (g = 0; g < 2; g++) {
+        s->mine[g] = malloc(block_len(s) * sizeof(double));
+        s->buddy[g] = malloc(block_len(s) * sizeof(double) * 2); /* the buddy's may be larger */
+        s->step[g] = -1;
+    }
+    heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
+    heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->v);
+    MPI_Type_vector(s->nx, 1, s->ny + 2, MPI_DOUBLE, &s->column);
+    MPI_Type_commit(&s->column);
+}
+
+static void teardown(state_t *s)
+{
+    int g;
+
+    if (s->member) {
+        MPI_Type_free(&s->column);
+        free(s->u);
+        free(s->v);
+        for (g = 0; g < 2; g++) {
+            free(s->mine[g]);
+            free(s->buddy[g]);
+        }
+    }
+    dmesh_free(&s->flat);
+    dmesh_free(&s->mesh);
+}
+
+/* Copy generation g: the block here, and to the next member of the
+ * flattened mesh (the previous one's comes here). */
+static int checkpoint(state_t *s, int it, int g)
+{
+    MPI_Comm fc;
+    int r, rc;
+    size_t len = block_len(s);
+
+    dmesh_get_comm(s->flat, 0, &fc);
+    MPI_Comm_rank(fc, &r);
+    memcpy(s->mine[g], s->u, len * sizeof(double));
+    MPI_Status st;
+    rc = MPI_Sendrecv(s->u, (int)len, MPI_DOUBLE, (r + 1) % s->n, 4, s->buddy[g], (int)(2 * len),
+                      MPI_DOUBLE, (r + s->n - 1) % s->n, 4, fc, &st);
+    if (rc == MPI_SUCCESS && MPI_Get_count(&st, MPI_DOUBLE, &s->buddy_len[g]) == MPI_SUCCESS) {
+        s->step[g] = it;
+        s->recovered = 0;
+    }
+    return failed(rc);
+}
+
+/* After a respawn: every process agrees on the newest copy that all
+ * survivors hold, the new processes get their blocks from their buddies
+ * (the next member), and everyone goes back to that step (none: to the
+ * start). Returns the step. */
+static int restore(state_t *s, int fresh)
+{
+    MPI_Comm fc = MPI_COMM_NULL;
+    int best = 1 << 30, agreed = 0, g = -1, r = 0, k, *isnew;
+    size_t len;
+
+    for (k = 0; s->member && !fresh && k < 2; k++)
+        if (s->step[k] >= 0 && (g < 0 || s->step[k] > s->step[g]))
+            g = k;
+    if (s->member && !fresh)
+        best = g >= 0 ? s->step[g] : -1;
+    MPI_Allreduce(&best, &agreed, 1, MPI_INT, MPI_MIN, s->comm);
+    if (!s->member)
+        return agreed;
+    s->recovered = 1;
+    if (agreed < 0) { /* no copy made yet: from the start */
+        heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
+        s->step[0] = s->step[1] = -1;
+        return 0;
+    }
+    g = (agreed / CKPT) % 2; /* where every survivor keeps that step */
+    len = block_len(s);
+    dmesh_get_comm(s->flat, 0, &fc);
+    MPI_Comm_rank(fc, &r);
+    isnew = malloc((size_t)s->n * sizeof(int));
+    MPI_Allgather(&fresh, 1, MPI_INT, isnew, 1, MPI_INT, fc);
+    if (fresh)
+        MPI_Recv(s->mine[g], (int)len, MPI_DOUBLE, (r + 1) % s->n, 5, fc, MPI_STATUS_IGNORE);
+    if (!fresh && isnew[(r + s->n - 1) % s->n])
+        MPI_Send(s->buddy[g], s->buddy_len[g], MPI_DOUBLE, (r + s->n - 1) % s->n, 5, fc);
+    free(isnew);
+    s->step[g] = agreed;
+    s->step[1 - g] = -1;
+    memcpy(s->u, s->mine[g], len * sizeof(double));
+    return agreed;
+}
+
+int main(int argc, char **argv)
+{
+    const char *names[2] = {"x", "y"};
+    int size, dims[2] = {0, 0}, iterations, spares, kill_rank = -1, kill_step = -1, first = 1;
+    int it = 0, recoveries = 0, rc, corner, c[2];
+    double res, global;
+    MPI_Comm parent;
+    state_t s;
+
+    MPI_Init(&argc, &argv);
+    memset(&s, 0, sizeof(s));
+    s.gnx = argc > 1 ? atoi(argv[1]) : 96;
+    s.gny = argc > 2 ? atoi(argv[2]) : 80;
+    iterations = argc > 3 ? atoi(argv[3]) : 200;
+    spares = argc > 4 ? atoi(argv[4]) : 0;
+    MPI_Comm_get_parent(&parent);
+    if (parent == MPI_COMM_NULL) {
+        if (getenv("DMESH_EXAMPLE_KILL_RANK") && getenv("DMESH_EXAMPLE_KILL_STEP")) {
+            kill_rank = atoi(getenv("DMESH_EXAMPLE_KILL_RANK"));
+            kill_step = atoi(getenv("DMESH_EXAMPLE_KILL_STEP"));
+        }
+        MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
+        MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
+        MPI_Comm_size(s.comm, &size);
+        MPI_Dims_create(size - spares, 2, dims);
+        dmesh_init(s.comm, "cpu", 2, dims, names, MPI_INFO_NULL, &s.mesh);
+        setup(&s);
+        corner = s.member && s.x0 == 0 && s.y0 == 0;
+        if (corner)
+            heat2d_print_problem(s.gnx, s.gny, iterations);
+    } else {
+        /* a new process: the mesh and the communicator of the survivors */
+        if (dmesh_join(MPI_INFO_NULL, NULL, &s.comm, &s.mesh) != DMESH_SUCCESS) {
+            fprintf(stderr, "heat_respawn: dmesh_join: %s\n", dmesh_last_error());
+            MPI_Finalize();
+            return 1;
+        }
+        setup(&s);
+        first = 0;
+        it = restore(&s, 1);
+    }
+    MPI_Comm_rank(s.comm, &rc);
+    if (first && rc == kill_rank)
+        kill_rank = -2; /* this one dies at kill_step */
+    while (it < iterations) {
+        int bad = 0;
+        if (kill_rank == -2 && it + 1 == kill_step)
+            raise(SIGKILL);
+        if (s.member && it % CKPT == 0 && (s.step[(it / CKPT) % 2] != it || s.recovered))
+            bad |= checkpoint(&s, it, (it / CKPT) % 2);
+        if (s.member && !bad)
+            bad |= halo(&s);
+        res = 0;
+        if (s.member && !bad) {
+            double *t = s.u;
+            res = heat2d_step(s.gnx, s.gny, s.x0, s.nx, s.y0, s.ny, s.u, s.v);
+            s.u = s.v;
+            s.v = t;
+        }
+        /* the residual over the program's communicator (spares give 0):
+         * every process, members or not, meets a failure here */
+        if (!bad)
+            bad |= failed(MPI_Allreduce(&res, &global, 1, MPI_DOUBLE, MPI_MAX, s.comm));
+        if (!bad) {
+            it++;
+            continue;
+        }
+        /* a process died: come back whole, go back to the last copy */
+        revoke(&s);
+        {
+            MPI_Comm back = MPI_COMM_NULL;
+            dmesh_t again = DMESH_NULL;
+            rc = dmesh_respawn(s.mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
+            if (rc != DMESH_SUCCESS) {
+                fprintf(stderr, "heat_respawn: dmesh_respawn: %s\n", dmesh_last_error());
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            /* keep the copies: the new mesh has the same coordinates */
+            dmesh_free(&s.flat);
+            dmesh_free(&s.mesh);
+            MPI_Comm_free(&s.comm);
+            s.comm = back;
+            s.mesh = again;
+            dmesh_flatten(s.mesh, NULL, MPI_INFO_NULL, &s.flat);
+        }
+        it = restore(&s, 0);
+        recoveries++;
+    }
+    dmesh_get_coordinate(s.mesh, 2, c, &s.member);
+    corner = s.member && c[0] == 0 && c[1] == 0;
+    if (corner)
+        heat2d_print_residual(iterations, global);
+    {
+        /* the field, gathered as heat2d does, printed by the corner */
+        MPI_Comm fc = MPI_COMM_NULL;
+        double *mine = NULL, *field = NULL, *blk = NULL;
+        int n = 0, k, cc[2], member, shape[2], x0, nx, y0, ny, me = -1, *ranks = NULL;
+        dmesh_get_comm(s.flat, 0, &fc);
+        if (fc != MPI_COMM_NULL) {
+            MPI_Comm_rank(fc, &me);
+            mine = malloc((size_t)s.nx * s.ny * sizeof(double));
+            heat2d_pack(s.nx, s.ny, s.u, mine);
+        }
+        if (me > 0)
+            MPI_Send(mine, s.nx * s.ny, MPI_DOUBLE, 0, 9, fc);
+        if (me == 0) {
+            dmesh_get_shape(s.mesh, 2, shape);
+            ranks = malloc((size_t)s.n * sizeof(int));
+            dmesh_get_group_ranks(s.flat, 0, s.n, ranks, &n);
+            field = malloc((size_t)s.gnx * s.gny * sizeof(double));
+            blk = malloc((size_t)(s.gnx / shape[0] + 1) * (s.gny / shape[1] + 1) * sizeof(double));
+            for (k = 0; k < n; k++) {
+                dmesh_get_coordinate_of(s.mesh, ranks[k], 2, cc, &member);
+                heat2d_block(s.gnx, shape[0], cc[0], &x0, &nx);
+                heat2d_block(s.gny, shape[1], cc[1], &y0, &ny);
+                if (k != 0)
+                    MPI_Recv(blk, nx * ny, MPI_DOUBLE, k, 9, fc, MPI_STATUS_IGNORE);
+                heat2d_place(s.gnx, s.gny, x0, nx, y0, ny, k == 0 ? mine : blk, field);
+            }
+            heat2d_print_field(s.gnx, s.gny, field);
+            printf("heat_respawn: %d recoveries\n", recoveries);
+        }
+        free(blk);
+        free(field);
+        free(ranks);
+        free(mine);
+    }
+    teardown(&s);
+    MPI_Comm_free(&s.comm);
+    MPI_Finalize();
+    return 0;
+}
