@@ -993,7 +993,7 @@ DMESH_EXPORT int dmesh_respawn(dmesh_t mesh, const char *command, char *const ar
  *         its parent is not dmesh's; the class the parents' call returned
  *         when it failed (DMESH_ERR_PROC_FAILED, DMESH_ERR_SPAWN, ...)
  * \note Collective over the processes started together and with the
- *       parents' dmesh_respawn() or dmesh_grow(). Disconnects the parent
+ *       parents' dmesh_respawn() or dmesh_grow(). Frees the parent
  *       intercommunicator (MPI_Comm_get_parent gives MPI_COMM_NULL after).
  */
 DMESH_EXPORT int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh);

@@ -225,42 +225,34 @@ static int spawn_error(const char *fn, int rc, int n, const int codes[], const c
 }
 
 /* The same class on every process of both sides of ic: the lowest that
- * any of them has (a failure of a process in between: DMESH_ERR_PROC_FAILED).
- * With fault tolerance, one MPIX_Comm_agree of a flag whose bit c is clear
- * where class c was met; without, two MPI_Allreduce over ic (the first
- * gives each side the other side's lowest, the second the whole). */
+ * any of them has. Two MPI_Allreduce over ic: the first gives each side the
+ * other side's lowest, the second the whole. Not MPIX_Comm_agree: on an
+ * intercommunicator it leaves Open MPI 5.0.7 unable to make a communicator
+ * over both sides afterwards (measured without dmesh: MPI_Comm_dup of the
+ * merged and split communicator never returned, 2 runs of 2; without the
+ * agreement on ic, 2 of 2 returned). With fault tolerance a process that
+ * failed revokes ic first, so that whoever waits in it returns; an
+ * allreduce that fails is DMESH_ERR_PROC_FAILED or DMESH_ERR_MPI here, and
+ * merge_in_order's agreement over the merged communicator settles it. */
 static int agree_both(MPI_Comm ic, int err, const char *fn)
 {
-    int flag, rc, c, in, mid = INT_MAX, out = INT_MAX;
+    int rc, in, mid = INT_MAX, out = INT_MAX;
 
-    if (dmesh_ulfm_enabled(ic)) {
-        flag = err != DMESH_SUCCESS ? ~(1 << err) : ~0;
-        if (err != DMESH_SUCCESS)
-            dmesh_ulfm_revoke(ic); /* whoever waits in ic returns */
-        rc = dmesh_ulfm_agree(ic, &flag);
-        for (c = 1; c < DMESH_ERR_LASTCODE && (flag & (1 << c)); c++)
-            ;
-        if (c < DMESH_ERR_LASTCODE)
-            return c == err ? err : dmesh_error_set(c, "%s: another process failed (%s)", fn,
-                                                    dmesh_error_string(c));
-        if (rc != MPI_SUCCESS)
-            return dmesh_error_set(DMESH_ERR_PROC_FAILED,
-                                   "%s: a process failed while the new processes joined", fn);
-        return DMESH_SUCCESS;
-    }
+    if (err != DMESH_SUCCESS && dmesh_ulfm_enabled(ic))
+        dmesh_ulfm_revoke(ic);
     in = err != DMESH_SUCCESS ? err : INT_MAX;
     rc = MPI_Allreduce(&in, &mid, 1, MPI_INT, MPI_MIN, ic);
     in = in < mid ? in : mid;
     if (rc == MPI_SUCCESS)
         rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, ic);
     out = in < out ? in : out;
+    if (err != DMESH_SUCCESS && out == err)
+        return err;
     if (rc != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "agreement of both sides (MPI_Allreduce)");
     if (out == INT_MAX)
         return DMESH_SUCCESS;
-    return out == err ? err
-                      : dmesh_error_set(out, "%s: another process failed (%s)", fn,
-                                        dmesh_error_string(out));
+    return dmesh_error_set(out, "%s: another process failed (%s)", fn, dmesh_error_string(out));
 }
 
 /* Merge both sides of ic and order the result by key: *newcomm. Collective
@@ -279,6 +271,11 @@ static int merge_in_order(MPI_Comm ic, int high, int key, const char *fn, MPI_Co
     err = agree_both(ic, err, fn);
     if (err == DMESH_SUCCESS && (rc = MPI_Comm_split(merged, 0, key, &out)) != MPI_SUCCESS)
         err = dmesh_error_mpi(rc, "MPI_Comm_split of the merged communicator");
+    /* every process that holds the merged communicator agrees on it once,
+     * whatever it saw; one that failed revokes it first, so that a process
+     * still in the split returns */
+    if (err != DMESH_SUCCESS && merged != MPI_COMM_NULL && dmesh_ulfm_enabled(merged))
+        dmesh_ulfm_revoke(merged);
     if (merged != MPI_COMM_NULL)
         err = dmesh_agree(merged, 0, err, fn);
     if (merged != MPI_COMM_NULL)
@@ -293,17 +290,16 @@ static int merge_in_order(MPI_Comm ic, int high, int key, const char *fn, MPI_Co
     return DMESH_SUCCESS;
 }
 
-/* Let go of the spawn's intercommunicator (either side): after a success
- * MPI_Comm_disconnect, which both sides call, so that no communicator of
- * two launches is left for MPI_Finalize; after a failure revoked and freed
- * (a disconnect would wait for a process that may be dead). */
+/* Let go of the spawn's intercommunicator (either side), so that no
+ * communicator of two launches is left for MPI_Finalize: MPI_Comm_free,
+ * not MPI_Comm_disconnect, which in Open MPI 5.0.7 also disconnects the
+ * launches at the PMIx level, after which creating a communicator over both
+ * (MPI_Comm_dup of the new one) never completed (measured: every survivor
+ * and the new process in ompi_comm_nextcid). After a failure revoked first
+ * (a process may wait in it). */
 static void leave(MPI_Comm *ic, int err)
 {
-    if (err == DMESH_SUCCESS) {
-        MPI_Comm_disconnect(ic);
-        return;
-    }
-    if (dmesh_ulfm_enabled(*ic))
+    if (err != DMESH_SUCCESS && dmesh_ulfm_enabled(*ic))
         dmesh_ulfm_revoke(*ic);
     MPI_Comm_free(ic);
 }

@@ -68,6 +68,6 @@ test_test_respawn_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_respawn_LDADD = $(DMESH_TEST_LIBS)
 # no libtool wrapper: the new processes run the program itself (/proc/self/exe)
 test_test_respawn_LDFLAGS = -no-install
-TESTS += test/respawn-np2.mpi test/respawn-np4.mpi
+TESTS += test/respawn-np2.mpi test/respawn-np4.mpi test/respawn-np8.mpi
 EXTRA_DIST += test/respawn.sh
 CLEANFILES += test/respawn-np*.out

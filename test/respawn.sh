@@ -40,11 +40,18 @@ run_case() {
         check_fail "$* at $np ranks: $ok of $want processes passed, mpiexec exit $rc"
         cat "$log.1"
     else
-        echo "respawn.sh: $* at $np ranks: $ok processes passed, mpiexec exit 0"
+        bounded=$(grep -ac 'MPI_Finalize did not return' "$log.1")
+        note=
+        if [ "$bounded" -gt 0 ]; then
+            note="; MPI_Finalize bounded on $bounded processes"
+            finalize_hangs=$((finalize_hangs + 1))
+        fi
+        echo "respawn.sh: $* at $np ranks: $ok processes passed, mpiexec exit 0$note"
     fi
     rm -f "$log.1"
 }
 
+finalize_hangs=0
 run_case "$np" plain
 run_case "$np" foreign
 case $np in
@@ -71,4 +78,8 @@ while [ $i -lt "$repeat" ]; do
     [ "$np" -lt 3 ] || run_case $((np - 1)) respawn $((np - 1)) $((np - 1))
     i=$((i + 1))
 done
+# Open MPI 5.0.7 may not return from MPI_Finalize after a failure (its
+# fence over the launch, the dead process included): the test bounds it and
+# says how often
+echo "respawn.sh: runs with a failure at $np ranks whose MPI_Finalize was bounded: $finalize_hangs"
 check_exit
