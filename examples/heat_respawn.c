@@ -254,6 +254,7 @@ int main(int argc, char **argv)
         setup(&s);
         first = 0;
         it = restore(&s, 1);
+        recoveries = 1; /* this process came in one */
     }
     MPI_Comm_rank(s.comm, &rc);
     if (first && rc == kill_rank)
@@ -302,6 +303,7 @@ int main(int argc, char **argv)
         it = restore(&s, 0);
         recoveries++;
     }
+    MPI_Allreduce(MPI_IN_PLACE, &recoveries, 1, MPI_INT, MPI_MAX, s.comm);
     dmesh_get_coordinate(s.mesh, 2, c, &s.member);
     corner = s.member && c[0] == 0 && c[1] == 0;
     if (corner)

@@ -8,7 +8,13 @@
  *      agreement on the failed set, the new mesh on the survivors) against
  *      dmesh_init of the same mesh on a fresh duplicate of the survivors'
  *      communicator (the first mesh on it: both pay a private duplicate);
- *   3. once, at the end: the last rank dies (SIGKILL) and the survivors time
+ *   3. coming back whole: in each rep the last rank dies (SIGKILL) and the
+ *      survivors time, alternately, dmesh_respawn against the ULFM
+ *      tutorial's replace written here (revoke, shrink, spawn, merge, split
+ *      into the old order) followed by dmesh_init on its result; the new
+ *      process (this program, started with BENCH_CHILD) joins and goes on
+ *      with the reps. Also the time per process started;
+ *   4. once, at the end: the last rank dies (SIGKILL) and the survivors time
  *      dmesh_shrink of dim 0 against dmesh_init of the shrunk mesh on the
  *      survivors' communicator. One sample each: the run cannot repeat it.
  * Times are the slowest rank's, medians over reps. */
@@ -17,6 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -123,7 +130,7 @@ static void shrink_cost(const bench_args_t *a, MPI_Comm comm, int rank)
     free(ti);
 }
 
-/* 3: a real failure, once: the last rank dies between two calls. */
+/* 4: a real failure, once: the last rank dies between two calls. */
 static void shrink_after_failure(const bench_args_t *a, MPI_Comm comm, int rank, int size)
 {
     dmesh_t m = DMESH_NULL, next = DMESH_NULL;
@@ -160,6 +167,185 @@ static void shrink_after_failure(const bench_args_t *a, MPI_Comm comm, int rank,
     MPI_Comm_free(&survivors);
 }
 
+/* The arguments of a process started in rep `rep` by `variant` (0:
+ * dmesh_respawn, 1: the tutorial's replace): BENCH_CHILD, variant, rep,
+ * reps, ndims, shape... (static storage). */
+static char **child_argv(const bench_args_t *a, int variant, int rep)
+{
+    static char text[4 + DMESH_MAX_DIMS][16];
+    static char *argv[6 + DMESH_MAX_DIMS];
+    int k = 0, d;
+
+    argv[k++] = BENCH_CHILD;
+    snprintf(text[0], sizeof(text[0]), "%d", variant);
+    snprintf(text[1], sizeof(text[1]), "%d", rep);
+    snprintf(text[2], sizeof(text[2]), "%d", a->reps);
+    snprintf(text[3], sizeof(text[3]), "%d", a->ndims);
+    for (d = 0; d < 4; d++)
+        argv[k++] = text[d];
+    for (d = 0; d < a->ndims; d++) {
+        snprintf(text[4 + d], sizeof(text[4 + d]), "%d", a->shape[d]);
+        argv[k++] = text[4 + d];
+    }
+    argv[k] = NULL;
+    return argv;
+}
+
+/* The ULFM tutorial's replace, parents' side: revoke, shrink, spawn one
+ * process per failed one, send each its old rank, merge, split into the
+ * old order. */
+static void tutorial_replace(MPI_Comm comm, char **argv, MPI_Comm *out)
+{
+    MPI_Comm shr, ic, merged;
+    MPI_Group g_old, g_shr;
+    int size, nshr, r, rank, *in, *at, k = 0;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+    exe[n > 0 ? n : 0] = '\0';
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    dmesh_ulfm_revoke(comm);
+    dmesh_ulfm_shrink(comm, &shr);
+    MPI_Comm_size(shr, &nshr);
+    MPI_Comm_spawn(exe, argv, size - nshr, MPI_INFO_NULL, 0, shr, &ic, MPI_ERRCODES_IGNORE);
+    in = malloc(2 * (size_t)size * sizeof(int));
+    at = in + size;
+    for (r = 0; r < size; r++)
+        in[r] = r;
+    MPI_Comm_group(comm, &g_old);
+    MPI_Comm_group(shr, &g_shr);
+    MPI_Group_translate_ranks(g_old, size, in, g_shr, at);
+    MPI_Comm_rank(shr, &r);
+    for (int i = 0; r == 0 && i < size; i++)
+        if (at[i] == MPI_UNDEFINED)
+            MPI_Send(&i, 1, MPI_INT, k++, 0, ic);
+    MPI_Group_free(&g_old);
+    MPI_Group_free(&g_shr);
+    free(in);
+    MPI_Intercomm_merge(ic, 0, &merged);
+    MPI_Comm_split(merged, 0, rank, out);
+    MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+    MPI_Comm_free(&merged);
+    MPI_Comm_free(&ic);
+    MPI_Comm_free(&shr);
+}
+
+/* Its new processes' side. */
+static void tutorial_join(MPI_Comm parent, MPI_Comm *out)
+{
+    MPI_Comm merged;
+    int rank = 0;
+
+    MPI_Recv(&rank, 1, MPI_INT, 0, 0, parent, MPI_STATUS_IGNORE);
+    MPI_Intercomm_merge(parent, 1, &merged);
+    MPI_Comm_split(merged, 0, rank, out);
+    MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+    MPI_Comm_free(&merged);
+    MPI_Comm_free(&parent);
+}
+
+/* Reps rep0.. of part 3 on *comm and *mesh (replaced by the repaired ones).
+ * The survivors' times go to t[variant][rep / 2]; new processes add 0. */
+static void respawn_reps(const bench_args_t *a, MPI_Comm *comm, dmesh_t *mesh, int rep0,
+                         double t[2][64])
+{
+    int one = 1, sum, rank, size, err;
+
+    for (int i = rep0; i < 2 * a->reps && i / 2 < 64; i++) {
+        MPI_Comm back = MPI_COMM_NULL;
+        dmesh_t again = DMESH_NULL;
+        double t0;
+        MPI_Comm_rank(*comm, &rank);
+        MPI_Comm_size(*comm, &size);
+        MPI_Barrier(*comm);
+        if (rank == size - 1)
+            raise(SIGKILL);
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, *comm); /* may fail: it died */
+        t0 = MPI_Wtime();
+        if (i % 2 == 0) {
+            err = dmesh_respawn(*mesh, NULL, child_argv(a, 0, i + 1), MPI_INFO_NULL, &back, &again);
+            if (err != DMESH_SUCCESS)
+                bench_die("dmesh_respawn", err);
+        } else {
+            tutorial_replace(*comm, child_argv(a, 1, i + 1), &back);
+            err = dmesh_init(back, "cpu", a->ndims, a->shape, bench_names(a->ndims), MPI_INFO_NULL,
+                             &again);
+            if (err != DMESH_SUCCESS)
+                bench_die("dmesh_init after the tutorial's replace", err);
+        }
+        t[i % 2][i / 2] = slowest(t0, back);
+        dmesh_free(mesh);
+        MPI_Comm_free(comm);
+        *comm = back;
+        *mesh = again;
+    }
+}
+
+/* 3: dmesh_respawn against the tutorial's replace and dmesh_init; *comm is
+ * replaced by the repaired communicator. */
+static void respawn_cost(const bench_args_t *a, MPI_Comm *comm)
+{
+    double t[2][64];
+    dmesh_t mesh = DMESH_NULL;
+    int err, rank, n = a->reps < 64 ? a->reps : 64;
+
+    if ((err = dmesh_init(*comm, "cpu", a->ndims, a->shape, bench_names(a->ndims), MPI_INFO_NULL,
+                          &mesh)) != DMESH_SUCCESS)
+        bench_die("dmesh_init", err);
+    respawn_reps(a, comm, &mesh, 0, t);
+    dmesh_free(&mesh);
+    MPI_Comm_rank(*comm, &rank);
+    if (rank == 0) {
+        double mr = bench_median(t[0], n), mt = bench_median(t[1], n);
+        printf("coming back whole (the last rank killed each rep, one process started):\n");
+        printf("tutorial's replace + dmesh_init      %10.3f ms\n", 1e3 * mt);
+        printf("dmesh_respawn                        %10.3f ms   ratio %.2f\n", 1e3 * mr,
+               mr / mt);
+        printf("dmesh_respawn per process started    %10.3f ms\n", 1e3 * mr);
+        fflush(stdout);
+    }
+}
+
+int bench_ft_child(int argc, char **argv)
+{
+    bench_args_t a;
+    MPI_Comm parent, comm = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL;
+    double t[2][64], zero = 0, max;
+    int variant, rep, d, err, rank, size;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    memset(&a, 0, sizeof(a));
+    if (argc < 6)
+        return 2;
+    variant = atoi(argv[2]);
+    rep = atoi(argv[3]);
+    a.reps = atoi(argv[4]);
+    a.ndims = atoi(argv[5]);
+    for (d = 0; d < a.ndims && 6 + d < argc; d++)
+        a.shape[d] = atoi(argv[6 + d]);
+    MPI_Comm_get_parent(&parent);
+    if (variant == 0) {
+        if ((err = dmesh_join(MPI_INFO_NULL, NULL, &comm, &mesh)) != DMESH_SUCCESS)
+            bench_die("dmesh_join", err);
+    } else {
+        tutorial_join(parent, &comm);
+        if ((err = dmesh_init(comm, "cpu", a.ndims, a.shape, bench_names(a.ndims), MPI_INFO_NULL,
+                              &mesh)) != DMESH_SUCCESS)
+            bench_die("dmesh_init", err);
+    }
+    MPI_Allreduce(&zero, &max, 1, MPI_DOUBLE, MPI_MAX, comm); /* the survivors' clock */
+    respawn_reps(&a, &comm, &mesh, rep, t);
+    dmesh_free(&mesh);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    (void)rank;
+    (void)size;
+    return bench_ft_after_respawn(&a, comm);
+}
+
 static void finalize_stuck(int sig)
 {
     (void)sig;
@@ -194,15 +380,30 @@ int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size)
     agreement_cost(a, comm, rank);
     /* dmesh_shrink revokes the private duplicate of the communicator the
      * mesh was made from: each part shrinks meshes of a duplicate of its own */
-    for (int part = 0; part < 2; part++) {
+    {
         MPI_Comm dup;
         MPI_Comm_dup(comm, &dup);
         MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-        if (part == 0)
-            shrink_cost(a, dup, rank);
-        else if (size > 1 && a->shape[0] > 1)
-            shrink_after_failure(a, dup, rank, size);
+        shrink_cost(a, dup, rank);
         MPI_Comm_free(&dup);
     }
+    if (size > 1 && a->shape[0] > 1) {
+        MPI_Comm whole;
+        MPI_Comm_dup(comm, &whole);
+        MPI_Comm_set_errhandler(whole, MPI_ERRORS_RETURN);
+        respawn_cost(a, &whole);
+        return bench_ft_after_respawn(a, whole);
+    }
+    return 0;
+}
+
+int bench_ft_after_respawn(const bench_args_t *a, MPI_Comm comm)
+{
+    int rank, size;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    shrink_after_failure(a, comm, rank, size);
+    MPI_Comm_free(&comm);
     return 0;
 }

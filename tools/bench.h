@@ -122,6 +122,14 @@ void bench_nccl(const bench_args_t *a, MPI_Comm comm, int rank, const char *what
  * once after a real failure (the last rank dies); rank 0 prints. Returns 1
  * when the run has no fault tolerance (nothing measured). */
 int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size);
+/* The first argument of a process that --ft starts (bench-ft.c): it joins
+ * the benchmark's reps (bench_ft_child, after MPI_Init) and returns the
+ * exit status. */
+#define BENCH_CHILD "--ft-respawn-child"
+int bench_ft_child(int argc, char **argv);
+/* The end of bench_ft on the repaired communicator (frees it), new
+ * processes included. */
+int bench_ft_after_respawn(const bench_args_t *a, MPI_Comm comm);
 /* MPI_Finalize after bench_ft, bounded (a process died in it). */
 void bench_ft_finalize(void);
 

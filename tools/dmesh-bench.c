@@ -437,6 +437,13 @@ int main(int argc, char **argv)
     bench_args_t a;
     MPI_Comm comm;
 
+    if (argc > 1 && strcmp(argv[1], BENCH_CHILD) == 0) { /* started by --ft */
+        int rc;
+        MPI_Init(&argc, &argv);
+        rc = bench_ft_child(argc, argv);
+        bench_ft_finalize();
+        return rc;
+    }
     if (parse_args(argc, argv, &a) != 0) {
         usage(stderr);
         return 2;
