@@ -87,9 +87,9 @@ static int halo(state_t *s)
                               MPI_STATUS_IGNORE));
     rc |= failed(MPI_Sendrecv(&u[1 * (ny + 2) + ny], 1, s->column, right, 2, &u[1 * (ny + 2)], 1,
                               s->column, left, 2, yc, MPI_STATUS_IGNORE));
-    rc |= failed(MPI_Sendrecv(&u[1 * (ny + 2) + 1], 1, s->column, left, 3,
-                              &u[1 * (ny + 2) + ny + 1], 1, s->column, right, 3, yc,
-                              MPI_STATUS_IGNORE));
+    rc |=
+        failed(MPI_Sendrecv(&u[1 * (ny + 2) + 1], 1, s->column, left, 3, &u[1 * (ny + 2) + ny + 1],
+                            1, s->column, right, 3, yc, MPI_STATUS_IGNORE));
     return rc;
 }
 

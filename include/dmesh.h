@@ -970,8 +970,8 @@ DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *su
  *       NCCL communicators are bootstrapped anew. Needs MPI_THREAD_SERIALIZED
  *       at least when other threads call MPI.
  */
-DMESH_EXPORT int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[],
-                               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh);
+DMESH_EXPORT int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Info info,
+                               MPI_Comm *newcomm, dmesh_t *newmesh);
 
 /**
  * \brief In a process that dmesh_respawn() or dmesh_grow() started: join the

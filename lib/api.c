@@ -314,8 +314,8 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
     ON_SELF(null_mesh(err, newmesh));
 }
 
-int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[],
-               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
+int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[], MPI_Info info,
+               MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     int err = impl_dmesh_grow(mesh, dim, n, command, argv, info, newcomm, newmesh);
 

@@ -270,8 +270,8 @@ static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
     DMESH_TRY(dmesh_get_ranks(mesh, s->n, s->ranks, &got));
-    DMESH_TRY(dmesh_ft_survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u), survivors,
-                             &s->rank_of));
+    DMESH_TRY(dmesh_ft_survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u),
+                                      survivors, &s->rank_of));
     return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
                          s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
 }

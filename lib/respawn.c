@@ -41,10 +41,10 @@
 #include "serialize.h"
 #include "ulfm.h"
 
-#define JOIN_TAG 27749            /* the parents' message and the answer */
-#define JOIN_WAIT_DEFAULT 60.0    /* seconds a new process waits for its parents */
+#define JOIN_TAG 27749         /* the parents' message and the answer */
+#define JOIN_WAIT_DEFAULT 60.0 /* seconds a new process waits for its parents */
 #define SPAWN_HINT                                                                                 \
-    "(the launcher needs free slots: give more with Open MPI's --map-by :oversubscribe (5, 6) "   \
+    "(the launcher needs free slots: give more with Open MPI's --map-by :oversubscribe (5, 6) "    \
     "or --oversubscribe (4), or hosts through the info keys host / add-hostfile)"
 
 /* What both sides need for the merge and the mesh. */
@@ -219,8 +219,9 @@ static int spawn_error(const char *fn, int rc, int n, const int codes[], const c
         int len = 0;
         if (MPI_Error_string(rc != MPI_SUCCESS ? rc : bad, msg, &len) != MPI_SUCCESS)
             snprintf(msg, sizeof(msg), "MPI error %d", rc != MPI_SUCCESS ? rc : bad);
-        return dmesh_error_set(DMESH_ERR_SPAWN, "%s: MPI_Comm_spawn of %d process%s of \"%s\": %s %s",
-                               fn, n, n == 1 ? "" : "es", cmd, msg, SPAWN_HINT);
+        return dmesh_error_set(DMESH_ERR_SPAWN,
+                               "%s: MPI_Comm_spawn of %d process%s of \"%s\": %s %s", fn, n,
+                               n == 1 ? "" : "es", cmd, msg, SPAWN_HINT);
     }
 }
 
@@ -424,8 +425,7 @@ int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Inf
               ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", __func__,
                                 newcomm == NULL ? "newcomm" : "newmesh")
               : dmesh_ft_survivor_ranks(dmesh_universe_comm(mesh->u), size, shr, &rank_of);
-    if (err == DMESH_SUCCESS &&
-        (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+    if (err == DMESH_SUCCESS && (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
     for (r = 0; err == DMESH_SUCCESS && r < size; r++)
         if (rank_of[r] < 0)
@@ -501,9 +501,8 @@ static double join_wait(MPI_Info info)
     int flag = 0;
     double s;
 
-    if (info != MPI_INFO_NULL && MPI_Info_get(info, "dmesh_timeout", MPI_MAX_INFO_VAL, val, &flag) ==
-                                     MPI_SUCCESS &&
-        flag)
+    if (info != MPI_INFO_NULL &&
+        MPI_Info_get(info, "dmesh_timeout", MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag)
         v = val;
     else
         v = getenv("DMESH_TIMEOUT");
@@ -549,11 +548,12 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
     MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
     MPI_Comm_rank(world, &wrank);
     key = wrank < p.nnew ? p.place[wrank] : 0;
-    answer = dmesh_agree(world, 0, wrank < p.nnew ? DMESH_SUCCESS
-                                                  : dmesh_error_set(DMESH_ERR_INTERNAL,
-                                                                    "dmesh_join: %d new processes "
-                                                                    "planned, this is number %d",
-                                                                    p.nnew, wrank),
+    answer = dmesh_agree(world, 0,
+                         wrank < p.nnew ? DMESH_SUCCESS
+                                        : dmesh_error_set(DMESH_ERR_INTERNAL,
+                                                          "dmesh_join: %d new processes "
+                                                          "planned, this is number %d",
+                                                          p.nnew, wrank),
                          "dmesh_join");
     MPI_Comm_free(&world);
     if (wrank == 0 && (rc = MPI_Send(&answer, 1, MPI_INT, 0, JOIN_TAG, parent)) != MPI_SUCCESS &&
@@ -602,8 +602,8 @@ static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *n
     return err;
 }
 
-int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[],
-               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
+int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[], MPI_Info info,
+               MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     join_plan_t p;
     MPI_Comm comm, made = MPI_COMM_NULL;

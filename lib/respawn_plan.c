@@ -16,8 +16,8 @@
 int dmesh_join_pack(const dmesh_join_header_t *h, const int place[], const char *text,
                     const char *keys, char **buf, int *len)
 {
-    size_t n = sizeof(*h) + (size_t)h->nnew * sizeof(int32_t) + (size_t)h->textlen +
-               (size_t)h->keyslen;
+    size_t n =
+        sizeof(*h) + (size_t)h->nnew * sizeof(int32_t) + (size_t)h->textlen + (size_t)h->keyslen;
     char *b, *at;
     int i;
 
@@ -101,8 +101,8 @@ int dmesh_join_unpack(const char *buf, int len, dmesh_join_header_t *h, int **pl
 
 /* The grown rank map: old positions keep their ranks, new ones get size,
  * size + 1, ... in row-major order. */
-static int grown_map(const dmesh_saved_t *s, const int old[], const int shape[], int dim,
-                     int size, int n, int **out, int *nnew)
+static int grown_map(const dmesh_saved_t *s, const int old[], const int shape[], int dim, int size,
+                     int n, int **out, int *nnew)
 {
     int *map = DMESH_FAULT_MALLOC((size_t)n * sizeof(int)), q, d, next = size;
 
@@ -131,8 +131,9 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
     dmesh_layout_t l;
 
     if (!s->is_root || s->ndims != s->nroot)
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_grow: the mesh is not a root mesh (slice, "
-                                              "flatten and unflatten give meshes that cannot grow)");
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_grow: the mesh is not a root mesh (slice, "
+                               "flatten and unflatten give meshes that cannot grow)");
     for (d = 0; d < s->nroot; d++) {
         DMESH_TRY(dmesh_axis_numel(&s->root[d].axis, &old[d]));
         shape[d] = old[d] + (d == dim ? n : 0);

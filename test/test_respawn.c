@@ -68,7 +68,7 @@ static void finalize_bounded(int bound)
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "test_respawn: check failed (%s:%d): ", __FILE__, __LINE__);          \
+            fprintf(stderr, "test_respawn: check failed (%s:%d): ", __FILE__, __LINE__);           \
             fprintf(stderr, __VA_ARGS__);                                                          \
             fprintf(stderr, "\n");                                                                 \
             failures++;                                                                            \

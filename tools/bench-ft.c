@@ -300,8 +300,7 @@ static void respawn_cost(const bench_args_t *a, MPI_Comm *comm)
         double mr = bench_median(t[0], n), mt = bench_median(t[1], n);
         printf("coming back whole (the last rank killed each rep, one process started):\n");
         printf("tutorial's replace + dmesh_init      %10.3f ms\n", 1e3 * mt);
-        printf("dmesh_respawn                        %10.3f ms   ratio %.2f\n", 1e3 * mr,
-               mr / mt);
+        printf("dmesh_respawn                        %10.3f ms   ratio %.2f\n", 1e3 * mr, mr / mt);
         printf("dmesh_respawn per process started    %10.3f ms\n", 1e3 * mr);
         fflush(stdout);
     }
