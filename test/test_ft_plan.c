@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The mesh that dmesh_shrink makes (lib/ft.h, dmesh_ft_plan): which
  * indices of the shrunk dimension go, where the spares go, when the shape
- * cannot stay. Pure: runs in every build, with or without fault
- * tolerance. */
+ * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/respawn.h):
+ * the grown mesh's rank map, and the parents' message, which a process must
+ * refuse when dmesh did not write it. Pure: runs in every build, with or
+ * without fault tolerance. */
 #include "config.h"
 
 #include <check.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "dmesh.h"
 #include "ft.h"
+#include "respawn.h"
 
 /* Survivor ranks of a communicator of size, failed[] dead (-1 ended). */
 static void survivors(int size, const int failed[], int out[])
@@ -120,6 +125,83 @@ START_TEST(tensor_order_kept)
 }
 END_TEST
 
+/* A (2, 2) root mesh over ranks 0..3 grows dim 1 by one index: (2, 3),
+ * the old ranks at their coordinates, the new ranks 4 and 5 at (0, 2) and
+ * (1, 2). dim 0: (3, 2), the new ones at (2, 0) and (2, 1). */
+START_TEST(grow_plan)
+{
+    static const char text[] = "dmesh-mesh 1\ndevice cpu\nranks 4 identity\nroot - 2:2\n"
+                               "root - 2:1\ndim - 2:2 mpi\ndim - 2:1 mpi\nis-root 1\nend\n";
+    static const int want1[6] = {0, 1, 4, 2, 3, 5}, want0[6] = {0, 1, 2, 3, 4, 5};
+    dmesh_saved_t s;
+    int nnew = 0, i, dim;
+
+    for (dim = 0; dim < 2; dim++) {
+        ck_assert_int_eq(dmesh_saved_parse(text, &s), DMESH_SUCCESS);
+        ck_assert_int_eq(dmesh_grow_plan(&s, dim, 1, 4, &nnew), DMESH_SUCCESS);
+        ck_assert_int_eq(nnew, 2);
+        ck_assert_int_eq(s.n, 6);
+        ck_assert_ptr_nonnull(s.rank_map);
+        for (i = 0; i < 6; i++)
+            ck_assert_int_eq(s.rank_map[i], dim == 1 ? want1[i] : want0[i]);
+        ck_assert_int_eq(s.root[dim].axis.atoms[0].size, 3);
+        dmesh_saved_free(&s);
+    }
+}
+END_TEST
+
+/* A slice is no root: it cannot grow. */
+START_TEST(grow_plan_not_root)
+{
+    static const char text[] = "dmesh-mesh 1\ndevice cpu\nranks 4 identity\nroot - 2:2\n"
+                               "root - 2:1\ndim - 2:1 mpi\nis-root 0\nend\n";
+    dmesh_saved_t s;
+    int nnew = 0;
+
+    ck_assert_int_eq(dmesh_saved_parse(text, &s), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_grow_plan(&s, 0, 1, 4, &nnew), DMESH_ERR_ARG);
+    dmesh_saved_free(&s);
+}
+END_TEST
+
+/* The parents' message comes back as packed; a wrong magic, version or
+ * length, or a rank out of range, is DMESH_ERR_ARG. */
+START_TEST(join_message)
+{
+    dmesh_join_header_t h, got;
+    int place[2] = {1, 3}, *p = NULL, len = 0;
+    char *buf = NULL, *text = NULL, *keys = NULL;
+
+    memset(&h, 0, sizeof(h));
+    h.magic = DMESH_JOIN_MAGIC;
+    h.version = DMESH_JOIN_VERSION;
+    h.reason = DMESH_JOIN_RESPAWN;
+    h.size = 4;
+    h.nnew = 2;
+    h.textlen = 5;
+    h.keyslen = 1;
+    ck_assert_int_eq(dmesh_join_pack(&h, place, "mesh", "", &buf, &len), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_SUCCESS);
+    ck_assert_int_eq(p[0], 1);
+    ck_assert_int_eq(p[1], 3);
+    ck_assert_str_eq(text, "mesh");
+    ck_assert_str_eq(keys, "");
+    free(p);
+    free(text);
+    free(keys);
+    ck_assert_int_eq(dmesh_join_unpack(buf, len - 1, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    buf[0] ^= 1; /* the magic */
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    buf[0] ^= 1;
+    buf[4] ^= 2; /* the version */
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    buf[4] ^= 2;
+    memcpy(buf + sizeof(h), &(int32_t){9}, sizeof(int32_t)); /* rank 9 of 4 */
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    free(buf);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ft_plan");
@@ -134,6 +216,9 @@ int main(void)
     tcase_add_test(tc, every_index_lost);
     tcase_add_test(tc, failed_spare_only);
     tcase_add_test(tc, tensor_order_kept);
+    tcase_add_test(tc, grow_plan);
+    tcase_add_test(tc, grow_plan_not_root);
+    tcase_add_test(tc, join_message);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
