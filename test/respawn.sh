@@ -88,6 +88,29 @@ while [ $i -lt "$repeat" ]; do
     [ "$np" -lt 3 ] || run_case $((np - 1)) respawn $((np - 1)) $((np - 1))
     i=$((i + 1))
 done
+# A second failure, of a process that the first respawn started: every
+# survivor respawns again and must return with the same class (printed by
+# each), and the mesh must check out where it succeeds. Open MPI 5.0.7
+# measured: the second respawn succeeds and checks out, but its launcher does
+# not exit after a process of a started job died (it is ended by the bound
+# below, 30 s): reported, not failed; at 4 ranks only, for CI's time.
+if [ "$np" -eq 4 ]; then
+    DMESH_TEST_TIMEOUT=30 "$MPIRUN" "$np" "$prog" again 1 2 2 >"$log.1" 2>&1
+    rc=$?
+    cat "$log.1" >>"$log"
+    got=$(grep -a 'again: second dmesh_respawn on rank' "$log.1" | sed 's/.*: //' | sort -u)
+    n=$(grep -ac 'again: second dmesh_respawn on rank' "$log.1")
+    if [ "$n" -ne $((np - 1)) ] || [ "$(printf '%s\n' "$got" | wc -l)" -ne 1 ]; then
+        check_fail "again at $np ranks: $n of $((np - 1)) survivors returned from the second respawn ($got), mpiexec exit $rc"
+        cat "$log.1"
+    elif [ "$got" = DMESH_SUCCESS ] && [ "$(grep -ac 'second respawn checked: ok' "$log.1")" -ne $((np - 1)) ]; then
+        check_fail "again at $np ranks: the second respawn's mesh is wrong"
+        cat "$log.1"
+    else
+        echo "respawn.sh: again at $np ranks: every survivor of a started process's failure returned $got from the second respawn; mpiexec exit $rc$([ $rc -eq 0 ] || echo ' (the launcher did not exit by itself)')"
+    fi
+    rm -f "$log.1"
+fi
 # Open MPI 5.0.7 may not return from MPI_Finalize after a failure (its
 # fence over the launch, the dead process included): the test bounds it and
 # says how often

@@ -184,6 +184,48 @@ static void parse_shape(int argc, char **argv, int first, expect_t *e)
     e->dim = -1;
 }
 
+static int finalize_bound;
+
+/* The second round of "again": the process of rank KILL (a started one
+ * now) dies, and every survivor, started or not, respawns again. Whatever
+ * the MPI does, every survivor must return, with one class: each prints
+ * it, test/respawn.sh compares them. Returns 0. */
+static int again_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e, int argc, char **argv)
+{
+    MPI_Comm back = MPI_COMM_NULL, dc = MPI_COMM_NULL;
+    dmesh_t m2 = DMESH_NULL;
+    char *args[DMESH_MAX_DIMS + 4];
+    int rank, rc, k;
+
+    MPI_Comm_rank(comm, &rank);
+    if (atoi(argv[2]) < 0) { /* started by the second respawn: done */
+        dmesh_free(&mesh);
+        MPI_Comm_free(&comm);
+        return 0;
+    }
+    for (k = 1; k < argc && k < DMESH_MAX_DIMS + 3; k++)
+        args[k - 1] = k == 2 ? "-1" : argv[k]; /* the next ones do not die */
+    args[k - 1] = NULL;
+    if (rank == atoi(argv[2]))
+        raise(SIGKILL);
+    dmesh_get_comm(mesh, 0, &dc);
+    if (dc != MPI_COMM_NULL)
+        MPI_Barrier(dc); /* may fail: a process died */
+    rc = dmesh_respawn(mesh, NULL, args, MPI_INFO_NULL, &back, &m2);
+    printf("test_respawn: again: second dmesh_respawn on rank %d: %s\n", rank,
+           rc == DMESH_SUCCESS ? "DMESH_SUCCESS" : dmesh_error_string(rc));
+    if (rc == DMESH_SUCCESS)
+        printf("test_respawn: again: second respawn checked: %s\n",
+               verify(back, m2, e) ? "ok" : "wrong");
+    fflush(stdout);
+    dmesh_free(&m2);
+    dmesh_free(&mesh);
+    if (back != MPI_COMM_NULL)
+        MPI_Comm_free(&back);
+    MPI_Comm_free(&comm);
+    return 0;
+}
+
 /* A new process: join, check, free. */
 static int child(int argc, char **argv)
 {
@@ -229,8 +271,12 @@ static int child(int argc, char **argv)
         parse_shape(argc, argv, 3, &e);
         CHECK(reason == DMESH_JOIN_RESPAWN, "reason %d", reason);
     }
+    if (strcmp(argv[1], "again") == 0)
+        finalize_bound = 1;
     ok = verify(comm, mesh, &e);
     (void)ok;
+    if (strcmp(argv[1], "again") == 0)
+        return again_round(comm, mesh, &e, argc, argv);
     if (strcmp(argv[1], "respawn") == 0) {
         /* the survivors respawn the respawned mesh with nothing failed */
         MPI_Comm again = MPI_COMM_NULL;
@@ -339,6 +385,39 @@ static int case_respawn(MPI_Comm world, int argc, char **argv)
     return failures != 0;
 }
 
+/* again KILL S...: rank KILL dies, the survivors respawn; then the process
+ * that replaced it dies too (again_round). */
+static int case_again(MPI_Comm world, int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL, back = DMESH_NULL;
+    expect_t e;
+    int rc, rank, nf = 0;
+
+    memset(&e, 0, sizeof(e));
+    parse_shape(argc, argv, 3, &e);
+    MPI_Comm_size(world, &e.size);
+    MPI_Comm_rank(world, &rank);
+    rc = dmesh_init(world, "cpu", e.ndims, e.shape, NULL, MPI_INFO_NULL, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
+    if (rc != DMESH_SUCCESS)
+        return 1;
+    if (dmesh_get_failed(mesh, 0, NULL, &nf) == DMESH_ERR_UNSUPPORTED) {
+        dmesh_free(&mesh);
+        return 77;
+    }
+    if (rank == atoi(argv[2]))
+        raise(SIGKILL);
+    rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &comm, &back);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_respawn: %d (%s)", rc, dmesh_last_error());
+    dmesh_free(&mesh);
+    if (rc != DMESH_SUCCESS)
+        return 1;
+    CHECK(verify(comm, back, &e), "a process found the respawned mesh wrong");
+    finalize_bound = 1;
+    return again_round(comm, back, &e, argc, argv) || failures != 0;
+}
+
 static int case_foreign(MPI_Comm world, const char *cmd)
 {
     MPI_Comm ic = MPI_COMM_NULL;
@@ -406,7 +485,7 @@ int main(int argc, char **argv)
     }
     if (parent != MPI_COMM_NULL) {
         rc = child(argc, argv);
-        MPI_Finalize();
+        finalize_bounded(finalize_bound);
         return rc;
     }
     /* the program's duplicate with MPI_ERRORS_RETURN, as a ULFM program keeps it */
@@ -417,13 +496,15 @@ int main(int argc, char **argv)
         rc = case_grow(world, argc, argv);
     else if (strcmp(argv[1], "respawn") == 0 && argc >= 4)
         rc = case_respawn(world, argc, argv);
+    else if (strcmp(argv[1], "again") == 0 && argc >= 4)
+        rc = case_again(world, argc, argv);
     else if (strcmp(argv[1], "foreign") == 0)
         rc = case_foreign(world, argv[0]);
     else if (strcmp(argv[1], "plain") == 0)
         rc = case_plain(world);
     else
         fprintf(stderr, "test_respawn: unknown case %s\n", argv[1]);
-    if (strcmp(argv[1], "respawn") != 0) {
+    if (strcmp(argv[1], "respawn") != 0 && strcmp(argv[1], "again") != 0) {
         MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, world);
         rc = all;
     }
@@ -431,6 +512,6 @@ int main(int argc, char **argv)
         printf("test_respawn: %s passed on rank %d\n", argv[1], rank);
     fflush(stdout);
     MPI_Comm_free(&world);
-    finalize_bounded(strcmp(argv[1], "respawn") == 0);
+    finalize_bounded(strcmp(argv[1], "respawn") == 0 || finalize_bound);
     return rc;
 }
