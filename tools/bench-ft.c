@@ -8,8 +8,8 @@
  *      agreement on the failed set, the new mesh on the survivors) against
  *      dmesh_init of the same mesh on a fresh duplicate of the survivors'
  *      communicator (the first mesh on it: both pay a private duplicate);
- *   3. coming back whole: in each rep the last rank dies (SIGKILL) and the
- *      survivors time, alternately, dmesh_respawn against the ULFM
+ *   3. coming back whole: in each rep a process of the first launch dies
+ *      (SIGKILL) and the survivors time, alternately, dmesh_respawn against the ULFM
  *      tutorial's replace written here (revoke, shrink, spawn, merge, split
  *      into the old order) followed by dmesh_init on its result; the new
  *      process (this program, started with BENCH_CHILD) joins and goes on
