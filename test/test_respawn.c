@@ -340,36 +340,47 @@ static int is_listed(const char *list, int r)
     return 0;
 }
 
-static int case_respawn(MPI_Comm world, int argc, char **argv)
+/* The start of respawn and again: the mesh of shape S on world, with
+ * fault tolerance (77 without), then the processes listed in KILL die and
+ * the others meet it in a barrier of dim 0 (it may fail). */
+static int mesh_then_kill(MPI_Comm world, int argc, char **argv, expect_t *e, dmesh_t *mesh)
 {
-    MPI_Comm comm = MPI_COMM_NULL, again = MPI_COMM_NULL, dc = MPI_COMM_NULL;
-    dmesh_t mesh = DMESH_NULL, back = DMESH_NULL, m2 = DMESH_NULL;
-    expect_t e;
-    int rc, rank, ok = 0;
+    MPI_Comm dc = MPI_COMM_NULL;
+    int rc, rank, nf = 0;
 
-    memset(&e, 0, sizeof(e));
-    parse_shape(argc, argv, 3, &e);
-    MPI_Comm_size(world, &e.size);
+    memset(e, 0, sizeof(*e));
+    parse_shape(argc, argv, 3, e);
+    MPI_Comm_size(world, &e->size);
     MPI_Comm_rank(world, &rank);
-    rc = dmesh_init(world, "cpu", e.ndims, e.shape, NULL, MPI_INFO_NULL, &mesh);
+    rc = dmesh_init(world, "cpu", e->ndims, e->shape, NULL, MPI_INFO_NULL, mesh);
     CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
     if (rc != DMESH_SUCCESS)
         return 1;
-    if (dmesh_get_failed(mesh, 0, NULL, &ok) == DMESH_ERR_UNSUPPORTED) {
-        dmesh_free(&mesh);
+    if (dmesh_get_failed(*mesh, 0, NULL, &nf) == DMESH_ERR_UNSUPPORTED) {
+        dmesh_free(mesh);
         return 77; /* no fault tolerance in this run */
     }
-    ok = 0;
     if (is_listed(argv[2], rank))
         raise(SIGKILL);
-    dmesh_get_comm(mesh, 0, &dc);
+    dmesh_get_comm(*mesh, 0, &dc);
     if (dc != MPI_COMM_NULL)
         MPI_Barrier(dc); /* may fail: a process died */
+    return 0;
+}
+
+static int case_respawn(MPI_Comm world, int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_NULL, again = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL, back = DMESH_NULL, m2 = DMESH_NULL;
+    expect_t e;
+    int rc = mesh_then_kill(world, argc, argv, &e, &mesh);
+
+    if (rc != 0)
+        return rc;
     rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &comm, &back);
     CHECK(rc == DMESH_SUCCESS, "dmesh_respawn: %d (%s)", rc, dmesh_last_error());
     if (rc == DMESH_SUCCESS) {
-        ok = verify(comm, back, &e);
-        CHECK(ok, "a process found the respawned mesh wrong");
+        CHECK(verify(comm, back, &e), "a process found the respawned mesh wrong");
         rc = dmesh_respawn(back, NULL, NULL, MPI_INFO_NULL, &again, &m2);
         CHECK(rc == DMESH_SUCCESS, "second dmesh_respawn: %d (%s)", rc, dmesh_last_error());
         if (rc == DMESH_SUCCESS)
@@ -392,22 +403,10 @@ static int case_again(MPI_Comm world, int argc, char **argv)
     MPI_Comm comm = MPI_COMM_NULL;
     dmesh_t mesh = DMESH_NULL, back = DMESH_NULL;
     expect_t e;
-    int rc, rank, nf = 0;
+    int rc = mesh_then_kill(world, argc, argv, &e, &mesh);
 
-    memset(&e, 0, sizeof(e));
-    parse_shape(argc, argv, 3, &e);
-    MPI_Comm_size(world, &e.size);
-    MPI_Comm_rank(world, &rank);
-    rc = dmesh_init(world, "cpu", e.ndims, e.shape, NULL, MPI_INFO_NULL, &mesh);
-    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
-    if (rc != DMESH_SUCCESS)
-        return 1;
-    if (dmesh_get_failed(mesh, 0, NULL, &nf) == DMESH_ERR_UNSUPPORTED) {
-        dmesh_free(&mesh);
-        return 77;
-    }
-    if (rank == atoi(argv[2]))
-        raise(SIGKILL);
+    if (rc != 0)
+        return rc;
     rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &comm, &back);
     CHECK(rc == DMESH_SUCCESS, "dmesh_respawn: %d (%s)", rc, dmesh_last_error());
     dmesh_free(&mesh);
