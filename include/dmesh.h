@@ -240,7 +240,8 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
 /**
  * \brief Free a mesh handle and set it to DMESH_NULL.
  * \param[in,out] mesh handle to free; a DMESH_NULL handle is accepted
- * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL
+ * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL or not a live
+ *         handle (freed or invalid mesh handle)
  * \note Local for every mesh but the last of its universe. Freeing the last
  *       one frees the communicators of the universe that the caller holds
  *       (MPI_Comm_free, and the NCCL ones' destruction), which is collective
@@ -259,6 +260,9 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  *       dmesh_get_cart_comm(), ...: collective over the root communicator,
  *       non-members included) before it frees its last mesh.
  *       A mesh still on the current-mesh stack must not be freed.
+ *       Copies of a freed handle stay invalid: every call given one returns
+ *       DMESH_ERR_ARG ("freed or invalid mesh handle"), as for a value that
+ *       was never a handle, also after new meshes are made.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
 

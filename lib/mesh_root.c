@@ -448,14 +448,15 @@ static void left_out_text(const dmesh_universe_t *u, char *text, size_t len)
     free(in);
 }
 
-static void debug_mesh(const char *what, dmesh_t m)
+static void debug_mesh(const char *what, dmesh_t h)
 {
+    struct dmesh_mesh *m = dmesh_handle_mesh(h);
     char text[1024];
     int size = dmesh_universe_comm_size(m->u), n = dmesh_universe_nranks(m->u);
 
     if (!dmesh_universe_debugging(m->u))
         return;
-    dmesh_to_string(m, text, sizeof(text), NULL);
+    dmesh_to_string(h, text, sizeof(text), NULL);
     dmesh_universe_debug(m->u, "%s: %s", what, text);
     /* a shape smaller than the communicator leaves ranks out: say which */
     if (n < size && !dmesh_universe_local_map(m->u)) {
@@ -492,7 +493,7 @@ static int root_reserve_hook(dmesh_creation_t *cr)
     if (r->a->opts.order == DMESH_ORDER_NODE)
         return DMESH_SUCCESS; /* the rank map needs the nodes: after the agreement */
     DMESH_TRY(root_reserve(r->p, r->id, r->a, &r->m));
-    cr->u = r->m->u;
+    cr->u = dmesh_handle_mesh(r->m)->u;
     dmesh_universe_set_source(cr->u, r->c->source);
     return DMESH_SUCCESS;
 }
@@ -532,8 +533,8 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     if (err == DMESH_SUCCESS)
         err = root_reserve(p, r->id, r->a, &r->m);
     if (err == DMESH_SUCCESS) { /* the universe keeps the nodes for dmesh_get_dim_locality */
-        dmesh_universe_set_node_lows(r->m->u, lows);
-        dmesh_universe_set_source(r->m->u, r->c->source);
+        dmesh_universe_set_node_lows(dmesh_handle_mesh(r->m)->u, lows);
+        dmesh_universe_set_source(dmesh_handle_mesh(r->m)->u, r->c->source);
     } else
         free(lows);
     return dmesh_agree(comm, 0, err, fn);
@@ -544,13 +545,13 @@ static int root_make(dmesh_creation_t *cr)
 {
     root_state_t *r = cr->call;
     const root_call_t *c = r->c;
-    dmesh_t m;
+    struct dmesh_mesh *m;
     MPI_Comm given[DMESH_MAX_DIMS];
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
 
     if (r->a->opts.order == DMESH_ORDER_NODE)
         DMESH_TRY(root_reserve_by_node(r, c->fn));
-    m = r->m;
+    m = dmesh_handle_mesh(r->m);
 
     if (r->a->local_map)
         DMESH_TRY(dmesh_universe_has_member(m->u, c->fn));
@@ -587,7 +588,7 @@ static int root_build(const root_call_t *c, root_args_t *a, int err,
     root_request(a, r.id, &cr.request); /* while the duplication runs */
     if ((err = dmesh_creation_run(&cr, err)) != DMESH_SUCCESS)
         return err;
-    dmesh_universe_set_source(r.m->u, NULL); /* held while the call made it */
+    dmesh_universe_set_source(dmesh_handle_mesh(r.m)->u, NULL); /* held while the call made it */
     debug_mesh(c->fn, r.m);
     *mesh = r.m;
     return DMESH_SUCCESS;

@@ -21,6 +21,7 @@
 
 #include "binding.h"
 #include "error.h"
+#include "handle.h"
 #include "mesh.h"
 #include "raise.h"
 #include "version.h"
@@ -164,25 +165,29 @@ int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn)
 
 MPI_Comm dmesh_raise_target(dmesh_t mesh)
 {
-    if (mesh == DMESH_NULL)
-        return MPI_COMM_NULL;
-    return dmesh_universe_user_comm(mesh->u);
+    struct dmesh_mesh *m = dmesh_handle_mesh(mesh);
+
+    return m != NULL ? dmesh_universe_user_comm(m->u) : MPI_COMM_NULL;
 }
 
 int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn)
 {
-    MPI_Comm user = dmesh_raise_target(mesh);
+    struct dmesh_mesh *m;
+    MPI_Comm user;
 
     if (err == DMESH_SUCCESS && !dmesh_error_rejected())
         return err;
     if (!should_raise(err))
         return err;
-    if (mesh == DMESH_NULL || user != MPI_COMM_NULL)
+    /* A freed or invalid handle (no mesh): MPI_COMM_SELF's handler. */
+    m = dmesh_handle_mesh(mesh);
+    user = m != NULL ? dmesh_universe_user_comm(m->u) : MPI_COMM_NULL;
+    if (m == NULL || user != MPI_COMM_NULL)
         return raise_on(err, user, fn);
     /* The program freed the communicator: its handler (kept by the
      * universe) on dmesh's duplicate of it. */
-    if (mpi_open(0) && dmesh_universe_errhandler(mesh->u) != MPI_ERRHANDLER_NULL)
-        call_handler(dmesh_universe_comm(mesh->u), dmesh_universe_errhandler(mesh->u), 0, err, fn);
+    if (mpi_open(0) && dmesh_universe_errhandler(m->u) != MPI_ERRHANDLER_NULL)
+        call_handler(dmesh_universe_comm(m->u), dmesh_universe_errhandler(m->u), 0, err, fn);
     else
         raise_on(err, MPI_COMM_NULL, fn);
     return err;

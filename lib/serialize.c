@@ -34,13 +34,14 @@ static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t
     }
 }
 
-int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+int dmesh_serialize(dmesh_t handle, char *buf, size_t len, size_t *needed)
 {
+    struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
     dmesh_saved_t s;
     int i, nflat;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     u = mesh->u;
@@ -177,7 +178,7 @@ static int saved_make(dmesh_creation_t *c)
     if (s->cuda) /* agreed inside, over the universe's communicator */
         DMESH_TRY(dmesh_universe_bind(c->u, x->o));
     for (i = 0; i < s->ndims; i++)
-        e[i] = dmesh_mesh_entry(x->m, i);
+        e[i] = dmesh_mesh_entry(dmesh_handle_mesh(x->m), i);
     for (i = 0; i < s->nflat; i++)
         x->fe[i] = x->flat[i].entry;
     DMESH_TRY(dmesh_universe_make(c->u, s->ndims, e, NULL, x->o));
