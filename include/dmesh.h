@@ -534,7 +534,10 @@ DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
  *   - MPI_ERRORS_ARE_FATAL (MPI's default on MPI_COMM_WORLD) and
  *     MPI_ERRORS_ABORT: dmesh writes "dmesh: <call> failed on rank <r> of
  *     its communicator: <detail> [<class>]" to stderr, then the handler ends
- *     the job;
+ *     the job. An agreed outcome of a collective call is written once per
+ *     job, by the lowest rank that failed (rank 0 for a mismatch); a call
+ *     tied to no communicator names the MPI_COMM_WORLD rank ("failed on
+ *     rank <r> of MPI_COMM_WORLD");
  *   - MPI_ERRORS_RETURN: the call returns its DMESH_ERR_* class;
  *   - a program's own handler: called once per failing call with the code
  *     (dmesh_error_class() maps it back to the class; MPI_Error_string gives

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "binding.h"
@@ -72,14 +73,37 @@ static int is_fatal(MPI_Errhandler eh)
     return eh == MPI_ERRORS_ARE_FATAL;
 }
 
-/* Before a fatal handler ends the job: what failed, where, and why. */
+/* The rank of this process in MPI_COMM_WORLD, -1 without MPI_Init (the
+ * sessions model): a call tied to no communicator names it. */
+static int world_rank(void)
+{
+    int initialized = 0, rank = -1;
+
+    if (MPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+/* Before a fatal handler ends the job: what failed, where, and why; once
+ * per job for an agreed outcome. Its writer (the lowest rank that failed,
+ * or rank 0) writes; the other ranks wait a moment before their handler,
+ * so that the first abort cannot end the writer before its line. */
 static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
 {
     const char *detail = dmesh_last_error();
     char found[40] = "";
     size_t n = strlen(fn);
-    int rank = -1, at = -1, skip = 0;
+    int rank = -1, size = 0, at = -1, skip = 0, writer = dmesh_error_writer();
 
+    if (!self) {
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+    }
+    if (!self && writer >= 0 && writer < size && rank != writer) {
+        struct timespec pause = {1, 0};
+        nanosleep(&pause, NULL);
+        return;
+    }
     /* "rank R: fn: ..." (a collective call's agreed detail): said once */
     if (sscanf(detail, "rank %d: %n", &at, &skip) == 1 && skip > 0) {
         snprintf(found, sizeof(found), " (found on rank %d)", at);
@@ -87,11 +111,14 @@ static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
     }
     if (strncmp(detail, fn, n) == 0 && detail[n] == ':')
         detail += detail[n + 1] == ' ' ? n + 2 : n + 1;
+    if (self)
+        rank = world_rank();
     if (!self)
-        MPI_Comm_rank(comm, &rank);
-    if (rank >= 0)
         fprintf(stderr, "dmesh: %s failed on rank %d of its communicator%s: %s [%s]\n", fn, rank,
                 found, detail, dmesh_error_string(err));
+    else if (rank >= 0)
+        fprintf(stderr, "dmesh: %s failed on rank %d of MPI_COMM_WORLD: %s [%s]\n", fn, rank,
+                detail, dmesh_error_string(err));
     else
         fprintf(stderr, "dmesh: %s failed (process %ld): %s [%s]\n", fn, (long)getpid(), detail,
                 dmesh_error_string(err));

@@ -105,5 +105,6 @@ test_errors_fatal_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_errors_fatal_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_errors_fatal_LDADD = lib/libdmesh.la
 TESTS += test/test_errors-np1.mpi test/test_errors-np2.mpi test/test_errors-np4.mpi \
-	test/errors-fatal-np1.mpi test/errors-fatal-np2.mpi test/errors-fatal-np4.mpi
+	test/errors-fatal-np1.mpi test/errors-fatal-np2.mpi test/errors-fatal-np4.mpi \
+	test/errors-fatal-np8.mpi
 EXTRA_DIST += test/errors-fatal.sh
