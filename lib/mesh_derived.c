@@ -283,7 +283,6 @@ static int flatten_reserve(dmesh_creation_t *c)
     derived_call_t *d = c->call;
     struct dmesh_mesh *m = d->mesh;
 
-    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, 1, &d->o);
     c->creating = 0;
     DMESH_TRY(dmesh_universe_intern(m->u, d->t.dim[0].name, &d->t.dim[0].name));
@@ -425,7 +424,6 @@ static int unflatten_reserve(dmesh_creation_t *c)
 {
     derived_call_t *d = c->call;
 
-    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, d->nnew, &d->o);
     unflatten_request(d->first, d->nnew, d->axes, &d->t, &c->request);
     DMESH_TRY(derived_reserve(d->mesh, d->nnew, d->axes, &d->o, &c->creating, d->e));
@@ -537,9 +535,13 @@ static int sub_local(struct dmesh_mesh *m, const int remain_dims[], derived_call
 static void sub_request(struct dmesh_mesh *m, const int remain_dims[], dmesh_request_t *r)
 {
     int keep[DMESH_MAX_DIMS] = {0};
+    char text[DMESH_REQUEST_TEXT] = "NULL";
 
     for (int k = 0; remain_dims != NULL && k < m->ndims; k++)
         keep[k] = remain_dims[k] != 0;
+    if (remain_dims != NULL)
+        dmesh_ints_text(m->ndims, keep, text, sizeof(text));
+    dmesh_request_part(r, "remain_dims", "%s", text);
     dmesh_request_string(r, "sub");
     dmesh_request_bytes(r, keep, sizeof(keep));
 }

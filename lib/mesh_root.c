@@ -382,12 +382,13 @@ static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t
     dmesh_request_layout(r, &a->layout);
     dmesh_request_part(r, "names", "%s", dmesh_names_text(n, a->names, text, sizeof(text)));
     dmesh_request_names(r, n, a->names);
-    dmesh_request_part(r, "options", "%s", "");
     dmesh_request_options(r, n, &a->opts);
-    dmesh_request_part(r, "rank map", "%s", "");
+    dmesh_request_part(r, "ranks", "%s", "");
     dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
-    if (a->rank_map != NULL && !a->local_map)
+    if (a->rank_map != NULL && !a->local_map) {
         dmesh_request_bytes(r, a->rank_map, (size_t)a->n * sizeof(int));
+        dmesh_request_long(r, DMESH_REQUEST_INTS, a->rank_map, (size_t)a->n * sizeof(int));
+    }
 }
 
 /* The entries of n dims, for dmesh_universe_make. */

@@ -226,10 +226,11 @@ static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o
 static void saved_request(const char *text, const dmesh_saved_t *s, const dmesh_options_t *o,
                           int err, dmesh_request_t *r)
 {
-    dmesh_request_part(r, "saved mesh", "%s", "");
-    if (text != NULL)
+    dmesh_request_part(r, "text", "%s", "");
+    if (text != NULL) {
         dmesh_request_string(r, text);
-    dmesh_request_part(r, "options", "%s", "");
+        dmesh_request_long(r, DMESH_REQUEST_LINES, text, strlen(text));
+    }
     if (err == DMESH_SUCCESS) /* the options, parsed only when all went well */
         dmesh_request_options(r, s->ndims, o);
 }
