@@ -436,6 +436,10 @@ DMESH_EXPORT int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *n
 
 /**
  * \brief Communicator of the caller's group along \p dim.
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it; to keep it beyond the mesh, keep a
+ * copy of your own: MPI_Comm_dup(comm, &mine).
  * \param[in] mesh the mesh
  * \param[in] dim dimension index
  * \param[out] comm borrowed communicator (do not free), valid while any mesh
@@ -691,6 +695,10 @@ DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
 /**
  * \brief An MPI Cartesian communicator with the mesh's shape, for
  *        MPI_Neighbor_* collectives and MPI_Cart_* queries.
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it; to keep it beyond the mesh, keep a
+ * copy of your own: MPI_Comm_dup(cart, &mine).
  * \param[in] mesh the mesh
  * \param[in] periods ndims flags: dimension d is periodic when periods[d] != 0
  * \param[in] reorder passed to MPI_Cart_create. With 0, the Cartesian
@@ -714,6 +722,12 @@ DMESH_EXPORT int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reor
  * \brief The communicator of the caller's group over some dimensions of the
  *        mesh: MPI_Cart_sub's job (keep two of three dimensions, say, for a
  *        per-plane communicator) in one call.
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it; to keep it beyond the mesh, keep a
+ * copy of your own: MPI_Comm_dup(newcomm, &mine).
+ * Unlike MPI_Cart_sub's result, it does not outlive dmesh_free() of the
+ * universe's last mesh.
  * \param[in] mesh the mesh
  * \param[in] remain_dims ndims flags: dimension d is kept when
  *            remain_dims[d] != 0

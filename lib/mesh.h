@@ -66,10 +66,16 @@ int dmesh_dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all);
 int dmesh_check_shape(const char *fn, int ndims, const int shape[], int size, int *n);
 int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o);
 
-/* Local: a new mesh handle of ndims dims in u (takes one reference on u);
- * names in dims must be interned in u (dmesh_universe_intern). */
+/* Local: a new mesh handle of ndims dims in u (takes one reference on u),
+ * made by the public call made_by (a string literal); names in dims must be
+ * interned in u (dmesh_universe_intern). */
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
-                   dmesh_t *out);
+                   const char *made_by, dmesh_t *out);
+
+/* Under DMESH_DEBUG, on the printing rank of each universe (its rank 0):
+ * how many meshes the program never freed, and the call that made each
+ * with the mesh (stderr). At MPI_Finalize (pcomm.c). */
+void dmesh_mesh_report_unfreed(void);
 
 /* dmesh_create for dmesh_shrink: the new universe comes from source
  * (universe.h; NULL: none) while it is made, so that a backend may make its

@@ -26,10 +26,10 @@ typedef struct {
     dmesh_dim_t dim[DMESH_MAX_DIMS];
 } draft_t;
 
-/* A new handle in u with the dims of t. */
-static int mesh_from(dmesh_universe_t *u, const draft_t *t, dmesh_t *out)
+/* A new handle in u with the dims of t, made by the call fn. */
+static int mesh_from(dmesh_universe_t *u, const draft_t *t, const char *fn, dmesh_t *out)
 {
-    return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, out);
+    return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, fn, out);
 }
 
 static int find_dim(const struct dmesh_mesh *m, const char *name)
@@ -129,7 +129,7 @@ int dmesh_slice(dmesh_t handle, int n, const char *const dim_names[], dmesh_t *s
     }
     DMESH_TRY(check_unique_names(&s, "dmesh_slice"));
     DMESH_TRY(check_joined(&s, 1, "dmesh_slice"));
-    return mesh_from(mesh->u, &s, submesh);
+    return mesh_from(mesh->u, &s, "dmesh_slice", submesh);
 }
 
 /* Options of the new axes of a derived mesh: info applies to them only. */
@@ -293,7 +293,7 @@ static int flatten_reserve(dmesh_creation_t *c)
         DMESH_TRY(derived_reserve(m, 1, d->axes, &d->o, &c->creating, d->e));
         d->t.dim[0].entry = d->e[0];
     }
-    return mesh_from(m->u, &d->t, &d->out);
+    return mesh_from(m->u, &d->t, c->fn, &d->out);
 }
 
 static int flatten_make(dmesh_creation_t *c)
@@ -429,7 +429,7 @@ static int unflatten_reserve(dmesh_creation_t *c)
     DMESH_TRY(derived_reserve(d->mesh, d->nnew, d->axes, &d->o, &c->creating, d->e));
     for (int k = 0; k < d->nnew; k++)
         d->t.dim[d->first + k].entry = d->e[k];
-    return mesh_from(c->u, &d->t, &d->out);
+    return mesh_from(c->u, &d->t, c->fn, &d->out);
 }
 
 static const dmesh_creation_ops_t unflatten_ops = {
@@ -507,7 +507,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
                                        i, k);
     DMESH_TRY(check_joined(&t, 0, "dmesh_concatenate"));
     DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
-    return mesh_from(dmesh_handle_mesh(meshes[0])->u, &t, out);
+    return mesh_from(dmesh_handle_mesh(meshes[0])->u, &t, "dmesh_concatenate", out);
 }
 
 /* dmesh_get_sub_comm: MPI_Cart_sub's job. The kept dimensions, joined in

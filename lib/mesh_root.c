@@ -401,7 +401,7 @@ static void entries_of(int n, const dmesh_dim_t dim[], dmesh_comm_entry_t *e[])
 /* Local, before the agreement: the universe, the mesh handle and the
  * reserved entries of a new root mesh. */
 static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_args_t *a,
-                        dmesh_t *out)
+                        const char *fn, dmesh_t *out)
 {
     dmesh_root_desc_t desc = {a->n,          a->rank_map, a->local_map, a->cuda,
                               a->opts.debug, &a->layout,  a->names};
@@ -417,7 +417,7 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
                                      &dim[d].entry);
     }
     if (err == DMESH_SUCCESS)
-        err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, out);
+        err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, fn, out);
     dmesh_universe_release(u); /* the mesh holds it now, or it goes */
     return err;
 }
@@ -493,7 +493,7 @@ static int root_reserve_hook(dmesh_creation_t *cr)
 
     if (r->a->opts.order == DMESH_ORDER_NODE)
         return DMESH_SUCCESS; /* the rank map needs the nodes: after the agreement */
-    DMESH_TRY(root_reserve(r->p, r->id, r->a, &r->m));
+    DMESH_TRY(root_reserve(r->p, r->id, r->a, r->c->fn, &r->m));
     cr->u = dmesh_handle_mesh(r->m)->u;
     dmesh_universe_set_source(cr->u, r->c->source);
     return DMESH_SUCCESS;
@@ -532,7 +532,7 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     else if (err == DMESH_SUCCESS)
         err = dmesh_node_order(r->a->size, lows, r->a->n, r->a->rank_map);
     if (err == DMESH_SUCCESS)
-        err = root_reserve(p, r->id, r->a, &r->m);
+        err = root_reserve(p, r->id, r->a, r->c->fn, &r->m);
     if (err == DMESH_SUCCESS) { /* the universe keeps the nodes for dmesh_get_dim_locality */
         dmesh_universe_set_node_lows(dmesh_handle_mesh(r->m)->u, lows);
         dmesh_universe_set_source(dmesh_handle_mesh(r->m)->u, r->c->source);

@@ -142,7 +142,7 @@ static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, int comm_c
                                          &flat[i].entry));
     }
     DMESH_TRY(dmesh_universe_flat_reserve(u, s->nflat));
-    return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, out);
+    return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, "dmesh_deserialize", out);
 }
 
 /* A deserialization for the creation driver (create.h), once the universe

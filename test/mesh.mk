@@ -34,6 +34,15 @@ test_test_mesh_valgrind_CFLAGS = $(AM_CFLAGS)
 test_test_mesh_valgrind_LDFLAGS = -no-install
 test_test_mesh_valgrind_LDADD = lib/libdmesh.la
 
+# DMESH_DEBUG=1's report of the meshes never freed, at MPI_Finalize.
+check_PROGRAMS += test/leak_report
+test_leak_report_SOURCES = test/leak_report.c
+test_leak_report_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_leak_report_CFLAGS = $(AM_CFLAGS)
+test_leak_report_LDADD = lib/libdmesh.la
+TESTS += test/leak-report-np1.mpi test/leak-report-np4.mpi
+EXTRA_DIST += test/leak-report.sh
+
 check_PROGRAMS += test/test_stale_handles
 test_test_stale_handles_SOURCES = test/test_stale_handles.c
 test_test_stale_handles_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)

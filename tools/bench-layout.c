@@ -212,7 +212,7 @@ static dmesh_t fake_root(dmesh_universe_t *u)
         dim[d].entry = dmesh_universe_entry_at(u, d);
         dim[d].name = dmesh_universe_root_name(u, d);
     }
-    if (dmesh_mesh_new(u, 4, 1, 1, dim, &m) != DMESH_SUCCESS)
+    if (dmesh_mesh_new(u, 4, 1, 1, dim, "dmesh_init", &m) != DMESH_SUCCESS)
         bench_die("dmesh_mesh_new", DMESH_ERR_NOMEM);
     return m;
 }
