@@ -180,6 +180,11 @@ static int raise_on(int err, MPI_Comm comm, const char *fn)
 
     if (mpi_open(self))
         call_handler(self ? MPI_COMM_SELF : comm, MPI_ERRHANDLER_NULL, self, err, fn);
+    else if (!dmesh_mpi_is_ours()) /* no handler to trust: the detail is not lost */
+        fprintf(stderr,
+                "dmesh: %s failed (process %ld, not raised: the MPI running is not the one "
+                "dmesh was built for): %s [%s]\n",
+                fn, (long)getpid(), dmesh_last_error(), dmesh_error_string(err));
     return err;
 }
 
