@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "error.h"
 #include "create.h"
@@ -166,10 +167,19 @@ static int check_device_type(const char *device_type, int *cuda)
 {
     if (device_type == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "device type is NULL (use \"cpu\" or \"cuda\")");
-    if (strcmp(device_type, "cpu") != 0 && strcmp(device_type, "cuda") != 0)
+    if (strcasecmp(device_type, "nccl") == 0)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "device type \"%s\" is not \"cpu\" or \"cuda\": NCCL is a "
+                               "backend, of device type \"cuda\" (its default there; info "
+                               "dmesh_backend=nccl)",
+                               device_type);
+    if (strchr(device_type, ':') != NULL)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "device type \"%s\" is not \"cpu\" or \"cuda\" (no device index: "
-                               "dmesh binds the device itself)",
+                               "dmesh binds the device itself; dmesh_device forces one)",
+                               device_type);
+    if (strcmp(device_type, "cpu") != 0 && strcmp(device_type, "cuda") != 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "device type \"%s\" is not \"cpu\" or \"cuda\"",
                                device_type);
     *cuda = device_type[0] == 'c' && device_type[1] == 'u';
     return DMESH_SUCCESS;

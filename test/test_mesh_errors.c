@@ -147,6 +147,14 @@ MT_TEST(arg_creation)
     for (size_t i = 0; i < sizeof(bad_devices) / sizeof(bad_devices[0]); i++)
         WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, bad_devices[i], 1, shape, NULL, MPI_INFO_NULL, &h),
                     DMESH_ERR_ARG, h);
+    /* the detail says what the value is instead */
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "nccl", 1, shape, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "NCCL is a backend, of device type \"cuda\"") != NULL);
+    MT_CHECK(strstr(dmesh_last_error(), "device index") == NULL);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cuda:0", 1, shape, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "no device index") != NULL);
     WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, shape, NULL, NULL, MPI_INFO_NULL, &h),
                 DMESH_ERR_ARG, h);
     WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cuda:0", 1, shape, ranks, NULL, MPI_INFO_NULL, &h),
@@ -1020,6 +1028,9 @@ MT_TEST(cuda_without_device)
             MT_RC(rc2, DMESH_ERR_NO_DEVICE);
         MT_CHECK(h == DMESH_NULL && h2 == DMESH_NULL);
         MT_CHECK(dmesh_last_error()[0] != '\0');
+        /* CUDA's own words come after dmesh's */
+        if (strstr(dmesh_last_error(), "cudaGetDeviceCount") != NULL)
+            MT_CHECK(strstr(dmesh_last_error(), "no usable CUDA device (CUDA says, ") != NULL);
     }
     if (h != DMESH_NULL)
         dmesh_free(&h);
