@@ -17,7 +17,8 @@
 #include "handle.h"
 #include "mesh.h"
 
-int dmesh_mesh_get(dmesh_t mesh, long long dim, const char *func, struct dmesh_mesh **m)
+/* dmesh_mesh_get's failure: its detail. */
+int dmesh_mesh_get_failed(dmesh_t mesh, long long dim, const char *func)
 {
     struct dmesh_mesh *x = dmesh_handle_mesh(mesh);
 
@@ -25,11 +26,7 @@ int dmesh_mesh_get(dmesh_t mesh, long long dim, const char *func, struct dmesh_m
         return mesh == DMESH_NULL
                    ? dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func)
                    : dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid mesh handle", func);
-    if (dim != DMESH_ANY_DIM && (dim < 0 || dim >= x->ndims))
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, %d)", func, dim,
-                               x->ndims);
-    *m = x;
-    return DMESH_SUCCESS;
+    return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, %d)", func, dim, x->ndims);
 }
 
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],

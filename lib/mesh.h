@@ -90,6 +90,19 @@ int dmesh_create_shrunk(MPI_Comm comm, const char *device_type, int ndims, const
  * without reading the memory of any mesh. dim is wider than int so that no
  * int a user passes (INT_MIN included) is taken for the sentinel. */
 #define DMESH_ANY_DIM (-9223372036854775807LL - 1)
-int dmesh_mesh_get(dmesh_t mesh, long long dim, const char *func, struct dmesh_mesh **m);
+int dmesh_mesh_get_failed(dmesh_t mesh, long long dim, const char *func);
+static inline int dmesh_mesh_get(dmesh_t mesh, long long dim, const char *func,
+                                 struct dmesh_mesh **m)
+{
+    struct dmesh_mesh *x = dmesh_handle_mesh(mesh);
+
+    /* the success path inline: no call (the detail of a failure is one) */
+    if (x == NULL || (dim != DMESH_ANY_DIM && (dim < 0 || dim >= x->ndims))) {
+        dmesh_mesh_get_failed(mesh, dim, func);
+        return DMESH_ERR_ARG;
+    }
+    *m = x;
+    return DMESH_SUCCESS;
+}
 
 #endif /* DMESH_MESH_H */

@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "mesh.h"
+#include "mesh_local.h"
 #include "text.h"
 
 #define DMESH_STACK_DEPTH 64
@@ -100,35 +101,12 @@ static int not_member(const char *func)
 
 int dmesh_get_coordinate(dmesh_t handle, int maxdims, int coords[], int *is_member)
 {
-    struct dmesh_mesh *mesh;
-    const dmesh_universe_t *u;
-    int d;
-
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
-    DMESH_CHECK_PTR(is_member);
-    u = mesh->u;
-    DMESH_CHECK_PTR(coords);
-    if (maxdims < mesh->ndims)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                               mesh->ndims);
-    /* outside the mesh: MPI_UNDEFINED, as MPI marks "no such rank/colour" */
-    for (d = 0; d < mesh->ndims; d++)
-        coords[d] =
-            dmesh_universe_my_index(u) >= 0 ? dmesh_mesh_entry(mesh, d)->position : MPI_UNDEFINED;
-    *is_member = dmesh_universe_my_index(u) >= 0;
-    return DMESH_SUCCESS;
+    return dmesh_coordinate_inline(handle, maxdims, coords, is_member);
 }
 
 int dmesh_get_local_rank(dmesh_t handle, int dim, int *rank)
 {
-    struct dmesh_mesh *mesh;
-
-    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
-    DMESH_CHECK_PTR(rank);
-    if (dmesh_universe_my_index(mesh->u) < 0)
-        return not_member(__func__);
-    *rank = dmesh_mesh_entry(mesh, dim)->position;
-    return DMESH_SUCCESS;
+    return dmesh_local_rank_inline(handle, dim, rank);
 }
 
 /* Ranks of the copy of atoms that contains index; outputs only on success. */
@@ -177,11 +155,7 @@ int dmesh_get_ranks(dmesh_t handle, int maxranks, int ranks[], int *nranks)
 
 int dmesh_get_comm(dmesh_t handle, int dim, MPI_Comm *comm)
 {
-    struct dmesh_mesh *mesh;
-
-    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
-    DMESH_CHECK_PTR(comm);
-    return dmesh_universe_hand_out(mesh->u, dmesh_mesh_entry(mesh, dim), __func__, comm);
+    return dmesh_comm_inline(handle, dim, comm);
 }
 
 int dmesh_get_device(dmesh_t handle, int *device)
