@@ -7,9 +7,9 @@
 #   test_mesh         facts from PyTorch's DeviceMesh tests and every operation
 #   test_mesh_errors  error classes, agreement check, options
 #   mesh-unknown.sh   test_mesh_errors with unknown DMESH_* variables set
-#   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
-#   test_stale_handles  freed, copied and never-made handles in every entry
-#                     point (also under `make valgrind-check`)
+#   test_mesh_valgrind  short program for `make valgrind-check` (and in TESTS):
+#                     error paths, and freed, copied and never-made handles in
+#                     every entry point
 #   test_backend      the backend table with one more line: the "dup" backend
 #                     of test/backend_dup.c, through every hook
 
@@ -43,13 +43,7 @@ test_leak_report_LDADD = lib/libdmesh.la
 TESTS += test/leak-report-np1.mpi test/leak-report-np4.mpi
 EXTRA_DIST += test/leak-report.sh
 
-check_PROGRAMS += test/test_stale_handles
-test_test_stale_handles_SOURCES = test/test_stale_handles.c
-test_test_stale_handles_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
-test_test_stale_handles_CFLAGS = $(AM_CFLAGS)
-test_test_stale_handles_LDFLAGS = -no-install
-test_test_stale_handles_LDADD = lib/libdmesh.la
-TESTS += test/test_stale_handles-np1.mpi test/test_stale_handles-np2.mpi
+TESTS += test/test_mesh_valgrind-np1.mpi test/test_mesh_valgrind-np2.mpi
 
 # Its own copy of lib/backend.c, whose table lists test/backend_dup.c's
 # backend: the rest of the library comes from libdmesh_core unchanged.
@@ -71,12 +65,9 @@ EXTRA_DIST += test/valgrind-leaks.sh test/mesh-unknown.sh
 # Leak check of dmesh under valgrind at 2 ranks (called by .ci/run; not in
 # TESTS). Fails only on lost blocks that dmesh allocated.
 .PHONY: valgrind-check valgrind-check-fortran
-valgrind-check: test/test_mesh_valgrind$(EXEEXT) test/test_stale_handles$(EXEEXT) \
-	  valgrind-check-fortran
+valgrind-check: test/test_mesh_valgrind$(EXEEXT) valgrind-check-fortran
 	$(DMESH_TEST_ENV) $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' \
 	  ./test/test_mesh_valgrind$(EXEEXT) 2
-	$(DMESH_TEST_ENV) $(SHELL) '$(abs_top_srcdir)/test/valgrind-leaks.sh' \
-	  ./test/test_stale_handles$(EXEEXT) 2
 
 # Creation calls on a communicator of the MPI-4 sessions model (no
 # MPI_Init), and the release of the private duplicate when the program frees
