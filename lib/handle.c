@@ -79,7 +79,7 @@ void dmesh_handle_end(dmesh_t h)
 
     pthread_mutex_lock(&lock);
     s = slot_of(idx);
-    gen = s->gen + 1;
+    gen = (s->gen + 1) & DMESH_HANDLE_GEN_MASK;
     __atomic_store_n(&s->gen, gen != 0 ? gen : 1, __ATOMIC_RELEASE);
     __atomic_store_n(&s->mesh, NULL, __ATOMIC_RELEASE);
     s->made_by = NULL;

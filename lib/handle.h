@@ -22,6 +22,9 @@ struct dmesh_mesh;
 /* The bits of a handle below the generation: the index plus one (a
  * handle is never DMESH_NULL). */
 #define DMESH_HANDLE_GEN_SHIFT (sizeof(uintptr_t) >= 8 ? 32 : 24)
+/* The generations a handle can carry (2^32, or 2^8 where pointers have 32
+ * bits): a slot's generation stays below, 0 excluded. */
+#define DMESH_HANDLE_GEN_MASK ((uint32_t)(UINTPTR_MAX >> DMESH_HANDLE_GEN_SHIFT))
 
 typedef struct {
     uint32_t gen;            /* of the mesh in the slot, or of the next one */
