@@ -770,6 +770,20 @@ static int mm_ranks(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, 
     return dmesh_create(MPI_COMM_WORLD, "cpu", 1, (int[]){mt_size}, ranks, NULL, MPI_INFO_NULL, h);
 }
 
+static int mm_from_comms(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    MPI_Comm dup;
+    int rc;
+
+    (void)root, (void)c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    snprintf(want, len, "dmesh_from_comms: rank %d passed names (y), rank 0 (x)", from);
+    rc = dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, &dup, (int[]){mt_size}, NULL,
+                          odd ? (const char *[]){"y"} : (const char *[]){"x"}, h);
+    MPI_Comm_free(&dup);
+    return rc;
+}
+
 static int mm_flatten(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
 {
     (void)c;
@@ -854,6 +868,7 @@ static const mismatch_row_t mismatch_table[] = {
     {"dmesh_init names NULL", mm_unnamed},
     {"dmesh_init options", mm_options},
     {"dmesh_create ranks", mm_ranks},
+    {"dmesh_from_comms names", mm_from_comms},
     {"dmesh_flatten name", mm_flatten},
     {"dmesh_unflatten sizes", mm_unflatten_sizes},
     {"dmesh_unflatten names", mm_unflatten_names},
