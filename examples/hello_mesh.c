@@ -26,7 +26,9 @@ int main(int argc, char **argv)
 
     /* No return code to check: as with MPI's own calls, a failure goes to
      * MPI_COMM_WORLD's error handler, fatal by default, which ends the job
-     * after dmesh has written what went wrong to stderr. */
+     * after dmesh has written what went wrong to stderr. The exception: a
+     * program run under another MPI than dmesh was built with gets the
+     * class back (DMESH_ERR_MPI) and the detail on stderr, nothing raised. */
     dmesh_init(MPI_COMM_WORLD, "cpu", 3, shape, names, MPI_INFO_NULL, &mesh);
     dmesh_get_coordinate(mesh, 3, coords, &member);
     printf("rank %d: (dp, pp, tp) = (%d, %d, %d)\n", rank, coords[0], coords[1], coords[2]);

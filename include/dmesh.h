@@ -241,7 +241,8 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
 /**
  * \brief Free a mesh handle and set it to DMESH_NULL.
  * \param[in,out] mesh handle to free; a DMESH_NULL handle is accepted
- * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL
+ * \return DMESH_SUCCESS, or DMESH_ERR_ARG if \p mesh is NULL or not a live
+ *         handle (freed or invalid mesh handle)
  * \note Local for every mesh but the last of its universe. Freeing the last
  *       one frees the communicators of the universe that the caller holds
  *       (MPI_Comm_free, and the NCCL ones' destruction), which is collective
@@ -260,6 +261,9 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  *       dmesh_get_cart_comm(), ...: collective over the root communicator,
  *       non-members included) before it frees its last mesh.
  *       A mesh still on the current-mesh stack must not be freed.
+ *       Copies of a freed handle stay invalid: every call given one returns
+ *       DMESH_ERR_ARG ("freed or invalid mesh handle"), as for a value that
+ *       was never a handle, also after new meshes are made.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
 
@@ -433,6 +437,10 @@ DMESH_EXPORT int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *n
 
 /**
  * \brief Communicator of the caller's group along \p dim.
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it; to keep it beyond the mesh, keep a
+ * copy of your own: MPI_Comm_dup(comm, &mine).
  * \param[in] mesh the mesh
  * \param[in] dim dimension index
  * \param[out] comm borrowed communicator (do not free), valid while any mesh
@@ -531,7 +539,10 @@ DMESH_EXPORT int dmesh_get_current(dmesh_t *mesh);
  *   - MPI_ERRORS_ARE_FATAL (MPI's default on MPI_COMM_WORLD) and
  *     MPI_ERRORS_ABORT: dmesh writes "dmesh: <call> failed on rank <r> of
  *     its communicator: <detail> [<class>]" to stderr, then the handler ends
- *     the job;
+ *     the job. An agreed outcome of a collective call is written once per
+ *     job, by the lowest rank that failed (rank 0 for a mismatch); a call
+ *     tied to no communicator names the MPI_COMM_WORLD rank ("failed on
+ *     rank <r> of MPI_COMM_WORLD");
  *   - MPI_ERRORS_RETURN: the call returns its DMESH_ERR_* class;
  *   - a program's own handler: called once per failing call with the code
  *     (dmesh_error_class() maps it back to the class; MPI_Error_string gives
@@ -685,6 +696,10 @@ DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
 /**
  * \brief An MPI Cartesian communicator with the mesh's shape, for
  *        MPI_Neighbor_* collectives and MPI_Cart_* queries.
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it; to keep it beyond the mesh, keep a
+ * copy of your own: MPI_Comm_dup(cart, &mine).
  * \param[in] mesh the mesh
  * \param[in] periods ndims flags: dimension d is periodic when periods[d] != 0
  * \param[in] reorder passed to MPI_Cart_create. With 0, the Cartesian
@@ -708,6 +723,12 @@ DMESH_EXPORT int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reor
  * \brief The communicator of the caller's group over some dimensions of the
  *        mesh: MPI_Cart_sub's job (keep two of three dimensions, say, for a
  *        per-plane communicator) in one call.
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it; to keep it beyond the mesh, keep a
+ * copy of your own: MPI_Comm_dup(newcomm, &mine).
+ * Unlike MPI_Cart_sub's result, it does not outlive dmesh_free() of the
+ * universe's last mesh.
  * \param[in] mesh the mesh
  * \param[in] remain_dims ndims flags: dimension d is kept when
  *            remain_dims[d] != 0

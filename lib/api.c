@@ -16,6 +16,7 @@
 
 #include "api_names.h"
 #include "error.h"
+#include "mesh_local.h"
 #include "raise.h"
 
 DMESH_API_MESH_NAMES(DMESH_API_DECLARE_IMPL)
@@ -158,14 +159,15 @@ int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
     ON_MESH(mesh, impl_dmesh_get_device_type(mesh, device_type));
 }
 
+/* Hot: the work here, no call when it succeeds (mesh_local.h). */
 int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member)
 {
-    ON_MESH(mesh, impl_dmesh_get_coordinate(mesh, maxdims, coords, is_member));
+    ON_MESH(mesh, dmesh_coordinate_inline(mesh, maxdims, coords, is_member));
 }
 
 int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
 {
-    ON_MESH(mesh, impl_dmesh_get_local_rank(mesh, dim, rank));
+    ON_MESH(mesh, dmesh_local_rank_inline(mesh, dim, rank));
 }
 
 int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int *nranks)
@@ -180,7 +182,7 @@ int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
 
 int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
 {
-    int err = impl_dmesh_get_comm(mesh, dim, comm);
+    int err = dmesh_comm_inline(mesh, dim, comm); /* hot: mesh_local.h */
 
     ON_MESH(mesh, null_comm(err, comm));
 }

@@ -9,6 +9,7 @@
 
 #include "api_names.h"
 #include "error.h"
+#include "layout_decompose.h"
 #include "raise.h"
 
 DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_IMPL)
@@ -77,10 +78,11 @@ int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
     ON_SELF(impl_dmesh_axis_prepare(a, n, p));
 }
 
+/* Hot: the work here, no call when it succeeds (layout_decompose.h). */
 int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int *group,
                                   int *position)
 {
-    ON_SELF(impl_dmesh_prepared_axis_decompose(p, index, group, position));
+    ON_SELF(dmesh_prepared_decompose_inline(p, index, group, position));
 }
 
 int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],

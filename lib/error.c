@@ -19,6 +19,11 @@
 
 static _Thread_local char last_detail[DMESH_DETAIL_LEN];
 
+/* Which detail the ranks agreed on: the count of details set so far on
+ * this thread when it was marked, and the rank that writes it. */
+static _Thread_local unsigned long details_set, agreed_at;
+static _Thread_local int agreed_writer = -1;
+
 /* The MPI codes of the classes (0: not registered); codes[0] unused. */
 static int codes[DMESH_ERR_LASTCODE];
 static int registered;
@@ -72,7 +77,20 @@ int dmesh_error_set(int err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(last_detail, sizeof(last_detail), fmt, ap);
     va_end(ap);
+    details_set++;
     return err;
+}
+
+int dmesh_error_agreed(int err, int writer)
+{
+    agreed_at = details_set;
+    agreed_writer = writer;
+    return err;
+}
+
+int dmesh_error_writer(void)
+{
+    return details_set != 0 && agreed_at == details_set ? agreed_writer : -1;
 }
 
 int dmesh_error_mpi(int mpi_err, const char *what)

@@ -17,6 +17,16 @@
 /* Record "detail" (printf format) for dmesh_last_error() and return err. */
 int dmesh_error_set(int err, const char *fmt, ...) DMESH_PRINTF(2, 3);
 
+/* The detail just set (dmesh_error_set) is the same on every rank of the
+ * communicator the call is collective over (an agreed outcome): of them,
+ * rank writer alone writes it before a fatal handler (raise.c). Returns
+ * err. A detail set later on this thread is no longer agreed. */
+int dmesh_error_agreed(int err, int writer);
+
+/* The rank that writes the current detail when it is agreed, else -1
+ * (every rank that failed writes its own). */
+int dmesh_error_writer(void);
+
 /* Record an MPI failure: "what: <MPI's error string>"; returns DMESH_ERR_MPI. */
 int dmesh_error_mpi(int mpi_err, const char *what);
 

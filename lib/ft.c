@@ -36,9 +36,11 @@ int dmesh_ft_unsupported(const char *fn)
                            dmesh_ulfm_how());
 }
 
-int dmesh_revoke(dmesh_t mesh)
+int dmesh_revoke(dmesh_t handle)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
         return dmesh_ft_unsupported(__func__);
     return dmesh_universe_revoke(mesh->u);
@@ -83,13 +85,14 @@ static int ranks_in_comm(MPI_Comm comm, MPI_Group group, int **out, int *n)
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *nfailed)
+int dmesh_get_failed(dmesh_t handle, int maxranks, int ranks[], int *nfailed)
 {
+    struct dmesh_mesh *mesh;
     MPI_Comm comm;
     MPI_Group failed = MPI_GROUP_NULL;
     int *found = NULL, n = 0, rc, err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(nfailed);
     if (maxranks < 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d is negative", __func__, maxranks);
@@ -250,14 +253,14 @@ typedef struct {
 } shrink_plan_t;
 
 /* Local: the new mesh's shape and ranks (ranks of survivors). */
-static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
+static int plan(struct dmesh_mesh *mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
 {
     dmesh_universe_t *u = mesh->u;
     int d, got = 0;
 
-    DMESH_TRY(dmesh_get_ndims(mesh, &s->ndims));
-    DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, s->shape));
-    DMESH_TRY(dmesh_get_size(mesh, &s->n));
+    DMESH_TRY(dmesh_get_ndims(mesh->handle, &s->ndims));
+    DMESH_TRY(dmesh_get_shape(mesh->handle, DMESH_MAX_DIMS, s->shape));
+    DMESH_TRY(dmesh_get_size(mesh->handle, &s->n));
     if (dim != DMESH_KEEP_SHAPE && (dim < 0 || dim >= s->ndims))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "dmesh_shrink: dim %d out of range [0, %d) "
@@ -269,7 +272,7 @@ static int plan(dmesh_t mesh, int dim, MPI_Comm survivors, shrink_plan_t *s)
     s->new_ranks = malloc((size_t)s->n * sizeof(int));
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
-    DMESH_TRY(dmesh_get_ranks(mesh, s->n, s->ranks, &got));
+    DMESH_TRY(dmesh_get_ranks(mesh->handle, s->n, s->ranks, &got));
     DMESH_TRY(dmesh_ft_survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u),
                                       survivors, &s->rank_of));
     return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
@@ -335,8 +338,10 @@ int dmesh_ft_shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors)
     return DMESH_SUCCESS;
 }
 
-int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
+int dmesh_shrink(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
 {
+    struct dmesh_mesh *mesh;
+
     shrink_plan_t s;
     dmesh_shrink_source_t src;
     MPI_Comm comm = MPI_COMM_NULL;
@@ -344,7 +349,7 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
     uint64_t hash;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
         return dmesh_ft_unsupported(__func__);
     DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, &comm));

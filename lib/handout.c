@@ -25,13 +25,6 @@
 #include "error.h"
 #include "handout.h"
 
-struct dmesh_handout {
-    int freed;     /* by the program (MPI_Comm_free of the borrowed handle) */
-    int releasing; /* dmesh frees it: the callback has nothing to say */
-    int debug;
-    char what[96];
-};
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int keyval = MPI_KEYVAL_INVALID;
 
@@ -92,11 +85,6 @@ int dmesh_handout_attach(dmesh_handout_t **h, MPI_Comm c, MPI_Errhandler eh, con
     return rc == MPI_SUCCESS ? DMESH_SUCCESS
                              : dmesh_error_mpi(rc, "handing out a communicator (its error "
                                                    "handler and attribute)");
-}
-
-int dmesh_handout_freed(const dmesh_handout_t *h)
-{
-    return h != NULL && __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE);
 }
 
 int dmesh_handout_check(const dmesh_handout_t *h, const char *fn)

@@ -6,7 +6,14 @@
 
 #include <mpi.h>
 
-typedef struct dmesh_handout dmesh_handout_t;
+/* In the header for dmesh_handout_freed only (inline: the hand-out of a
+ * communicator the program holds already reads freed, and nothing else). */
+typedef struct dmesh_handout {
+    int freed;     /* by the program (MPI_Comm_free of the borrowed handle) */
+    int releasing; /* dmesh frees it: the callback has nothing to say */
+    int debug;
+    char what[96];
+} dmesh_handout_t;
 
 /* Local, at the first hand-out of c: c gets the error handler eh (that of
  * the communicator the mesh was made from, as MPI_Comm_split's result
@@ -24,7 +31,10 @@ int dmesh_handout_attach(dmesh_handout_t **h, MPI_Comm c, MPI_Errhandler eh, con
 int dmesh_handout_check(const dmesh_handout_t *h, const char *fn);
 
 /* Local: whether the program freed the communicator of h (0 for NULL). */
-int dmesh_handout_freed(const dmesh_handout_t *h);
+static inline int dmesh_handout_freed(const dmesh_handout_t *h)
+{
+    return h != NULL && __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE);
+}
 
 /* Local: around dmesh's own calls on a handed-out communicator c (the
  * bootstrap of a paired communicator after the program has it), so that

@@ -23,6 +23,7 @@
 
 #include "dmesh_layout.h"
 #include "error.h"
+#include "layout_decompose.h"
 #include "layout_check.h"
 #include "rank_map.h"
 
@@ -384,27 +385,11 @@ int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
     return DMESH_SUCCESS;
 }
 
-/* The hot path of every creation and coordinate query: no complement, no
- * division instruction, and quotients that do not depend on each other.
- * Digit 0 has stride 1: its quotient is the index. */
+/* The hot path of every creation and coordinate query (layout_decompose.h). */
 int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int *group,
                                   int *position)
 {
-    uint64_t i = (uint64_t)index, sum = 0;
-
-    if (p == NULL || group == NULL || position == NULL || p->ndigits < 0 ||
-        p->ndigits > DMESH_PREPARED_MAX_DIGITS)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: NULL argument or unprepared axis", __func__);
-    if (index < 0 || index >= p->n)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: index %d is not in [0, %d)", __func__, index,
-                               p->n);
-    if (p->ndigits > 0)
-        sum = i * p->coef[0];
-    for (int k = 1; k < p->ndigits; k++)
-        sum += ((i * p->magic[k]) >> (p->shift[k] & 63)) * p->coef[k];
-    *group = (int)(uint32_t)sum;
-    *position = (int)(sum >> 32);
-    return DMESH_SUCCESS;
+    return dmesh_prepared_decompose_inline(p, index, group, position);
 }
 
 int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],

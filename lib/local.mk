@@ -12,14 +12,14 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/error.c lib/error.h lib/raise.c lib/raise.h lib/binding.h \
 	lib/api.c lib/api_layout.c lib/api_names.h lib/api_impl.h \
 	lib/agree.c lib/agree.h lib/fault.h \
-	lib/layout.c lib/layout_text.c lib/layout_check.h \
+	lib/layout.c lib/layout_text.c lib/layout_check.h lib/layout_decompose.h \
 	lib/options.c lib/options.h lib/option_value.c lib/option_value.h \
 	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
 	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h \
 	lib/universe.c lib/universe_comms.c lib/universe.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
-	lib/mesh.c lib/mesh_root.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h \
+	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \
 	lib/comm_nccl.h lib/topo.h
 lib_libdmesh_core_la_CFLAGS = $(AM_CFLAGS) $(DMESH_VISIBILITY_CFLAGS)

@@ -7,39 +7,80 @@
 #include "api_impl.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "error.h"
 #include "fault.h"
+#include "handle.h"
 #include "mesh.h"
 
-int dmesh_mesh_check(dmesh_t mesh, long long dim, const char *func)
+/* dmesh_mesh_get's failure: its detail. */
+int dmesh_mesh_get_failed(dmesh_t mesh, long long dim, const char *func)
 {
-    if (mesh == DMESH_NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func);
-    if (dim != DMESH_ANY_DIM && (dim < 0 || dim >= mesh->ndims))
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, %d)", func, dim,
-                               mesh->ndims);
-    return DMESH_SUCCESS;
+    struct dmesh_mesh *x = dmesh_handle_mesh(mesh);
+
+    if (x == NULL)
+        return mesh == DMESH_NULL
+                   ? dmesh_error_set(DMESH_ERR_ARG, "%s: mesh is DMESH_NULL", func)
+                   : dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid mesh handle", func);
+    return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %lld out of range [0, %d)", func, dim, x->ndims);
 }
 
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
-                   dmesh_t *out)
+                   const char *made_by, dmesh_t *out)
 {
-    dmesh_t m = DMESH_FAULT_MALLOC(sizeof(*m) + (size_t)ndims * sizeof(m->dim[0]));
+    struct dmesh_mesh *m = DMESH_FAULT_MALLOC(sizeof(*m) + (size_t)ndims * sizeof(m->dim[0]));
+    int err;
 
     if (m == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "mesh handle: out of memory");
+    err = dmesh_handle_new(m, made_by, &m->handle);
+    if (err != DMESH_SUCCESS) {
+        free(m);
+        return err;
+    }
     m->u = u;
     m->ndims = ndims;
     m->named = named;
     m->is_root = is_root;
     memcpy(m->dim, dims, (size_t)ndims * sizeof(m->dim[0]));
     dmesh_universe_retain(u);
-    *out = m;
+    *out = m->handle;
     return DMESH_SUCCESS;
+}
+
+/* One unfreed mesh of a printing universe: counted (arg: a count), or
+ * written (arg: NULL). */
+static void unfreed(struct dmesh_mesh *m, const char *made_by, void *arg)
+{
+    char text[200];
+    size_t needed = 0;
+
+    if (!dmesh_universe_debugging(m->u))
+        return;
+    if (arg != NULL) {
+        (*(int *)arg)++;
+        return;
+    }
+    if (dmesh_to_string(m->handle, text, sizeof(text), &needed) != DMESH_SUCCESS)
+        snprintf(text, sizeof(text), "?");
+    dmesh_universe_debug(m->u, "  made by %s: %s%s", made_by != NULL ? made_by : "?", text,
+                         needed >= sizeof(text) ? "..." : "");
+}
+
+void dmesh_mesh_report_unfreed(void)
+{
+    int n = 0;
+
+    dmesh_handle_each(unfreed, &n);
+    if (n == 0)
+        return;
+    fprintf(stderr, "dmesh: at MPI_Finalize, %d mesh%s never freed (dmesh_free):\n", n,
+            n == 1 ? "" : "es");
+    dmesh_handle_each(unfreed, NULL);
 }
 
 int dmesh_dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all)
@@ -56,7 +97,7 @@ int dmesh_dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all)
     return DMESH_SUCCESS;
 }
 
-int dmesh_mesh_concat(const struct dmesh_s *m, dmesh_axis_t *all)
+int dmesh_mesh_concat(const struct dmesh_mesh *m, dmesh_axis_t *all)
 {
     return dmesh_dims_concat(m->ndims, m->dim, all);
 }
@@ -98,17 +139,23 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o)
 
 int dmesh_free(dmesh_t *mesh)
 {
+    struct dmesh_mesh *m;
+
     DMESH_CHECK_PTR(mesh);
     if (*mesh == DMESH_NULL)
         return DMESH_SUCCESS;
-    dmesh_universe_release((*mesh)->u);
-    free(*mesh);
+    DMESH_TRY(dmesh_mesh_get(*mesh, DMESH_ANY_DIM, "dmesh_free", &m));
+    dmesh_handle_end(m->handle);
+    dmesh_universe_release(m->u);
+    free(m);
     *mesh = DMESH_NULL;
     return DMESH_SUCCESS;
 }
 
 int dmesh_abort(dmesh_t mesh)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_abort"));
-    return dmesh_universe_abort(mesh->u);
+    struct dmesh_mesh *m;
+
+    DMESH_TRY(dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_abort", &m));
+    return dmesh_universe_abort(m->u);
 }

@@ -21,11 +21,12 @@
 #include "fault.h"
 #include "mesh.h"
 #include "request.h"
+#include "text.h"
 
 /* The cache key of (layout, periods, reorder): at most 16 sizes whose
  * product fits an int (about 40 characters) and 16 period flags. */
-static int cart_key(dmesh_t m, const int periods[], int reorder, dmesh_axis_t *axis, int shape[],
-                    char key[DMESH_OPTIONS_KEY_LEN])
+static int cart_key(struct dmesh_mesh *m, const int periods[], int reorder, dmesh_axis_t *axis,
+                    int shape[], char key[DMESH_OPTIONS_KEY_LEN])
 {
     dmesh_axis_t all;
     size_t used;
@@ -88,13 +89,24 @@ static int cart_create(dmesh_universe_t *u, const dmesh_axis_t *axis, int ndims,
 }
 
 /* The request (request.h): the mesh's axes and the key. */
-static void cart_request(dmesh_t m, const char *key, dmesh_request_t *r)
+static void cart_request(struct dmesh_mesh *m, const int periods[], int reorder, const char *key,
+                         dmesh_request_t *r)
 {
+    char text[DMESH_REQUEST_TEXT] = "NULL";
+    int flags[DMESH_MAX_DIMS] = {0}, d, r01 = reorder != 0;
+
     dmesh_request_part(r, "mesh", "(%d dimensions)", m->ndims);
     dmesh_request_bytes(r, &m->ndims, sizeof(int));
-    for (int d = 0; d < m->ndims; d++)
+    for (d = 0; d < m->ndims; d++)
         dmesh_request_axis(r, dmesh_mesh_axis(m, d));
-    dmesh_request_part(r, "periods and reorder", "%s", "");
+    for (d = 0; periods != NULL && d < m->ndims; d++)
+        flags[d] = periods[d] != 0;
+    if (periods != NULL)
+        dmesh_ints_text(m->ndims, flags, text, sizeof(text));
+    dmesh_request_part(r, "periods", "%s", text);
+    dmesh_request_bytes(r, flags, sizeof(flags));
+    dmesh_request_part(r, "reorder", "%d", r01);
+    dmesh_request_bytes(r, &r01, sizeof(r01));
     dmesh_request_string(r, key);
 }
 
@@ -102,7 +114,7 @@ static void cart_request(dmesh_t m, const char *key, dmesh_request_t *r)
  * found in the cache or added (the same on every rank: their caches are
  * equal), one agreement, the communicator made when it was added. */
 typedef struct {
-    dmesh_t mesh;
+    struct dmesh_mesh *mesh;
     const int *periods;
     int reorder;
     dmesh_axis_t axis;
@@ -147,13 +159,15 @@ static void cart_rollback(dmesh_creation_t *c)
 static const dmesh_creation_ops_t cart_ops = {
     .reserve = cart_reserve, .make = cart_make, .rollback = cart_rollback};
 
-int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm *cart)
+int dmesh_get_cart_comm(dmesh_t handle, const int periods[], int reorder, MPI_Comm *cart)
 {
-    cart_call_t x = {.mesh = mesh, .periods = periods, .reorder = reorder};
+    struct dmesh_mesh *mesh;
+    cart_call_t x = {.mesh = NULL, .periods = periods, .reorder = reorder};
     dmesh_creation_t c;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    x.mesh = mesh;
     /* no info: the check is always on. A rejected rank still takes part. */
     dmesh_creation_begin(&c, &cart_ops, __func__, mesh->u, 1, &x);
     if (cart == NULL || periods == NULL)
@@ -163,7 +177,7 @@ int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", __func__);
     else
         err = cart_key(mesh, periods, reorder, &x.axis, x.shape, x.key);
-    cart_request(mesh, x.key, &c.request);
+    cart_request(mesh, periods, reorder, x.key, &c.request);
     DMESH_TRY(dmesh_creation_run(&c, err));
     return dmesh_universe_hand_out(mesh->u, x.e, __func__, cart);
 }

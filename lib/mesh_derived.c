@@ -26,13 +26,13 @@ typedef struct {
     dmesh_dim_t dim[DMESH_MAX_DIMS];
 } draft_t;
 
-/* A new handle in u with the dims of t. */
-static int mesh_from(dmesh_universe_t *u, const draft_t *t, dmesh_t *out)
+/* A new handle in u with the dims of t, made by the call fn. */
+static int mesh_from(dmesh_universe_t *u, const draft_t *t, const char *fn, dmesh_t *out)
 {
-    return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, out);
+    return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, fn, out);
 }
 
-static int find_dim(const struct dmesh_s *m, const char *name)
+static int find_dim(const struct dmesh_mesh *m, const char *name)
 {
     int d;
 
@@ -88,7 +88,7 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
 }
 
 /* Append the dimension called name (of m, or registered on the root) to s. */
-static int slice_add(dmesh_t m, const char *name, draft_t *s)
+static int slice_add(struct dmesh_mesh *m, const char *name, draft_t *s)
 {
     const dmesh_flat_name_t *f;
     int d = find_dim(m, name);
@@ -105,12 +105,14 @@ static int slice_add(dmesh_t m, const char *name, draft_t *s)
     return DMESH_SUCCESS;
 }
 
-int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh)
+int dmesh_slice(dmesh_t handle, int n, const char *const dim_names[], dmesh_t *submesh)
 {
+    struct dmesh_mesh *mesh;
+
     draft_t s;
     int i;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_slice"));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_slice", &mesh));
     DMESH_CHECK_PTR(dim_names);
     DMESH_CHECK_PTR(submesh);
     if (!mesh->named)
@@ -127,11 +129,11 @@ int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *sub
     }
     DMESH_TRY(check_unique_names(&s, "dmesh_slice"));
     DMESH_TRY(check_joined(&s, 1, "dmesh_slice"));
-    return mesh_from(mesh->u, &s, submesh);
+    return mesh_from(mesh->u, &s, "dmesh_slice", submesh);
 }
 
 /* Options of the new axes of a derived mesh: info applies to them only. */
-static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const names[],
+static int derived_options(struct dmesh_mesh *m, MPI_Info info, int n, const char *const names[],
                            dmesh_options_t *o)
 {
     DMESH_TRY(dmesh_options_parse(info, n, names, dmesh_universe_cuda(m->u), o));
@@ -140,7 +142,7 @@ static int derived_options(dmesh_t m, MPI_Info info, int n, const char *const na
 
 /* Checks of a derived collective call before its own: a NULL output or an
  * aborted universe is an error of this rank, agreed like the others. */
-static int derived_begin(dmesh_t m, const void *out, const char *fn)
+static int derived_begin(struct dmesh_mesh *m, const void *out, const char *fn)
 {
     if (out == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: the output argument is NULL", fn);
@@ -151,8 +153,8 @@ static int derived_begin(dmesh_t m, const void *out, const char *fn)
 
 /* Local, before the agreement: reserve the entries e[0..n) of axes[0..n)
  * (options o->axis[0..n)). */
-static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dmesh_options_t *o,
-                           int *creating, dmesh_comm_entry_t *e[])
+static int derived_reserve(struct dmesh_mesh *m, int n, const dmesh_axis_t axes[],
+                           const dmesh_options_t *o, int *creating, dmesh_comm_entry_t *e[])
 {
     int d, err = DMESH_SUCCESS, before = dmesh_universe_entry_count(m->u);
 
@@ -170,7 +172,7 @@ static int derived_reserve(dmesh_t m, int n, const dmesh_axis_t axes[], const dm
  * rank: their caches are equal); with the check off and nothing to create,
  * the call is local. */
 typedef struct {
-    dmesh_t mesh;
+    struct dmesh_mesh *mesh;
     draft_t t;
     dmesh_options_t o;
     int nnew;                              /* new axes */
@@ -206,7 +208,7 @@ static void derived_rollback(dmesh_creation_t *c)
 }
 
 /* Default flatten name: the dimension names joined with "_". */
-static int join_names(dmesh_t m, char out[DMESH_MAX_NAME])
+static int join_names(struct dmesh_mesh *m, char out[DMESH_MAX_NAME])
 {
     size_t len = 0, k;
     int d;
@@ -229,7 +231,7 @@ static int join_names(dmesh_t m, char out[DMESH_MAX_NAME])
 }
 
 /* Local checks of flatten; *reuse is the registered entry to return again. */
-static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
+static int flatten_check(struct dmesh_mesh *m, const char *name, const dmesh_axis_t *axis,
                          dmesh_comm_entry_t **reuse)
 {
     const dmesh_flat_name_t *f;
@@ -255,8 +257,9 @@ static int flatten_check(dmesh_t m, const char *name, const dmesh_axis_t *axis,
     return DMESH_SUCCESS;
 }
 
-static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[DMESH_MAX_NAME],
-                         dmesh_axis_t *axis, dmesh_options_t *o, dmesh_comm_entry_t **reuse)
+static int flatten_local(struct dmesh_mesh *m, const char *name, MPI_Info info,
+                         char flat[DMESH_MAX_NAME], dmesh_axis_t *axis, dmesh_options_t *o,
+                         dmesh_comm_entry_t **reuse)
 {
     dmesh_axis_t all;
     const char *names[1] = {flat};
@@ -278,9 +281,8 @@ static int flatten_local(dmesh_t m, const char *name, MPI_Info info, char flat[D
 static int flatten_reserve(dmesh_creation_t *c)
 {
     derived_call_t *d = c->call;
-    dmesh_t m = d->mesh;
+    struct dmesh_mesh *m = d->mesh;
 
-    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, 1, &d->o);
     c->creating = 0;
     DMESH_TRY(dmesh_universe_intern(m->u, d->t.dim[0].name, &d->t.dim[0].name));
@@ -291,7 +293,7 @@ static int flatten_reserve(dmesh_creation_t *c)
         DMESH_TRY(derived_reserve(m, 1, d->axes, &d->o, &c->creating, d->e));
         d->t.dim[0].entry = d->e[0];
     }
-    return mesh_from(m->u, &d->t, &d->out);
+    return mesh_from(m->u, &d->t, c->fn, &d->out);
 }
 
 static int flatten_make(dmesh_creation_t *c)
@@ -307,14 +309,16 @@ static int flatten_make(dmesh_creation_t *c)
 static const dmesh_creation_ops_t flatten_ops = {
     .reserve = flatten_reserve, .make = flatten_make, .rollback = derived_rollback};
 
-int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
+int dmesh_flatten(dmesh_t handle, const char *name, MPI_Info info, dmesh_t *flat)
 {
-    derived_call_t d = {.mesh = mesh, .t = {.ndims = 1, .named = 1}, .out = DMESH_NULL};
+    struct dmesh_mesh *mesh;
+    derived_call_t d = {.mesh = NULL, .t = {.ndims = 1, .named = 1}, .out = DMESH_NULL};
     dmesh_creation_t c;
     char text[DMESH_MAX_NAME] = "";
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_flatten"));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_flatten", &mesh));
+    d.mesh = mesh;
     dmesh_creation_begin(&c, &flatten_ops, "dmesh_flatten", mesh->u, dmesh_options_check(info), &d);
     err = derived_begin(mesh, flat, "dmesh_flatten");
     if (err == DMESH_SUCCESS)
@@ -330,11 +334,13 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
 }
 
 /* The checks of unflatten's arguments. */
-static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const char *const names[])
+static int unflatten_check(dmesh_t m_handle, int dim, int n, const int sizes[],
+                           const char *const names[])
 {
+    struct dmesh_mesh *m;
     int size, d;
 
-    DMESH_TRY(dmesh_mesh_check(m, dim, "dmesh_unflatten"));
+    DMESH_TRY(dmesh_mesh_get(m_handle, dim, "dmesh_unflatten", &m));
     if (n < 1 || n > DMESH_MAX_DIMS || m->ndims - 1 + n > DMESH_MAX_DIMS)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_unflatten: %d new dims make more than %d", n,
                                DMESH_MAX_DIMS);
@@ -355,12 +361,12 @@ static int unflatten_check(dmesh_t m, int dim, int n, const int sizes[], const c
 
 /* Local part of unflatten: the new axes of dim in parts[0..n), the dims of
  * the new mesh in t (the entries of the new ones still to reserve). */
-static int unflatten_local(dmesh_t m, int dim, int n, const int sizes[], const char *const names[],
-                           dmesh_axis_t parts[], draft_t *t)
+static int unflatten_local(struct dmesh_mesh *m, int dim, int n, const int sizes[],
+                           const char *const names[], dmesh_axis_t parts[], draft_t *t)
 {
     int strides[DMESH_MAX_DIMS], size, d;
 
-    DMESH_TRY(unflatten_check(m, dim, n, sizes, names));
+    DMESH_TRY(unflatten_check(m->handle, dim, n, sizes, names));
     for (d = n - 1, size = 1; d >= 0; size *= sizes[d--])
         strides[d] = size;
     DMESH_TRY(dmesh_axis_compose_modes(dmesh_mesh_axis(m, dim), n, sizes, strides, parts));
@@ -418,27 +424,29 @@ static int unflatten_reserve(dmesh_creation_t *c)
 {
     derived_call_t *d = c->call;
 
-    dmesh_request_part(&c->request, "options", "%s", "");
     dmesh_request_options(&c->request, d->nnew, &d->o);
     unflatten_request(d->first, d->nnew, d->axes, &d->t, &c->request);
     DMESH_TRY(derived_reserve(d->mesh, d->nnew, d->axes, &d->o, &c->creating, d->e));
     for (int k = 0; k < d->nnew; k++)
         d->t.dim[d->first + k].entry = d->e[k];
-    return mesh_from(c->u, &d->t, &d->out);
+    return mesh_from(c->u, &d->t, c->fn, &d->out);
 }
 
 static const dmesh_creation_ops_t unflatten_ops = {
     .reserve = unflatten_reserve, .make = derived_make, .rollback = derived_rollback};
 
-int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
-                    MPI_Info info, dmesh_t *out)
+int dmesh_unflatten(dmesh_t handle, int dim, int n, const int sizes[],
+                    const char *const dim_names[], MPI_Info info, dmesh_t *out)
 {
+    struct dmesh_mesh *mesh;
+
     derived_call_t d = {
-        .mesh = mesh, .t = {.ndims = 0}, .nnew = n, .first = dim, .out = DMESH_NULL};
+        .mesh = NULL, .t = {.ndims = 0}, .nnew = n, .first = dim, .out = DMESH_NULL};
     dmesh_creation_t c;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, "dmesh_unflatten"));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_unflatten", &mesh));
+    d.mesh = mesh;
     dmesh_creation_begin(&c, &unflatten_ops, "dmesh_unflatten", mesh->u, dmesh_options_check(info),
                          &d);
     err = derived_begin(mesh, out, "dmesh_unflatten");
@@ -456,15 +464,17 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
 /* Append the dims of meshes[i] to t. */
 static int concat_add(int i, const dmesh_t meshes[], draft_t *t)
 {
-    dmesh_t m = meshes[i];
+    struct dmesh_mesh *m;
+    struct dmesh_mesh *first;
 
-    DMESH_TRY(dmesh_mesh_check(m, DMESH_ANY_DIM, "dmesh_concatenate"));
-    if (m->u != meshes[0]->u)
+    DMESH_TRY(dmesh_mesh_get(meshes[i], DMESH_ANY_DIM, "dmesh_concatenate", &m));
+    first = dmesh_handle_mesh(meshes[0]); /* checked at i = 0 */
+    if (m->u != first->u)
         return dmesh_error_set(DMESH_ERR_LAYOUT,
                                "dmesh_concatenate: meshes[%d] comes from "
                                "another root mesh than meshes[0]",
                                i);
-    if (m->named != meshes[0]->named)
+    if (m->named != first->named)
         return dmesh_error_set(DMESH_ERR_NAME, "dmesh_concatenate: named and unnamed meshes");
     if (t->ndims + m->ndims > DMESH_MAX_DIMS)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: more than %d dims",
@@ -485,7 +495,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: n = %d, need at least 1", n);
     for (i = 0; i < n; i++)
         DMESH_TRY(concat_add(i, meshes, &t));
-    t.named = meshes[0]->named;
+    t.named = dmesh_handle_mesh(meshes[0])->named;
     /* the overlap first (as PyTorch): a mesh given twice overlaps itself,
      * even where its dimensions have size 1 */
     for (i = 0; i < n; i++)
@@ -497,7 +507,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
                                        i, k);
     DMESH_TRY(check_joined(&t, 0, "dmesh_concatenate"));
     DMESH_TRY(check_unique_names(&t, "dmesh_concatenate"));
-    return mesh_from(meshes[0]->u, &t, out);
+    return mesh_from(dmesh_handle_mesh(meshes[0])->u, &t, "dmesh_concatenate", out);
 }
 
 /* dmesh_get_sub_comm: MPI_Cart_sub's job. The kept dimensions, joined in
@@ -505,7 +515,7 @@ int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
  * and the options are flatten's without info: the cache entry is the same,
  * so both hand out one communicator, which the universe owns. No handle
  * and no registered name: a mesh need not be named for it. */
-static int sub_local(dmesh_t m, const int remain_dims[], derived_call_t *d)
+static int sub_local(struct dmesh_mesh *m, const int remain_dims[], derived_call_t *d)
 {
     const char *fn = "dmesh_get_sub_comm";
     draft_t kept = {.ndims = 0};
@@ -522,12 +532,16 @@ static int sub_local(dmesh_t m, const int remain_dims[], derived_call_t *d)
 }
 
 /* What the ranks must agree on besides the mesh's dims: which are kept. */
-static void sub_request(dmesh_t m, const int remain_dims[], dmesh_request_t *r)
+static void sub_request(struct dmesh_mesh *m, const int remain_dims[], dmesh_request_t *r)
 {
     int keep[DMESH_MAX_DIMS] = {0};
+    char text[DMESH_REQUEST_TEXT] = "NULL";
 
     for (int k = 0; remain_dims != NULL && k < m->ndims; k++)
         keep[k] = remain_dims[k] != 0;
+    if (remain_dims != NULL)
+        dmesh_ints_text(m->ndims, keep, text, sizeof(text));
+    dmesh_request_part(r, "remain_dims", "%s", text);
     dmesh_request_string(r, "sub");
     dmesh_request_bytes(r, keep, sizeof(keep));
 }
@@ -543,13 +557,15 @@ static int sub_reserve(dmesh_creation_t *c)
 static const dmesh_creation_ops_t sub_ops = {
     .reserve = sub_reserve, .make = derived_make, .rollback = derived_rollback};
 
-int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm)
+int dmesh_get_sub_comm(dmesh_t handle, const int remain_dims[], MPI_Comm *newcomm)
 {
-    derived_call_t d = {.mesh = mesh, .nnew = 1, .out = DMESH_NULL};
+    struct dmesh_mesh *mesh;
+    derived_call_t d = {.mesh = NULL, .nnew = 1, .out = DMESH_NULL};
     dmesh_creation_t c;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    d.mesh = mesh;
     dmesh_creation_begin(&c, &sub_ops, __func__, mesh->u, dmesh_options_check(MPI_INFO_NULL), &d);
     err = derived_begin(mesh, newcomm, __func__);
     if (err == DMESH_SUCCESS)

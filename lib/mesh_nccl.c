@@ -40,7 +40,7 @@ static const dmesh_creation_ops_t nccl_ops = {.agree = nccl_agree, .make = nccl_
  * NCCL creation (collective over that dim's group then). err is this
  * rank's own error so far (a NULL output): on the lazy path it still takes
  * part, so that the agreement, not a missing rank, decides the outcome. */
-static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
+static int mesh_get_nccl(struct dmesh_mesh *mesh, int dim, int err, void **nccl)
 {
     nccl_call_t x = {dmesh_mesh_entry(mesh, dim)};
     dmesh_creation_t c;
@@ -80,13 +80,15 @@ static int mesh_get_nccl(dmesh_t mesh, int dim, int err, void **nccl)
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
+int dmesh_get_nccl_comm(dmesh_t handle, int dim, ncclComm_t *comm)
 {
+    struct dmesh_mesh *mesh;
+
     void *nccl = NULL;
     int err = DMESH_SUCCESS;
 
     /* a bad handle or dim names no group to take part in: local */
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
     if (comm == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'comm' is NULL", __func__);
     DMESH_TRY(mesh_get_nccl(mesh, dim, err, &nccl));

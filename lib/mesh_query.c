@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "mesh.h"
+#include "mesh_local.h"
 #include "text.h"
 
 #define DMESH_STACK_DEPTH 64
@@ -20,19 +21,22 @@
 static _Thread_local dmesh_t stack[DMESH_STACK_DEPTH];
 static _Thread_local int stack_top;
 
-int dmesh_get_ndims(dmesh_t mesh, int *ndims)
+int dmesh_get_ndims(dmesh_t handle, int *ndims)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(ndims);
     *ndims = mesh->ndims;
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
+int dmesh_get_shape(dmesh_t handle, int maxdims, int shape[])
 {
+    struct dmesh_mesh *mesh;
     int d;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(shape);
     if (maxdims < mesh->ndims)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
@@ -42,29 +46,33 @@ int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_size(dmesh_t mesh, int *size)
+int dmesh_get_size(dmesh_t handle, int *size)
 {
+    struct dmesh_mesh *mesh;
     dmesh_axis_t all;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(size);
     DMESH_TRY(dmesh_mesh_concat(mesh, &all));
     return dmesh_axis_numel(&all, size);
 }
 
-int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name)
+int dmesh_get_dim_name(dmesh_t handle, int dim, const char **name)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
     DMESH_CHECK_PTR(name);
     *name = mesh->named ? dmesh_mesh_name(mesh, dim) : NULL;
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
+int dmesh_get_dim_index(dmesh_t handle, const char *name, int *dim)
 {
+    struct dmesh_mesh *mesh;
     int d;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(name);
     DMESH_CHECK_PTR(dim);
     for (d = 0; mesh->named && d < mesh->ndims; d++) {
@@ -76,9 +84,11 @@ int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
     return dmesh_error_set(DMESH_ERR_NAME, "%s: no dimension \"%s\" in the mesh", __func__, name);
 }
 
-int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
+int dmesh_get_device_type(dmesh_t handle, const char **device_type)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(device_type);
     *device_type = dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu";
     return DMESH_SUCCESS;
@@ -89,34 +99,14 @@ static int not_member(const char *func)
     return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "%s: the calling rank is not in the mesh", func);
 }
 
-int dmesh_get_coordinate(dmesh_t mesh, int maxdims, int coords[], int *is_member)
+int dmesh_get_coordinate(dmesh_t handle, int maxdims, int coords[], int *is_member)
 {
-    const dmesh_universe_t *u;
-    int d;
-
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
-    DMESH_CHECK_PTR(is_member);
-    u = mesh->u;
-    DMESH_CHECK_PTR(coords);
-    if (maxdims < mesh->ndims)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                               mesh->ndims);
-    /* outside the mesh: MPI_UNDEFINED, as MPI marks "no such rank/colour" */
-    for (d = 0; d < mesh->ndims; d++)
-        coords[d] =
-            dmesh_universe_my_index(u) >= 0 ? dmesh_mesh_entry(mesh, d)->position : MPI_UNDEFINED;
-    *is_member = dmesh_universe_my_index(u) >= 0;
-    return DMESH_SUCCESS;
+    return dmesh_coordinate_inline(handle, maxdims, coords, is_member);
 }
 
-int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
+int dmesh_get_local_rank(dmesh_t handle, int dim, int *rank)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
-    DMESH_CHECK_PTR(rank);
-    if (dmesh_universe_my_index(mesh->u) < 0)
-        return not_member(__func__);
-    *rank = dmesh_mesh_entry(mesh, dim)->position;
-    return DMESH_SUCCESS;
+    return dmesh_local_rank_inline(handle, dim, rank);
 }
 
 /* Ranks of the copy of atoms that contains index; outputs only on success. */
@@ -136,21 +126,24 @@ static int copy_of(const dmesh_universe_t *u, const dmesh_axis_t *atoms, int ind
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int *nranks)
+int dmesh_get_group_ranks(dmesh_t handle, int dim, int maxranks, int ranks[], int *nranks)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
     if (dmesh_universe_my_index(mesh->u) < 0)
         return not_member(__func__);
     return copy_of(mesh->u, dmesh_mesh_axis(mesh, dim), dmesh_universe_my_index(mesh->u), maxranks,
                    ranks, nranks);
 }
 
-int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
+int dmesh_get_ranks(dmesh_t handle, int maxranks, int ranks[], int *nranks)
 {
+    struct dmesh_mesh *mesh;
     dmesh_axis_t all;
     int size, index;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_TRY(dmesh_mesh_concat(mesh, &all));
     DMESH_TRY(dmesh_axis_numel(&all, &size));
     index = dmesh_universe_my_index(mesh->u);
@@ -160,24 +153,26 @@ int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
     return copy_of(mesh->u, &all, index < 0 ? 0 : index, maxranks, ranks, nranks);
 }
 
-int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
+int dmesh_get_comm(dmesh_t handle, int dim, MPI_Comm *comm)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
-    DMESH_CHECK_PTR(comm);
-    return dmesh_universe_hand_out(mesh->u, dmesh_mesh_entry(mesh, dim), __func__, comm);
+    return dmesh_comm_inline(handle, dim, comm);
 }
 
-int dmesh_get_device(dmesh_t mesh, int *device)
+int dmesh_get_device(dmesh_t handle, int *device)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(device);
     *device = dmesh_universe_device(mesh->u);
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
+int dmesh_get_cache_info(dmesh_t handle, dmesh_cache_info_t *info)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(info);
     dmesh_universe_cache_info(mesh->u, info);
     return DMESH_SUCCESS;
@@ -198,12 +193,14 @@ static int same_ranks(const dmesh_universe_t *a, const dmesh_universe_t *b)
     return 1;
 }
 
-int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
+int dmesh_equal(dmesh_t a_handle, dmesh_t b_handle, int *equal)
 {
+    struct dmesh_mesh *b;
+    struct dmesh_mesh *a;
     int d, eq;
 
-    DMESH_TRY(dmesh_mesh_check(a, DMESH_ANY_DIM, __func__));
-    DMESH_TRY(dmesh_mesh_check(b, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(a_handle, DMESH_ANY_DIM, __func__, &a));
+    DMESH_TRY(dmesh_mesh_get(b_handle, DMESH_ANY_DIM, __func__, &b));
     DMESH_CHECK_PTR(equal);
     eq = dmesh_universe_cuda(a->u) == dmesh_universe_cuda(b->u) && a->named == b->named &&
          a->ndims == b->ndims;
@@ -215,14 +212,14 @@ int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
 }
 
 /* The mesh tensor as nested brackets, or "?" when this rank cannot see it. */
-static void put_ranks(dmesh_text_t *t, dmesh_t m, const int shape[])
+static void put_ranks(dmesh_text_t *t, const struct dmesh_mesh *m, const int shape[])
 {
     int size, n, i, d, *ranks;
 
-    if (dmesh_get_size(m, &size) != DMESH_SUCCESS ||
+    if (dmesh_get_size(m->handle, &size) != DMESH_SUCCESS ||
         (ranks = malloc((size_t)size * sizeof(int))) == NULL)
         return;
-    if (dmesh_get_ranks(m, size, ranks, &n) != DMESH_SUCCESS) {
+    if (dmesh_get_ranks(m->handle, size, ranks, &n) != DMESH_SUCCESS) {
         dmesh_text_put(t, "?");
         free(ranks);
         return;
@@ -240,16 +237,17 @@ static void put_ranks(dmesh_text_t *t, dmesh_t m, const int shape[])
     free(ranks);
 }
 
-int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+int dmesh_to_string(dmesh_t handle, char *buf, size_t len, size_t *needed)
 {
+    struct dmesh_mesh *mesh;
     dmesh_text_t t = {buf, len, 0};
     int shape[DMESH_MAX_DIMS], d;
     char axis[256];
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
-    DMESH_TRY(dmesh_get_shape(mesh, DMESH_MAX_DIMS, shape));
+    DMESH_TRY(dmesh_get_shape(handle, DMESH_MAX_DIMS, shape));
     dmesh_text_put(&t, "DeviceMesh(%s, (", dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu");
     for (d = 0; d < mesh->ndims; d++)
         dmesh_text_put(&t, "%s%s%s%d", d ? ", " : "", mesh->named ? dmesh_mesh_name(mesh, d) : "",
@@ -266,13 +264,15 @@ int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
     return DMESH_SUCCESS;
 }
 
-int dmesh_push(dmesh_t mesh)
+int dmesh_push(dmesh_t handle)
 {
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (stack_top == DMESH_STACK_DEPTH)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: current-mesh stack is full (%d)", __func__,
                                DMESH_STACK_DEPTH);
-    stack[stack_top++] = mesh;
+    stack[stack_top++] = handle;
     return DMESH_SUCCESS;
 }
 

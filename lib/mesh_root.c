@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "error.h"
 #include "create.h"
@@ -166,10 +167,19 @@ static int check_device_type(const char *device_type, int *cuda)
 {
     if (device_type == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "device type is NULL (use \"cpu\" or \"cuda\")");
-    if (strcmp(device_type, "cpu") != 0 && strcmp(device_type, "cuda") != 0)
+    if (strcasecmp(device_type, "nccl") == 0)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "device type \"%s\" is not \"cpu\" or \"cuda\": NCCL is a "
+                               "backend, of device type \"cuda\" (its default there; info "
+                               "dmesh_backend=nccl)",
+                               device_type);
+    if (strchr(device_type, ':') != NULL)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "device type \"%s\" is not \"cpu\" or \"cuda\" (no device index: "
-                               "dmesh binds the device itself)",
+                               "dmesh binds the device itself; dmesh_device forces one)",
+                               device_type);
+    if (strcmp(device_type, "cpu") != 0 && strcmp(device_type, "cuda") != 0)
+        return dmesh_error_set(DMESH_ERR_ARG, "device type \"%s\" is not \"cpu\" or \"cuda\"",
                                device_type);
     *cuda = device_type[0] == 'c' && device_type[1] == 'u';
     return DMESH_SUCCESS;
@@ -382,12 +392,13 @@ static void root_request(const root_args_t *a, unsigned long id, dmesh_request_t
     dmesh_request_layout(r, &a->layout);
     dmesh_request_part(r, "names", "%s", dmesh_names_text(n, a->names, text, sizeof(text)));
     dmesh_request_names(r, n, a->names);
-    dmesh_request_part(r, "options", "%s", "");
     dmesh_request_options(r, n, &a->opts);
-    dmesh_request_part(r, "rank map", "%s", "");
+    dmesh_request_part(r, "ranks", "%s", "");
     dmesh_request_bytes(r, &a->local_map, sizeof(a->local_map));
-    if (a->rank_map != NULL && !a->local_map)
+    if (a->rank_map != NULL && !a->local_map) {
         dmesh_request_bytes(r, a->rank_map, (size_t)a->n * sizeof(int));
+        dmesh_request_long(r, DMESH_REQUEST_INTS, a->rank_map, (size_t)a->n * sizeof(int));
+    }
 }
 
 /* The entries of n dims, for dmesh_universe_make. */
@@ -400,7 +411,7 @@ static void entries_of(int n, const dmesh_dim_t dim[], dmesh_comm_entry_t *e[])
 /* Local, before the agreement: the universe, the mesh handle and the
  * reserved entries of a new root mesh. */
 static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_args_t *a,
-                        dmesh_t *out)
+                        const char *fn, dmesh_t *out)
 {
     dmesh_root_desc_t desc = {a->n,          a->rank_map, a->local_map, a->cuda,
                               a->opts.debug, &a->layout,  a->names};
@@ -416,7 +427,7 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
                                      &dim[d].entry);
     }
     if (err == DMESH_SUCCESS)
-        err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, out);
+        err = dmesh_mesh_new(u, a->layout.naxes, a->names != NULL, 1, dim, fn, out);
     dmesh_universe_release(u); /* the mesh holds it now, or it goes */
     return err;
 }
@@ -448,14 +459,15 @@ static void left_out_text(const dmesh_universe_t *u, char *text, size_t len)
     free(in);
 }
 
-static void debug_mesh(const char *what, dmesh_t m)
+static void debug_mesh(const char *what, dmesh_t h)
 {
+    struct dmesh_mesh *m = dmesh_handle_mesh(h);
     char text[1024];
     int size = dmesh_universe_comm_size(m->u), n = dmesh_universe_nranks(m->u);
 
     if (!dmesh_universe_debugging(m->u))
         return;
-    dmesh_to_string(m, text, sizeof(text), NULL);
+    dmesh_to_string(h, text, sizeof(text), NULL);
     dmesh_universe_debug(m->u, "%s: %s", what, text);
     /* a shape smaller than the communicator leaves ranks out: say which */
     if (n < size && !dmesh_universe_local_map(m->u)) {
@@ -491,8 +503,8 @@ static int root_reserve_hook(dmesh_creation_t *cr)
 
     if (r->a->opts.order == DMESH_ORDER_NODE)
         return DMESH_SUCCESS; /* the rank map needs the nodes: after the agreement */
-    DMESH_TRY(root_reserve(r->p, r->id, r->a, &r->m));
-    cr->u = r->m->u;
+    DMESH_TRY(root_reserve(r->p, r->id, r->a, r->c->fn, &r->m));
+    cr->u = dmesh_handle_mesh(r->m)->u;
     dmesh_universe_set_source(cr->u, r->c->source);
     return DMESH_SUCCESS;
 }
@@ -530,10 +542,10 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     else if (err == DMESH_SUCCESS)
         err = dmesh_node_order(r->a->size, lows, r->a->n, r->a->rank_map);
     if (err == DMESH_SUCCESS)
-        err = root_reserve(p, r->id, r->a, &r->m);
+        err = root_reserve(p, r->id, r->a, r->c->fn, &r->m);
     if (err == DMESH_SUCCESS) { /* the universe keeps the nodes for dmesh_get_dim_locality */
-        dmesh_universe_set_node_lows(r->m->u, lows);
-        dmesh_universe_set_source(r->m->u, r->c->source);
+        dmesh_universe_set_node_lows(dmesh_handle_mesh(r->m)->u, lows);
+        dmesh_universe_set_source(dmesh_handle_mesh(r->m)->u, r->c->source);
     } else
         free(lows);
     return dmesh_agree(comm, 0, err, fn);
@@ -544,13 +556,13 @@ static int root_make(dmesh_creation_t *cr)
 {
     root_state_t *r = cr->call;
     const root_call_t *c = r->c;
-    dmesh_t m;
+    struct dmesh_mesh *m;
     MPI_Comm given[DMESH_MAX_DIMS];
     dmesh_comm_entry_t *e[DMESH_MAX_DIMS];
 
     if (r->a->opts.order == DMESH_ORDER_NODE)
         DMESH_TRY(root_reserve_by_node(r, c->fn));
-    m = r->m;
+    m = dmesh_handle_mesh(r->m);
 
     if (r->a->local_map)
         DMESH_TRY(dmesh_universe_has_member(m->u, c->fn));
@@ -587,7 +599,7 @@ static int root_build(const root_call_t *c, root_args_t *a, int err,
     root_request(a, r.id, &cr.request); /* while the duplication runs */
     if ((err = dmesh_creation_run(&cr, err)) != DMESH_SUCCESS)
         return err;
-    dmesh_universe_set_source(r.m->u, NULL); /* held while the call made it */
+    dmesh_universe_set_source(dmesh_handle_mesh(r.m)->u, NULL); /* held while the call made it */
     debug_mesh(c->fn, r.m);
     *mesh = r.m;
     return DMESH_SUCCESS;

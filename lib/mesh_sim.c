@@ -16,7 +16,7 @@
 /* The rank-map index where the caller's copy of the mesh starts: the
  * caller's index minus the offset of its coordinate. A non-member sees the
  * only copy, if there is one. */
-static int copy_base(dmesh_t m, const char *func, int *base)
+static int copy_base(const struct dmesh_mesh *m, const char *func, int *base)
 {
     const dmesh_universe_t *u = m->u;
     dmesh_axis_t all;
@@ -41,11 +41,12 @@ static int copy_base(dmesh_t m, const char *func, int *base)
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank)
+int dmesh_get_rank_of(dmesh_t handle, int ndims, const int coords[], int *rank)
 {
+    struct dmesh_mesh *mesh;
     int d, base, at, size;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(coords);
     DMESH_CHECK_PTR(rank);
     if (ndims != mesh->ndims)
@@ -66,12 +67,13 @@ int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank)
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], int *is_member)
+int dmesh_get_coordinate_of(dmesh_t handle, int rank, int maxdims, int coords[], int *is_member)
 {
+    struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
     int c[DMESH_MAX_DIMS], d, index, group;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     DMESH_CHECK_PTR(is_member);
     u = mesh->u;
     if (rank < 0 || rank >= dmesh_universe_comm_size(u))
@@ -106,11 +108,12 @@ static int shifted(int c, long long disp, int size, int periodic)
     return t < 0 || t >= size ? MPI_PROC_NULL : (int)t;
 }
 
-int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int *dest)
+int dmesh_shift(dmesh_t handle, int dim, int disp, int periodic, int *source, int *dest)
 {
+    struct dmesh_mesh *mesh;
     int size, c;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
     DMESH_CHECK_PTR(source);
     DMESH_CHECK_PTR(dest);
     if (dmesh_universe_my_index(mesh->u) < 0)
@@ -123,15 +126,16 @@ int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int 
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int ranks[],
+int dmesh_get_all_groups(dmesh_t handle, int dim, int maxgroups, int maxranks, int ranks[],
                          int *ngroups, int *size)
 {
+    struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
     const dmesh_axis_t *a;
     dmesh_axis_t c;
     int ng, gs, k, i, *all;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, dim, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
     DMESH_CHECK_PTR(ngroups);
     DMESH_CHECK_PTR(size);
     u = mesh->u;
@@ -170,7 +174,7 @@ int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int
 
 /* Under DMESH_DEBUG: when the innermost dimension of a rank-order mesh
  * leaves its nodes but node order would keep it in one, say so (rank 0). */
-static void hint_node_order(dmesh_t mesh, int dim, const int lows[], int kind)
+static void hint_node_order(const struct dmesh_mesh *mesh, int dim, const int lows[], int kind)
 {
     dmesh_universe_t *u = mesh->u;
     int *map, better = 0;
@@ -193,12 +197,13 @@ static void hint_node_order(dmesh_t mesh, int dim, const int lows[], int kind)
     free(map);
 }
 
-int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
+int dmesh_get_dim_locality(dmesh_t handle, int dim, int *kind)
 {
+    struct dmesh_mesh *mesh;
     const int *lows = NULL;
     int err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (dmesh_universe_local_map(mesh->u)) /* the same on every rank */
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: a mesh of dmesh_from_comms without ranks has a rank map "
@@ -208,7 +213,7 @@ int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
      * dim: a bad dim or a NULL kind on one rank still takes part */
     err = dmesh_universe_node_lows(mesh->u, &lows);
     if (err == DMESH_SUCCESS)
-        err = dmesh_mesh_check(mesh, dim, __func__);
+        err = dmesh_mesh_get(handle, dim, __func__, &mesh);
     if (err == DMESH_SUCCESS && kind == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'kind' is NULL", __func__);
     if (err == DMESH_SUCCESS)

@@ -15,6 +15,7 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
+#include "mesh.h"
 #include "pcomm.h"
 #include "ulfm.h"
 
@@ -116,6 +117,7 @@ static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *ex
     (void)keyval;
     (void)value;
     (void)extra;
+    dmesh_mesh_report_unfreed(); /* DMESH_DEBUG: the meshes the program kept */
     if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
         refused = 1;
     while ((p = attached) != NULL) {

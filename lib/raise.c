@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "binding.h"
 #include "error.h"
+#include "handle.h"
 #include "mesh.h"
 #include "raise.h"
 #include "version.h"
@@ -71,14 +73,37 @@ static int is_fatal(MPI_Errhandler eh)
     return eh == MPI_ERRORS_ARE_FATAL;
 }
 
-/* Before a fatal handler ends the job: what failed, where, and why. */
+/* The rank of this process in MPI_COMM_WORLD, -1 without MPI_Init (the
+ * sessions model): a call tied to no communicator names it. */
+static int world_rank(void)
+{
+    int initialized = 0, rank = -1;
+
+    if (MPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+/* Before a fatal handler ends the job: what failed, where, and why; once
+ * per job for an agreed outcome. Its writer (the lowest rank that failed,
+ * or rank 0) writes; the other ranks wait a moment before their handler,
+ * so that the first abort cannot end the writer before its line. */
 static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
 {
     const char *detail = dmesh_last_error();
     char found[40] = "";
     size_t n = strlen(fn);
-    int rank = -1, at = -1, skip = 0;
+    int rank = -1, size = 0, at = -1, skip = 0, writer = dmesh_error_writer();
 
+    if (!self) {
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+    }
+    if (!self && writer >= 0 && writer < size && rank != writer) {
+        struct timespec pause = {1, 0};
+        nanosleep(&pause, NULL);
+        return;
+    }
     /* "rank R: fn: ..." (a collective call's agreed detail): said once */
     if (sscanf(detail, "rank %d: %n", &at, &skip) == 1 && skip > 0) {
         snprintf(found, sizeof(found), " (found on rank %d)", at);
@@ -86,11 +111,14 @@ static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
     }
     if (strncmp(detail, fn, n) == 0 && detail[n] == ':')
         detail += detail[n + 1] == ' ' ? n + 2 : n + 1;
+    if (self)
+        rank = world_rank();
     if (!self)
-        MPI_Comm_rank(comm, &rank);
-    if (rank >= 0)
         fprintf(stderr, "dmesh: %s failed on rank %d of its communicator%s: %s [%s]\n", fn, rank,
                 found, detail, dmesh_error_string(err));
+    else if (rank >= 0)
+        fprintf(stderr, "dmesh: %s failed on rank %d of MPI_COMM_WORLD: %s [%s]\n", fn, rank,
+                detail, dmesh_error_string(err));
     else
         fprintf(stderr, "dmesh: %s failed (process %ld): %s [%s]\n", fn, (long)getpid(), detail,
                 dmesh_error_string(err));
@@ -152,6 +180,11 @@ static int raise_on(int err, MPI_Comm comm, const char *fn)
 
     if (mpi_open(self))
         call_handler(self ? MPI_COMM_SELF : comm, MPI_ERRHANDLER_NULL, self, err, fn);
+    else if (!dmesh_mpi_is_ours()) /* no handler to trust: the detail is not lost */
+        fprintf(stderr,
+                "dmesh: %s failed (process %ld, not raised: the MPI running is not the one "
+                "dmesh was built for): %s [%s]\n",
+                fn, (long)getpid(), dmesh_last_error(), dmesh_error_string(err));
     return err;
 }
 
@@ -164,25 +197,29 @@ int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn)
 
 MPI_Comm dmesh_raise_target(dmesh_t mesh)
 {
-    if (mesh == DMESH_NULL)
-        return MPI_COMM_NULL;
-    return dmesh_universe_user_comm(mesh->u);
+    struct dmesh_mesh *m = dmesh_handle_mesh(mesh);
+
+    return m != NULL ? dmesh_universe_user_comm(m->u) : MPI_COMM_NULL;
 }
 
 int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn)
 {
-    MPI_Comm user = dmesh_raise_target(mesh);
+    struct dmesh_mesh *m;
+    MPI_Comm user;
 
     if (err == DMESH_SUCCESS && !dmesh_error_rejected())
         return err;
     if (!should_raise(err))
         return err;
-    if (mesh == DMESH_NULL || user != MPI_COMM_NULL)
+    /* A freed or invalid handle (no mesh): MPI_COMM_SELF's handler. */
+    m = dmesh_handle_mesh(mesh);
+    user = m != NULL ? dmesh_universe_user_comm(m->u) : MPI_COMM_NULL;
+    if (m == NULL || user != MPI_COMM_NULL)
         return raise_on(err, user, fn);
     /* The program freed the communicator: its handler (kept by the
      * universe) on dmesh's duplicate of it. */
-    if (mpi_open(0) && dmesh_universe_errhandler(mesh->u) != MPI_ERRHANDLER_NULL)
-        call_handler(dmesh_universe_comm(mesh->u), dmesh_universe_errhandler(mesh->u), 0, err, fn);
+    if (mpi_open(0) && dmesh_universe_errhandler(m->u) != MPI_ERRHANDLER_NULL)
+        call_handler(dmesh_universe_comm(m->u), dmesh_universe_errhandler(m->u), 0, err, fn);
     else
         raise_on(err, MPI_COMM_NULL, fn);
     return err;

@@ -19,6 +19,7 @@ void dmesh_request_begin(dmesh_request_t *r, const char *fn, int check)
     r->check = check != 0;
     r->nparts = 0;
     r->h = dmesh_hash(DMESH_HASH_INIT, &r->check, sizeof(r->check));
+    dmesh_request_part(r, "call", "%s", fn);
     dmesh_request_string(r, fn);
 }
 
@@ -45,9 +46,24 @@ void dmesh_request_part(dmesh_request_t *r, const char *what, const char *fmt, .
     part = &r->part[r->nparts++];
     part->what = what;
     part->h = DMESH_HASH_INIT;
+    part->kind = DMESH_REQUEST_NONE;
+    part->data = NULL;
+    part->len = 0;
     va_start(ap, fmt);
     vsnprintf(part->text, sizeof(part->text), fmt, ap);
     va_end(ap);
+}
+
+void dmesh_request_long(dmesh_request_t *r, int kind, const void *data, size_t len)
+{
+    dmesh_request_part_t *part;
+
+    if (!r->check || r->nparts == 0)
+        return;
+    part = &r->part[r->nparts - 1];
+    part->kind = kind;
+    part->data = data;
+    part->len = data != NULL ? len : 0;
 }
 
 void dmesh_request_string(dmesh_request_t *r, const char *s)
@@ -93,13 +109,19 @@ void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t 
 {
     char key[DMESH_OPTIONS_KEY_LEN];
 
+    dmesh_request_part(r, "dmesh_comm_create", "%s",
+                       o->comm_create == DMESH_COMM_CREATE_GROUP ? "group" : "split");
     dmesh_request_bytes(r, &o->comm_create, sizeof(o->comm_create));
+    dmesh_request_part(r, "dmesh_order", "%s", o->order == DMESH_ORDER_NODE ? "node" : "rank");
+    dmesh_request_bytes(r, &o->order, sizeof(o->order));
+    dmesh_request_part(r, "options", "%s", "");
     for (int b = 0; b < dmesh_backend_count; b++) /* each backend's options of the call */
         if (dmesh_backends[b]->call_option != NULL)
             dmesh_request_bytes(r, &o->call[b], sizeof(o->call[b]));
-    dmesh_request_bytes(r, &o->order, sizeof(o->order));
     for (int d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
+        /* the first dims' backends and options by value, the others in the last */
+        dmesh_request_part(r, "backend", "of dim %d: %.44s", d, key);
         dmesh_request_string(r, key);
     }
 }
@@ -145,11 +167,119 @@ static int first_difference(const dmesh_request_t *r, const uint64_t h0[], int n
     return DMESH_REQUEST_PARTS + 1;
 }
 
+/* Rank at's and rank 0's value of a long argument where they first differ:
+ * a position of ints, a line of text. */
+typedef struct {
+    char at[DMESH_REQUEST_TEXT];
+    char zero[DMESH_REQUEST_TEXT];
+} told_long_t;
+
+static void ints_difference(const int *a, size_t na, const int *z, size_t nz, told_long_t *t)
+{
+    size_t i;
+
+    for (i = 0; i < na && i < nz && a[i] == z[i]; i++)
+        ;
+    if (i < na && i < nz) {
+        snprintf(t->at, sizeof(t->at), "[%zu] = %d", i, a[i]);
+        snprintf(t->zero, sizeof(t->zero), "[%zu] = %d", i, z[i]);
+    } else {
+        snprintf(t->at, sizeof(t->at), " with %zu entries", na);
+        snprintf(t->zero, sizeof(t->zero), " with %zu", nz);
+    }
+}
+
+/* One line of text at its start, shortened to fit. */
+static void line_text(char *out, size_t len, int line, const char *s, const char *end)
+{
+    size_t n = strcspn(s, "\n");
+
+    if (s >= end)
+        snprintf(out, len, " line %d: (none)", line);
+    else if (n > 40)
+        snprintf(out, len, " line %d \"%.37s...\"", line, s);
+    else
+        snprintf(out, len, " line %d \"%.*s\"", line, (int)n, s);
+}
+
+static void lines_difference(const char *a, size_t na, const char *z, size_t nz, told_long_t *t)
+{
+    size_t i, start = 0;
+    int line = 1;
+
+    for (i = 0; i < na && i < nz && a[i] == z[i]; i++)
+        if (a[i] == '\n') {
+            line++;
+            start = i + 1;
+        }
+    line_text(t->at, sizeof(t->at), line, a + start, a + na);
+    line_text(t->zero, sizeof(t->zero), line, z + start, z + nz);
+}
+
+/* Collective: rank 0's long value of part k to every rank (its first
+ * DMESH_REQUEST_LONG bytes), rank at's comparison of its own with it to
+ * every rank. 0 when rank 0 has none (nothing told) or a step failed. */
+static int tell_long(MPI_Comm comm, int rank, int at, const dmesh_request_t *r, int k,
+                     told_long_t *t)
+{
+    static _Thread_local char zero[DMESH_REQUEST_LONG];
+    const dmesh_request_part_t *p = k < r->nparts ? &r->part[k] : NULL;
+    uint64_t head[2] = {0, 0}; /* rank 0's kind and length */
+    size_t n, mine;
+
+    memset(t, 0, sizeof(*t));
+    if (rank == 0 && p != NULL && p->data != NULL) {
+        head[0] = (uint64_t)p->kind;
+        head[1] = p->len < DMESH_REQUEST_LONG ? p->len : DMESH_REQUEST_LONG;
+        memcpy(zero, p->data, (size_t)head[1]);
+    }
+    if (MPI_Bcast(head, 2, MPI_UINT64_T, 0, comm) != MPI_SUCCESS || head[1] == 0)
+        return 0;
+    n = (size_t)head[1];
+    if (MPI_Bcast(zero, (int)n, MPI_BYTE, 0, comm) != MPI_SUCCESS)
+        return 0;
+    if (rank == at && p != NULL && p->data != NULL && (uint64_t)p->kind == head[0]) {
+        mine = p->len < DMESH_REQUEST_LONG ? p->len : DMESH_REQUEST_LONG;
+        if (p->kind == DMESH_REQUEST_INTS)
+            ints_difference(p->data, mine / sizeof(int), (const int *)zero, n / sizeof(int), t);
+        else
+            lines_difference(p->data, mine, zero, n, t);
+    }
+    if (MPI_Bcast(t, (int)sizeof(*t), MPI_BYTE, at, comm) != MPI_SUCCESS)
+        return 0;
+    t->at[sizeof(t->at) - 1] = t->zero[sizeof(t->zero) - 1] = '\0';
+    return t->at[0] != '\0';
+}
+
+/* The detail once rank at's argument k is known to differ. */
+static int explain_part(const char *fn, int at, const told_t *theirs, const told_t *zero,
+                        const told_long_t *l, int has_long)
+{
+    if (theirs->what[0] == '\0' || strcmp(theirs->what, zero->what) != 0)
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "%s: rank %d passed other arguments than rank 0 (its %s, "
+                               "rank 0's %s)",
+                               fn, at, theirs->what[0] ? theirs->what : "arguments end",
+                               zero->what[0] ? zero->what : "arguments end");
+    if (strcmp(theirs->what, "call") == 0)
+        return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d called %s, rank 0 %s", fn, at,
+                               theirs->text, zero->text);
+    if (has_long)
+        return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d passed %s%s, rank 0 %s%s", fn, at,
+                               theirs->what, l->at, zero->what, l->zero);
+    if (theirs->text[0] == '\0')
+        return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d and rank 0 passed different %s", fn,
+                               at, theirs->what);
+    return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d passed %s %s, rank 0 %s", fn, at,
+                           theirs->what, theirs->text, zero->text);
+}
+
 int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *fn)
 {
     uint64_t h0[DMESH_REQUEST_PARTS + 1];
-    int rank = 0, mine = INT_MAX, first = INT_MAX, at, k, ok;
+    int rank = 0, mine = INT_MAX, first = INT_MAX, at, k, ok, has_long;
     told_t theirs, zero;
+    told_long_t l;
 
     memset(h0, 0, sizeof(h0));
     MPI_Comm_rank(comm, &rank);
@@ -178,20 +308,11 @@ int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *f
                                "%s: rank %d and rank 0 passed different dmesh_check settings", fn,
                                at);
     ok = tell(comm, rank, at, r, k, &theirs);
-    ok = tell(comm, rank, 0, r, k, &zero) && ok; /* the last collective: each rank alone now */
+    ok = tell(comm, rank, 0, r, k, &zero) && ok;
+    has_long = tell_long(comm, rank, at, r, k, &l); /* the last collective: each rank alone now */
     if (!ok)
         goto generic;
-    if (theirs.what[0] == '\0' || strcmp(theirs.what, zero.what) != 0)
-        return dmesh_error_set(DMESH_ERR_MISMATCH,
-                               "%s: rank %d passed other arguments than rank 0 (its %s, "
-                               "rank 0's %s)",
-                               fn, at, theirs.what[0] ? theirs.what : "arguments end",
-                               zero.what[0] ? zero.what : "arguments end");
-    if (theirs.text[0] == '\0')
-        return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d and rank 0 passed different %s", fn,
-                               at, theirs.what);
-    return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d passed %s %s, rank 0 %s", fn, at,
-                           theirs.what, theirs.text, zero.text);
+    return explain_part(fn, at, &theirs, &zero, &l, has_long);
 generic:
     return dmesh_error_set(DMESH_ERR_MISMATCH,
                            "%s: ranks passed different arguments (compared: the call, "

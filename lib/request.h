@@ -23,11 +23,21 @@
 #define DMESH_REQUEST_PARTS 12 /* arguments told apart in a mismatch's detail */
 #define DMESH_REQUEST_TEXT 64  /* the short text of one argument's value */
 
-/* One argument of the call: its name, its own hash, its value in short. */
+#define DMESH_REQUEST_LONG 16384 /* the bytes of a long value compared in a mismatch */
+
+/* How a long value is compared when its argument differs: an array of
+ * ints (the first differing position), a text (the first differing line). */
+enum { DMESH_REQUEST_NONE, DMESH_REQUEST_INTS, DMESH_REQUEST_LINES };
+
+/* One argument of the call: its name, its own hash, its value in short,
+ * and its whole value when the short one cannot tell (kind, data, len). */
 typedef struct {
     const char *what;
     uint64_t h;
     char text[DMESH_REQUEST_TEXT];
+    int kind;
+    const void *data;
+    size_t len;
 } dmesh_request_part_t;
 
 typedef struct {
@@ -59,16 +69,26 @@ void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t 
 void dmesh_request_part(dmesh_request_t *r, const char *what, const char *fmt, ...)
     DMESH_PRINTF(3, 4);
 
+/* The whole value of the argument started last, for the detail of a
+ * mismatch only (not hashed: add it as well); data must live until the
+ * call's agreement and its explanation are over. */
+void dmesh_request_long(dmesh_request_t *r, int kind, const void *data, size_t len);
+
 /* The hash to agree on: 0 when the check is off. */
 uint64_t dmesh_request_hash(const dmesh_request_t *r);
 
 /* After an agreement over comm found the ranks' hashes different
  * (DMESH_ERR_MISMATCH on every rank): collective over comm, on that path
  * only (five small collectives, one of them the agreement that a failure
- * on one rank ends the explanation on all), the detail names the lowest rank whose
- * arguments differ from those of comm's rank 0, the first such argument
- * and both values ("fn: rank 2 passed shape (1, 2), rank 0 (2, 2)").
- * Returns DMESH_ERR_MISMATCH. */
+ * on one rank ends the explanation on all; three more for a long value), the
+ * detail names the lowest rank whose arguments differ from those of comm's
+ * rank 0, the first such argument and both values ("fn: rank 2 passed
+ * shape (1, 2), rank 0 (2, 2)"; "fn: rank 2 passed ranks[5] = 7, rank 0
+ * ranks[5] = 2"), or both calls when the ranks called different ones
+ * ("fn: rank 1 called dmesh_flatten, rank 0 dmesh_get_sub_comm"). Every
+ * collective call of the library explains its mismatches here: the call
+ * is the first argument of every request (dmesh_request_begin). Returns
+ * DMESH_ERR_MISMATCH. */
 int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *fn);
 
 #endif /* DMESH_REQUEST_H */

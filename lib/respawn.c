@@ -405,14 +405,15 @@ static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
     return DMESH_SUCCESS;
 }
 
-int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Info info,
+int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_Info info,
                   MPI_Comm *newcomm, dmesh_t *newmesh)
 {
+    struct dmesh_mesh *mesh;
     join_plan_t p;
     MPI_Comm shr = MPI_COMM_NULL, made = MPI_COMM_NULL;
     int *rank_of = NULL, size, r, myrank = 0, err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
         return dmesh_ft_unsupported(__func__);
     DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, &shr));
@@ -431,7 +432,7 @@ int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Inf
         if (rank_of[r] < 0)
             p.place[p.nnew++] = r; /* a new process for each failed rank, in order */
     if (err == DMESH_SUCCESS)
-        err = mesh_text(mesh, &p.text);
+        err = mesh_text(handle, &p.text);
     if (err == DMESH_SUCCESS)
         err = keys_text(info, &p.keys);
     free(rank_of);
@@ -602,15 +603,16 @@ static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *n
     return err;
 }
 
-int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[], MPI_Info info,
+int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const argv[], MPI_Info info,
                MPI_Comm *newcomm, dmesh_t *newmesh)
 {
+    struct dmesh_mesh *mesh;
     join_plan_t p;
     MPI_Comm comm, made = MPI_COMM_NULL;
     uint64_t hash;
     int rank = 0, i, err;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     comm = dmesh_universe_comm(mesh->u);
     MPI_Comm_rank(comm, &rank);
     memset(&p, 0, sizeof(p));
@@ -627,7 +629,7 @@ int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const ar
     if (err == DMESH_SUCCESS && dmesh_universe_revoked(mesh->u))
         err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", __func__);
     if (err == DMESH_SUCCESS)
-        err = grown_text(mesh, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnew);
+        err = grown_text(handle, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnew);
     if (err == DMESH_SUCCESS)
         err = keys_text(info, &p.keys);
     p.size = dmesh_universe_comm_size(mesh->u) + p.nnew;

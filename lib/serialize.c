@@ -34,13 +34,14 @@ static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t
     }
 }
 
-int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
+int dmesh_serialize(dmesh_t handle, char *buf, size_t len, size_t *needed)
 {
+    struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
     dmesh_saved_t s;
     int i, nflat;
 
-    DMESH_TRY(dmesh_mesh_check(mesh, DMESH_ANY_DIM, __func__));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (buf == NULL && len > 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
     u = mesh->u;
@@ -141,7 +142,7 @@ static int build_reserve(dmesh_universe_t *u, const dmesh_saved_t *s, int comm_c
                                          &flat[i].entry));
     }
     DMESH_TRY(dmesh_universe_flat_reserve(u, s->nflat));
-    return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, out);
+    return dmesh_mesh_new(u, s->ndims, s->named, s->is_root, dim, "dmesh_deserialize", out);
 }
 
 /* A deserialization for the creation driver (create.h), once the universe
@@ -177,7 +178,7 @@ static int saved_make(dmesh_creation_t *c)
     if (s->cuda) /* agreed inside, over the universe's communicator */
         DMESH_TRY(dmesh_universe_bind(c->u, x->o));
     for (i = 0; i < s->ndims; i++)
-        e[i] = dmesh_mesh_entry(x->m, i);
+        e[i] = dmesh_mesh_entry(dmesh_handle_mesh(x->m), i);
     for (i = 0; i < s->nflat; i++)
         x->fe[i] = x->flat[i].entry;
     DMESH_TRY(dmesh_universe_make(c->u, s->ndims, e, NULL, x->o));
@@ -225,10 +226,11 @@ static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o
 static void saved_request(const char *text, const dmesh_saved_t *s, const dmesh_options_t *o,
                           int err, dmesh_request_t *r)
 {
-    dmesh_request_part(r, "saved mesh", "%s", "");
-    if (text != NULL)
+    dmesh_request_part(r, "text", "%s", "");
+    if (text != NULL) {
         dmesh_request_string(r, text);
-    dmesh_request_part(r, "options", "%s", "");
+        dmesh_request_long(r, DMESH_REQUEST_LINES, text, strlen(text));
+    }
     if (err == DMESH_SUCCESS) /* the options, parsed only when all went well */
         dmesh_request_options(r, s->ndims, o);
 }

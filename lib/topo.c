@@ -89,7 +89,9 @@ static int cuda_count(int *ndev)
     if (c != cudaSuccess) {
         (void)cudaGetLastError(); /* leave no error behind for the application */
         *ndev = 0;
-        return dmesh_error_set(DMESH_ERR_NO_DEVICE, "device type \"cuda\": cudaGetDeviceCount: %s",
+        return dmesh_error_set(DMESH_ERR_NO_DEVICE,
+                               "device type \"cuda\": no usable CUDA device (CUDA says, "
+                               "cudaGetDeviceCount: %s)",
                                cudaGetErrorString(c));
     }
     if (*ndev < 1)

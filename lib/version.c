@@ -220,14 +220,16 @@ int dmesh_mpi_identity_check(const char *fn)
 int dmesh_mpi_is_ours(void)
 {
     char saved[512];
-    int ours;
+    int ours, writer = dmesh_error_writer();
 
     if (__atomic_load_n(&same_mpi, __ATOMIC_RELAXED))
         return 1;
-    /* the check writes a detail: the caller's stays */
+    /* the check writes a detail: the caller's stays, agreed if it was */
     snprintf(saved, sizeof(saved), "%s", dmesh_last_error());
     ours = dmesh_mpi_identity_check("dmesh") == DMESH_SUCCESS ||
            __atomic_load_n(&same_mpi, __ATOMIC_RELAXED);
     dmesh_error_set(DMESH_SUCCESS, "%s", saved);
+    if (writer >= 0)
+        dmesh_error_agreed(DMESH_SUCCESS, writer);
     return ours;
 }

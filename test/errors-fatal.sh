@@ -3,10 +3,14 @@
 # errors-fatal.sh NP: dmesh's errors as a program meets them when it keeps
 # MPI's default handlers (fatal) and checks nothing, at NP ranks:
 #   - errors_fatal fatal: the launcher fails, stderr has dmesh's detail
-#     ("dmesh: dmesh_init failed on rank R of its communicator: ..."), and
+#     ("dmesh: dmesh_init failed on rank R of its communicator: ..."), on
+#     exactly one line for the job (one rank writes an agreed outcome), and
 #     the line after the call never comes;
+#   - errors_fatal some: the same when rank 0's arguments are good, its one
+#     line written by rank 1, the lowest rank that failed;
 #   - errors_fatal self: the same for a call tied to no communicator
-#     (MPI_COMM_SELF's handler);
+#     (MPI_COMM_SELF's handler), whose line names the MPI_COMM_WORLD rank
+#     ("dmesh: dmesh_get_ndims failed on rank R of MPI_COMM_WORLD: ...");
 #   - errors_fatal return under DMESH_ERRORS=return: the class comes back
 #     and the program ends well; layout calls before MPI_Init and after
 #     MPI_Finalize return their class in every mode;
@@ -44,9 +48,21 @@ expect_fatal() {
     fi
 }
 
-expect_fatal "C, MPI_COMM_WORLD" "dmesh: dmesh_init failed on rank " ./test/errors_fatal fatal
+# expect_lines WHAT PATTERN N: N lines of the last run's output match PATTERN.
+expect_lines() {
+    got=$(printf '%s\n' "$out" | grep -cF -- "$2")
+    [ "$got" -eq "$3" ] || check_fail "$1: $got lines with \"$2\" (want $3)"
+}
+
 expect_fatal "C, MPI_COMM_WORLD" "cannot fill a communicator of $np ranks" ./test/errors_fatal fatal
-expect_fatal "C, MPI_COMM_SELF" "dmesh: dmesh_get_ndims failed (process " ./test/errors_fatal self
+expect_lines "C, MPI_COMM_WORLD" "dmesh: dmesh_init failed on rank " 1
+if [ "$np" -gt 1 ]; then
+    expect_fatal "C, some ranks" "cannot fill a communicator of $np ranks" ./test/errors_fatal some
+    expect_lines "C, some ranks" "dmesh: dmesh_init failed on rank 1 of its communicator (found on rank 1)" 1
+    expect_lines "C, some ranks" "dmesh: dmesh_init failed on rank " 1
+fi
+# each rank fails alone here: the first abort may end the others' lines
+expect_fatal "C, MPI_COMM_SELF" "of MPI_COMM_WORLD: mesh is DMESH_NULL" ./test/errors_fatal self
 
 out=$(DMESH_ERRORS=return "$MPIRUN" "$np" ./test/errors_fatal return 2>&1)
 rc=$?
@@ -58,6 +74,7 @@ n=$(printf '%s\n' "$out" | grep -c 'after the call: returned DMESH_ERR_SIZE')
 for f in errors_fatal_fortran errors_fatal_f08; do
     [ -x "./test/$f" ] || continue
     expect_fatal "$f" "dmesh: dmesh_init failed on rank " "./test/$f" fatal
+    expect_lines "$f" "dmesh: dmesh_init failed on rank " 1
     out=$("$MPIRUN" "$np" "./test/$f" sizes 2>&1)
     rc=$?
     printf '%s\n' "$out" | sed "s/^/$f sizes: /"

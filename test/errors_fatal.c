@@ -4,6 +4,9 @@
  *   fatal   dmesh_init with a shape that cannot fill the communicator: the
  *           job must end there, dmesh's detail on stderr, and "after the
  *           call" must never be printed;
+ *   some    dmesh_init where rank 0's arguments are good and the other
+ *           ranks' are not: the job ends as in "fatal", its detail found
+ *           on rank 1 (the lowest that failed);
  *   self    dmesh_get_ndims of DMESH_NULL (tied to no communicator): the
  *           same on MPI_COMM_SELF's handler;
  *   return  the fatal call again, under DMESH_ERRORS=return: the class
@@ -41,6 +44,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (size % 3 == 0)
         shape[0] = size + 1; /* cannot fill it either */
+    if (strcmp(mode, "some") == 0 && rank == 0) {
+        shape[0] = 1;
+        shape[1] = size;
+    }
     if (strcmp(mode, "self") == 0)
         rc = dmesh_get_ndims(DMESH_NULL, &n);
     else

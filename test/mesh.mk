@@ -7,7 +7,9 @@
 #   test_mesh         facts from PyTorch's DeviceMesh tests and every operation
 #   test_mesh_errors  error classes, agreement check, options
 #   mesh-unknown.sh   test_mesh_errors with unknown DMESH_* variables set
-#   test_mesh_valgrind  short program for `make valgrind-check` (not in TESTS)
+#   test_mesh_valgrind  short program for `make valgrind-check` (and in TESTS):
+#                     error paths, and freed, copied and never-made handles in
+#                     every entry point
 #   test_backend      the backend table with one more line: the "dup" backend
 #                     of test/backend_dup.c, through every hook
 
@@ -31,6 +33,17 @@ test_test_mesh_valgrind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_valgrind_CFLAGS = $(AM_CFLAGS)
 test_test_mesh_valgrind_LDFLAGS = -no-install
 test_test_mesh_valgrind_LDADD = lib/libdmesh.la
+
+# DMESH_DEBUG=1's report of the meshes never freed, at MPI_Finalize.
+check_PROGRAMS += test/leak_report
+test_leak_report_SOURCES = test/leak_report.c
+test_leak_report_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_leak_report_CFLAGS = $(AM_CFLAGS)
+test_leak_report_LDADD = lib/libdmesh.la
+TESTS += test/leak-report-np1.mpi test/leak-report-np4.mpi
+EXTRA_DIST += test/leak-report.sh
+
+TESTS += test/test_mesh_valgrind-np1.mpi test/test_mesh_valgrind-np2.mpi
 
 # Its own copy of lib/backend.c, whose table lists test/backend_dup.c's
 # backend: the rest of the library comes from libdmesh_core unchanged.
@@ -92,5 +105,6 @@ test_errors_fatal_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_errors_fatal_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_errors_fatal_LDADD = lib/libdmesh.la
 TESTS += test/test_errors-np1.mpi test/test_errors-np2.mpi test/test_errors-np4.mpi \
-	test/errors-fatal-np1.mpi test/errors-fatal-np2.mpi test/errors-fatal-np4.mpi
+	test/errors-fatal-np1.mpi test/errors-fatal-np2.mpi test/errors-fatal-np4.mpi \
+	test/errors-fatal-np8.mpi
 EXTRA_DIST += test/errors-fatal.sh

@@ -41,7 +41,7 @@ static int dup_mesh(int tag, const char *const extra[], dmesh_t *m)
  * over it sums the world ranks of the group. */
 static void check_paired(dmesh_t m, int dim)
 {
-    const dmesh_comm_entry_t *e = dmesh_mesh_entry(m, dim);
+    const dmesh_comm_entry_t *e = dmesh_mesh_entry(dmesh_handle_mesh(m), dim);
     int members[MT_MAX_RANKS], n, sum = 0, want = 0, cmp = MPI_UNEQUAL;
     MPI_Comm comm;
 
@@ -71,7 +71,7 @@ MT_TEST(pairs_after_mpi)
     long live = dup_live;
 
     MT_OK(dup_mesh(7, NULL, &m));
-    MT_CHECK(dmesh_mesh_entry(m, 0)->paired == NULL); /* dp stays on mpi */
+    MT_CHECK(dmesh_mesh_entry(dmesh_handle_mesh(m), 0)->paired == NULL); /* dp stays on mpi */
     check_paired(m, 1);
     MT_EQ(dup_live, live + 1);
     dmesh_free(&m);
@@ -99,12 +99,14 @@ MT_TEST(options_in_cache_key)
     MT_OK(dmesh_get_cache_info(m, &after));
     MT_EQ(after.comms_mpi, before.comms_mpi);
     MT_EQ(after.hits, before.hits + 1);
-    MT_CHECK(dmesh_mesh_entry(same, 1) == dmesh_mesh_entry(m, 1));
+    MT_CHECK(dmesh_mesh_entry(dmesh_handle_mesh(same), 1) ==
+             dmesh_mesh_entry(dmesh_handle_mesh(m), 1));
     MPI_Info_set(info, "dup_tag", "8");
     MT_OK(dmesh_unflatten(m, 1, 1, &size, un, info, &other));
     MT_OK(dmesh_get_cache_info(m, &after));
     MT_EQ(after.comms_mpi, before.comms_mpi + 1);
-    MT_CHECK(dmesh_mesh_entry(other, 1) != dmesh_mesh_entry(m, 1));
+    MT_CHECK(dmesh_mesh_entry(dmesh_handle_mesh(other), 1) !=
+             dmesh_mesh_entry(dmesh_handle_mesh(m), 1));
     check_paired(other, 1);
     MPI_Info_free(&info);
     dmesh_free(&other);
@@ -124,7 +126,7 @@ MT_TEST(saved_form)
     MT_CHECK(strstr(text, " dup 42\n") != NULL);
     MT_OK(dmesh_deserialize(MPI_COMM_WORLD, text, MPI_INFO_NULL, &back));
     if (back != DMESH_NULL) {
-        MT_EQ(dmesh_mesh_entry(back, 1)->backend, dmesh_backend_find("dup"));
+        MT_EQ(dmesh_mesh_entry(dmesh_handle_mesh(back), 1)->backend, dmesh_backend_find("dup"));
         check_paired(back, 1);
     }
     dmesh_free(&back);
@@ -161,13 +163,13 @@ MT_TEST(options_of_other_backends)
     if (m != DMESH_NULL) {
         dmesh_axis_options_key(&(dmesh_axis_options_t){.backend = DMESH_BACKEND_MPI}, key,
                                sizeof(key));
-        MT_STREQ(dmesh_mesh_entry(m, 0)->options, key);
-        MT_STREQ(dmesh_mesh_entry(m, 1)->options, "dup t2");
+        MT_STREQ(dmesh_mesh_entry(dmesh_handle_mesh(m), 0)->options, key);
+        MT_STREQ(dmesh_mesh_entry(dmesh_handle_mesh(m), 1)->options, "dup t2");
     }
     dmesh_free(&m);
     MT_OK(dup_mesh(2, order, &m)); /* dp is mpi: its dup_tag is ignored */
     if (m != DMESH_NULL)
-        MT_STREQ(dmesh_mesh_entry(m, 0)->options, key);
+        MT_STREQ(dmesh_mesh_entry(dmesh_handle_mesh(m), 0)->options, key);
     dmesh_free(&m);
 }
 
@@ -198,9 +200,9 @@ MT_TEST(lazy_pairing)
     MT_OK(dup_mesh(5, lazy, &m));
     if (m == DMESH_NULL)
         return;
-    e = dmesh_mesh_entry(m, 1);
+    e = dmesh_mesh_entry(dmesh_handle_mesh(m), 1);
     MT_CHECK(e->paired == NULL && e->paired_pending);
-    MT_OK(dmesh_universe_pair_entry(m->u, e));
+    MT_OK(dmesh_universe_pair_entry(dmesh_handle_mesh(m)->u, e));
     check_paired(m, 1);
     dmesh_free(&m);
 }

@@ -171,6 +171,41 @@ MT_TEST(error_class)
     MT_EQ(calls, 0); /* dmesh_error_class never raises */
 }
 
+/* The table of the user guide's Errors section, row by row: what a call
+ * returns (a DMESH_ERR_* class: a small number that MPI's first classes
+ * share, read with dmesh_error_string, never MPI_Error_string) and what a
+ * handler receives (an MPI code that dmesh registered: MPI_Error_string and
+ * MPI_Error_class's string give dmesh's text, dmesh_error_class the
+ * class). */
+MT_TEST(return_value_and_handler_code)
+{
+    MPI_Comm c = comm_with_handler();
+    char s[MPI_MAX_ERROR_STRING], cs[MPI_MAX_ERROR_STRING];
+    int shape[1] = {mt_size + 1}, n = 0, rc, mpi_class = -1, cls = -1;
+    dmesh_t m = DMESH_NULL;
+
+    rc = dmesh_init(c, "cpu", 1, shape, NULL, MPI_INFO_NULL, &m);
+    /* the return value: the class */
+    MT_EQ(rc, DMESH_ERR_SIZE);
+    MT_CHECK(strncmp(dmesh_error_string(rc), "DMESH_ERR_SIZE", 14) == 0);
+    MT_EQ(MPI_Error_string(rc, s, &n), MPI_SUCCESS); /* an MPI class of the same number */
+    MT_CHECK(strcmp(s, dmesh_error_string(rc)) != 0);
+    MT_RC(dmesh_error_class(rc, &cls), DMESH_ERR_ARG); /* not a code dmesh raised */
+    /* what the handler received: a code */
+    MT_EQ(calls, 1);
+    MT_CHECK(last_code != DMESH_ERR_SIZE);
+    MT_EQ(MPI_Error_string(last_code, s, &n), MPI_SUCCESS);
+    MT_STREQ(s, dmesh_error_string(DMESH_ERR_SIZE));
+    MT_EQ(MPI_Error_class(last_code, &mpi_class), MPI_SUCCESS);
+    MT_CHECK(mpi_class != DMESH_ERR_SIZE);
+    MT_EQ(MPI_Error_string(mpi_class, cs, &n), MPI_SUCCESS);
+    MT_STREQ(cs, dmesh_error_string(DMESH_ERR_SIZE));
+    MT_OK(dmesh_error_class(last_code, &cls));
+    MT_EQ(cls, DMESH_ERR_SIZE);
+    calls = 0;
+    MPI_Comm_free(&c);
+}
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("errors");
@@ -182,6 +217,7 @@ static Suite *suite(void)
     tcase_add_test(t, no_comm_raises_on_self);
     tcase_add_test(t, freed_comm_keeps_its_handler);
     tcase_add_test(t, error_class);
+    tcase_add_test(t, return_value_and_handler_code);
     suite_add_tcase(s, t);
     return s;
 }

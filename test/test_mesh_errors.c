@@ -147,6 +147,14 @@ MT_TEST(arg_creation)
     for (size_t i = 0; i < sizeof(bad_devices) / sizeof(bad_devices[0]); i++)
         WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, bad_devices[i], 1, shape, NULL, MPI_INFO_NULL, &h),
                     DMESH_ERR_ARG, h);
+    /* the detail says what the value is instead */
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "nccl", 1, shape, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "NCCL is a backend, of device type \"cuda\"") != NULL);
+    MT_CHECK(strstr(dmesh_last_error(), "device index") == NULL);
+    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cuda:0", 1, shape, NULL, MPI_INFO_NULL, &h),
+                DMESH_ERR_ARG, h);
+    MT_CHECK(strstr(dmesh_last_error(), "no device index") != NULL);
     WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cpu", 1, shape, NULL, NULL, MPI_INFO_NULL, &h),
                 DMESH_ERR_ARG, h);
     WORLD_FAILS(dmesh_create(MPI_COMM_WORLD, "cuda:0", 1, shape, ranks, NULL, MPI_INFO_NULL, &h),
@@ -696,68 +704,213 @@ MT_TEST(agreement_check)
                     (text));                                                                       \
     } while (0)
 
+/* One row of the mismatch table: a collective call in which the ranks of
+ * "odd" (those from `from` on) pass another value of one argument than
+ * rank 0; want: the detail every rank must get (the lowest of them, the
+ * argument, both values). root: a mesh (1, size) named a, b. */
+typedef struct {
+    const char *call;
+    int (*run)(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len);
+} mismatch_row_t;
+
+static int from; /* the lowest rank whose value differs */
+
+static int mm_shape(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)root, (void)c;
+    snprintf(want, len, "dmesh_init: rank %d passed shape (%d, 1), rank 0 (1, %d)", from, mt_size,
+             mt_size);
+    return dmesh_init(MPI_COMM_WORLD, "cpu", 2, odd ? (int[]){mt_size, 1} : (int[]){1, mt_size},
+                      (const char *[]){"a", "b"}, MPI_INFO_NULL, h);
+}
+
+static int mm_names(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)root, (void)c;
+    snprintf(want, len, "dmesh_init: rank %d passed names (a, c), rank 0 (a, b)", from);
+    return dmesh_init(MPI_COMM_WORLD, "cpu", 2, (int[]){1, mt_size},
+                      odd ? (const char *[]){"a", "c"} : (const char *[]){"a", "b"}, MPI_INFO_NULL,
+                      h);
+}
+
+static int mm_unnamed(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)root, (void)c;
+    snprintf(want, len, "dmesh_init: rank %d passed names unnamed, rank 0 (a, b)", from);
+    return dmesh_init(MPI_COMM_WORLD, "cpu", 2, (int[]){1, mt_size},
+                      odd ? NULL : (const char *[]){"a", "b"}, MPI_INFO_NULL, h);
+}
+
+static int mm_options(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    MPI_Info split = mt_info1("dmesh_comm_create", "split");
+    int rc;
+
+    (void)root, (void)c;
+    snprintf(want, len, "dmesh_init: rank %d passed dmesh_comm_create split, rank 0 group", from);
+    rc = dmesh_init(MPI_COMM_WORLD, "cpu", 1, (int[]){mt_size}, NULL, odd ? split : MPI_INFO_NULL,
+                    h);
+    MPI_Info_free(&split);
+    return rc;
+}
+
+static int mm_ranks(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    int ranks[MT_MAX_RANKS];
+
+    (void)root, (void)c;
+    for (int i = 0; i < mt_size; i++)
+        ranks[i] = i;
+    if (odd) { /* the last two swapped: the first difference at size - 2 */
+        ranks[mt_size - 2] = mt_size - 1;
+        ranks[mt_size - 1] = mt_size - 2;
+    }
+    snprintf(want, len, "dmesh_create: rank %d passed ranks[%d] = %d, rank 0 ranks[%d] = %d", from,
+             mt_size - 2, mt_size - 1, mt_size - 2, mt_size - 2);
+    return dmesh_create(MPI_COMM_WORLD, "cpu", 1, (int[]){mt_size}, ranks, NULL, MPI_INFO_NULL, h);
+}
+
+static int mm_from_comms(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    MPI_Comm dup;
+    int rc;
+
+    (void)root, (void)c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    snprintf(want, len, "dmesh_from_comms: rank %d passed names (y), rank 0 (x)", from);
+    rc = dmesh_from_comms(MPI_COMM_WORLD, "cpu", 1, &dup, (int[]){mt_size}, NULL,
+                          odd ? (const char *[]){"y"} : (const char *[]){"x"}, h);
+    MPI_Comm_free(&dup);
+    return rc;
+}
+
+static int mm_flatten(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)c;
+    snprintf(want, len, "dmesh_flatten: rank %d passed name \"f1\", rank 0 \"f0\"", from);
+    return dmesh_flatten(root, odd ? "f1" : "f0", MPI_INFO_NULL, h);
+}
+
+static int mm_unflatten_sizes(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want,
+                              size_t len)
+{
+    (void)c;
+    snprintf(want, len, "dmesh_unflatten: rank %d passed sizes (%d, 1), rank 0 (1, %d)", from,
+             mt_size, mt_size);
+    return dmesh_unflatten(root, 1, 2, odd ? (int[]){mt_size, 1} : (int[]){1, mt_size},
+                           (const char *[]){"x", "y"}, MPI_INFO_NULL, h);
+}
+
+static int mm_unflatten_names(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want,
+                              size_t len)
+{
+    (void)c;
+    snprintf(want, len, "dmesh_unflatten: rank %d passed names (a, x, z), rank 0 (a, x, y)", from);
+    return dmesh_unflatten(root, 1, 2, (int[]){1, mt_size},
+                           odd ? (const char *[]){"x", "z"} : (const char *[]){"x", "y"},
+                           MPI_INFO_NULL, h);
+}
+
+static int mm_periods(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)h;
+    snprintf(want, len, "dmesh_get_cart_comm: rank %d passed periods (0, 1), rank 0 (0, 0)", from);
+    return dmesh_get_cart_comm(root, (int[]){0, odd}, 0, c);
+}
+
+static int mm_reorder(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)h;
+    snprintf(want, len, "dmesh_get_cart_comm: rank %d passed reorder 1, rank 0 0", from);
+    return dmesh_get_cart_comm(root, (int[]){1, 1}, odd, c);
+}
+
+static int mm_remain_dims(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    (void)h;
+    snprintf(want, len, "dmesh_get_sub_comm: rank %d passed remain_dims (1, 0), rank 0 (0, 1)",
+             from);
+    return dmesh_get_sub_comm(root, odd ? (int[]){1, 0} : (int[]){0, 1}, c);
+}
+
+static int mm_text(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    char text[1024], *at, zero[64];
+    int rc;
+
+    (void)c;
+    MT_OK(dmesh_serialize(root, text, sizeof(text), NULL));
+    while (odd && (at = strstr(text, "\"a\"")) != NULL) /* the name a, first on line 4 */
+        at[1] = 'q';
+    rc = dmesh_deserialize(MPI_COMM_WORLD, text, MPI_INFO_NULL, h);
+    /* both lines, each as far as the detail shortens it */
+    snprintf(want, len, "dmesh_deserialize: rank %d passed text line 4 \"root \"q\" ", from);
+    snprintf(zero, sizeof(zero), ", rank 0 text line 4 \"root \"a\" ");
+    if (strncmp(dmesh_last_error(), want, strlen(want)) == 0 &&
+        strstr(dmesh_last_error(), zero) != NULL)
+        snprintf(want, len, "%s", dmesh_last_error());
+    return rc;
+}
+
+/* Two different calls: both names. */
+static int mm_calls(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want, size_t len)
+{
+    snprintf(want, len, "%s: rank %d called dmesh_get_sub_comm, rank 0 dmesh_flatten",
+             odd ? "dmesh_get_sub_comm" : "dmesh_flatten", from);
+    if (odd)
+        return dmesh_get_sub_comm(root, (int[]){1, 1}, c);
+    return dmesh_flatten(root, "f", MPI_INFO_NULL, h);
+}
+
+static const mismatch_row_t mismatch_table[] = {
+    {"dmesh_init shape", mm_shape},
+    {"dmesh_init names", mm_names},
+    {"dmesh_init names NULL", mm_unnamed},
+    {"dmesh_init options", mm_options},
+    {"dmesh_create ranks", mm_ranks},
+    {"dmesh_from_comms names", mm_from_comms},
+    {"dmesh_flatten name", mm_flatten},
+    {"dmesh_unflatten sizes", mm_unflatten_sizes},
+    {"dmesh_unflatten names", mm_unflatten_names},
+    {"dmesh_get_cart_comm periods", mm_periods},
+    {"dmesh_get_cart_comm reorder", mm_reorder},
+    {"dmesh_get_sub_comm remain_dims", mm_remain_dims},
+    {"dmesh_deserialize text", mm_text},
+    {"dmesh_flatten against dmesh_get_sub_comm", mm_calls},
+};
+
+/* Every row: DMESH_ERR_MISMATCH on every rank, no output, the detail. At 1
+ * rank no rank can differ: the rows run with rank 0's values and succeed. */
 MT_TEST(agreement_detail)
 {
-    int r = mt_size - 1, odd = mt_rank == r, s_a[2] = {1, mt_size}, s_b[2] = {mt_size, 1};
-    int id[MT_MAX_RANKS], rev[MT_MAX_RANKS], one[1] = {mt_size};
-    const char *ab[2] = {"a", "b"}, *ac[2] = {"a", "c"}, *xy[2] = {"x", "y"}, *xz[2] = {"x", "z"};
+    dmesh_t root = make(2, (int[]){1, mt_size}, (const char *[]){"a", "b"});
     char want[256];
-    dmesh_t h, root;
-    MPI_Comm cart;
 
-    if (mt_size < 2)
-        return;
-    for (int i = 0; i < mt_size; i++) {
-        id[i] = i;
-        rev[i] = mt_size - 1 - i;
-    }
-    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, odd ? s_b : s_a, ab, MPI_INFO_NULL, &h),
-                DMESH_ERR_MISMATCH, h);
-    snprintf(want, sizeof(want), "dmesh_init: rank %d passed shape (%d, 1), rank 0 (1, %d)", r,
-             mt_size, mt_size);
-    SAYS(want);
-    /* the lowest of the ranks that differ */
-    WORLD_FAILS(
-        dmesh_init(MPI_COMM_WORLD, "cpu", 2, s_a, mt_rank >= 1 ? ac : ab, MPI_INFO_NULL, &h),
-        DMESH_ERR_MISMATCH, h);
-    SAYS("dmesh_init: rank 1 passed names (a, c), rank 0 (a, b)");
-    WORLD_FAILS(dmesh_init(MPI_COMM_WORLD, "cpu", 2, s_a, odd ? NULL : ab, MPI_INFO_NULL, &h),
-                DMESH_ERR_MISMATCH, h);
-    snprintf(want, sizeof(want), "dmesh_init: rank %d passed names unnamed, rank 0 (a, b)", r);
-    SAYS(want);
-    {
-        MPI_Info split = mt_info1("dmesh_comm_create", "split");
-        WORLD_FAILS(
-            dmesh_init(MPI_COMM_WORLD, "cpu", 1, one, NULL, odd ? split : MPI_INFO_NULL, &h),
-            DMESH_ERR_MISMATCH, h);
-        snprintf(want, sizeof(want), "dmesh_init: rank %d and rank 0 passed different options", r);
-        SAYS(want);
-        MPI_Info_free(&split);
-    }
-    WORLD_FAILS(
-        dmesh_create(MPI_COMM_WORLD, "cpu", 1, one, odd ? rev : id, NULL, MPI_INFO_NULL, &h),
-        DMESH_ERR_MISMATCH, h);
-    snprintf(want, sizeof(want), "dmesh_create: rank %d and rank 0 passed different rank map", r);
-    SAYS(want);
+    for (int half = 0; half < 2; half++) {
+        /* the last rank alone, then the upper half: the lowest is named */
+        from = half ? (mt_size + 1) / 2 : mt_size - 1;
+        for (size_t i = 0; i < sizeof(mismatch_table) / sizeof(mismatch_table[0]); i++) {
+            int odd = mt_size > 1 && mt_rank >= from, rc;
+            dmesh_t h = not_null;
+            MPI_Comm c = MPI_COMM_SELF;
 
-    root = make(2, s_a, ab);
-    WORLD_FAILS(dmesh_flatten(root, odd ? "f1" : "f0", MPI_INFO_NULL, &h), DMESH_ERR_MISMATCH, h);
-    snprintf(want, sizeof(want), "dmesh_flatten: rank %d passed name \"f1\", rank 0 \"f0\"", r);
-    SAYS(want);
-    WORLD_FAILS(dmesh_unflatten(root, 1, 2, odd ? s_b : s_a, xy, MPI_INFO_NULL, &h),
-                DMESH_ERR_MISMATCH, h);
-    snprintf(want, sizeof(want), "dmesh_unflatten: rank %d passed sizes (%d, 1), rank 0 (1, %d)", r,
-             mt_size, mt_size);
-    SAYS(want);
-    WORLD_FAILS(dmesh_unflatten(root, 1, 2, s_a, odd ? xz : xy, MPI_INFO_NULL, &h),
-                DMESH_ERR_MISMATCH, h);
-    snprintf(want, sizeof(want),
-             "dmesh_unflatten: rank %d passed names (a, x, z), rank 0 (a, x, y)", r);
-    SAYS(want);
-    MT_RC(dmesh_get_cart_comm(root, (int[]){0, odd}, 0, &cart), DMESH_ERR_MISMATCH);
-    snprintf(want, sizeof(want),
-             "dmesh_get_cart_comm: rank %d and rank 0 passed different periods and reorder", r);
-    SAYS(want);
+            rc = mismatch_table[i].run(odd, root, &h, &c, want, sizeof(want));
+            if (mt_size == 1) {
+                MT_EQ(rc, DMESH_SUCCESS);
+                if (h != not_null)
+                    dmesh_free(&h);
+                continue;
+            }
+            MT_SAME(MPI_COMM_WORLD, rc);
+            if (rc != DMESH_ERR_MISMATCH || (h != not_null && h != DMESH_NULL) ||
+                (c != MPI_COMM_SELF && c != MPI_COMM_NULL))
+                mt_fail(__FILE__, __LINE__, "%s: returned %d, an output written",
+                        mismatch_table[i].call, rc);
+            if (strcmp(dmesh_last_error(), want) != 0)
+                mt_fail(__FILE__, __LINE__, "%s: detail \"%s\", expected \"%s\"",
+                        mismatch_table[i].call, dmesh_last_error(), want);
+        }
+    }
     free_all(1, &root);
     still_works();
 }
@@ -890,6 +1043,9 @@ MT_TEST(cuda_without_device)
             MT_RC(rc2, DMESH_ERR_NO_DEVICE);
         MT_CHECK(h == DMESH_NULL && h2 == DMESH_NULL);
         MT_CHECK(dmesh_last_error()[0] != '\0');
+        /* CUDA's own words come after dmesh's */
+        if (strstr(dmesh_last_error(), "cudaGetDeviceCount") != NULL)
+            MT_CHECK(strstr(dmesh_last_error(), "no usable CUDA device (CUDA says, ") != NULL);
     }
     if (h != DMESH_NULL)
         dmesh_free(&h);

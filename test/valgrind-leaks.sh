@@ -3,7 +3,8 @@
 # valgrind-leaks.sh PROGRAM [NP]: run an MPI test program at NP ranks (default
 # 2) under valgrind through $MPIRUN (test/mpirun.sh honours
 # DMESH_TEST_LAUNCHER), then fail when valgrind reports a "definitely lost"
-# or "indirectly lost" block that dmesh allocated.
+# or "indirectly lost" block that dmesh allocated, or an invalid read, write
+# or free in dmesh (its first frame is dmesh's, as below).
 #
 # A block is dmesh's when the first frame of its allocation stack below the
 # allocator (valgrind's malloc replacements, libc helpers such as strdup or
@@ -67,7 +68,7 @@ function finish() {
     }
     if (verdict == "dmesh") {
         bad++
-        print "valgrind-check: LEAK in dmesh (" FILENAME "):\n" block "\n"
+        print "valgrind-check: " kind " in dmesh (" FILENAME "):\n" block "\n"
     } else {
         for (i = 1; i <= nframes; i++)
             if (is_dmesh(frames[i])) { notes++; break }
@@ -75,7 +76,10 @@ function finish() {
 }
 FNR == 1 { finish() }
 /are (definitely|indirectly) lost in loss record/ {
-    finish(); inblock = 1; block = $0; nframes = 0; next
+    finish(); inblock = 1; kind = "LEAK"; block = $0; nframes = 0; next
+}
+/^==[0-9]+== Invalid (read|write|free)/ {
+    finish(); inblock = 1; kind = "INVALID ACCESS"; block = $0; nframes = 0; next
 }
 inblock {
     if ($0 ~ /^==[0-9]+== *$/) { finish(); next }
@@ -86,6 +90,6 @@ END {
     finish()
     if (notes > 0)
         print "valgrind-check: note: " notes " lost block(s) allocated inside MPI under dmesh calls (not counted)"
-    if (bad > 0) { print "valgrind-check: FAILED: " bad " lost block(s) allocated by dmesh"; exit 1 }
-    print "valgrind-check: no lost block allocated by dmesh"
+    if (bad > 0) { print "valgrind-check: FAILED: " bad " lost block(s) allocated by dmesh or invalid access(es) in it"; exit 1 }
+    print "valgrind-check: no lost block allocated by dmesh, no invalid access in it"
 }' "$@"

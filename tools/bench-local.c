@@ -198,15 +198,15 @@ static void memory_live(lctx_t *c, const bench_args_t *a, bench_report_t *r)
         check(dmesh_slice(m, 1, bench_names(1), &s[d]), "dmesh_slice");
     h2 = heap_used();
     bench_item(r, "memory", "live_handle_sizeof",
-               "mesh handle: header sizeof(struct dmesh_s), + sizeof(dmesh_dim_t) per dim",
-               (double)sizeof(struct dmesh_s), "B");
+               "mesh handle: header sizeof(struct dmesh_mesh), + sizeof(dmesh_dim_t) per dim",
+               (double)sizeof(struct dmesh_mesh), "B");
     bench_item(r, "memory", "live_dim_sizeof", "mesh handle: one dim record, sizeof(dmesh_dim_t)",
                (double)sizeof(dmesh_dim_t), "B");
     bench_item(r, "memory", "live_slice_heap",
                "dmesh_slice (1 dim): heap growth per handle, 64 kept (mallinfo2)",
                (double)(h2 - h1) / KEPT, "B");
     bench_item(r, "memory", "live_universe", "universe: struct + cache + rank map (sizeof sums)",
-               (double)dmesh_universe_bytes(m->u), "B");
+               (double)dmesh_universe_bytes(dmesh_handle_mesh(m)->u), "B");
     bench_item(r, "memory", "live_init_heap", "dmesh_init: heap growth incl. MPI's communicators",
                (double)(h1 - h0), "B");
     for (d = 0; d < KEPT; d++)

@@ -40,12 +40,13 @@ static double create_once(const bench_args_t *a, MPI_Comm comm, MPI_Info info, n
         bench_die("dmesh_init of a cuda mesh", err);
     MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (row != NULL) {
-        dmesh_backend_nccl_stats(dmesh_universe_backend_state(m->u, &dmesh_backend_nccl),
-                                 &row->made);
+        dmesh_backend_nccl_stats(
+            dmesh_universe_backend_state(dmesh_handle_mesh(m)->u, &dmesh_backend_nccl), &row->made);
         if ((err = dmesh_flatten(m, "all", info, &f)) != DMESH_SUCCESS)
             bench_die("dmesh_flatten", err);
-        dmesh_backend_nccl_stats(dmesh_universe_backend_state(m->u, &dmesh_backend_nccl),
-                                 &row->after_flatten);
+        dmesh_backend_nccl_stats(
+            dmesh_universe_backend_state(dmesh_handle_mesh(m)->u, &dmesh_backend_nccl),
+            &row->after_flatten);
         dmesh_free(&f);
     }
     dmesh_free(&m);
