@@ -603,8 +603,8 @@ static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *n
     return err;
 }
 
-int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const argv[], MPI_Info info,
-               MPI_Comm *newcomm, dmesh_t *newmesh)
+int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const argv[],
+               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
     join_plan_t p;
