@@ -22,6 +22,10 @@
 #      dmesh_nccl_init=lazy, rank 1 a member of it, or the rank that makes
 #      its NCCL unique id) and nccl_eager (dmesh_init of a "cuda" mesh); the
 #      survivors' shrunk "cuda" mesh must pass an NCCL allreduce too.
+#      respawn: rank np - 1 dies, then rank 1 at every step of the
+#      survivors' dmesh_respawn (and so of the new processes' dmesh_join);
+#      every survivor must return the same class, and a second
+#      dmesh_respawn, after a failed one, must give the whole mesh back.
 # Skips (77) when only step 1 could run, and when NP is above
 # DMESH_TEST_MAX_NP (the launcher would skip every run).
 . "$top_srcdir/test/check.sh"
@@ -98,7 +102,8 @@ if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h && [ "$np" -gt "${DMESH_F
     echo "ft sweep at $np ranks: skipped (DMESH_FT_SWEEP_MAX_NP=${DMESH_FT_SWEEP_MAX_NP:-4})"
 elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     runs=0
-    calls="init init_first create from_comms init_hybrid flatten unflatten deserialize cart locality"
+    calls="init init_first create from_comms init_hybrid flatten unflatten deserialize cart locality
+respawn"
     if grep -q '^#define DMESH_HAVE_NCCL 1' config.h; then
         calls="$calls nccl_lazy nccl_lazy_root nccl_eager"
     else
@@ -115,6 +120,8 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
             ok=$(grep -ac 'test_ft rank [0-9]*: 1 run, 0 failed' "$log")
             want=$survivors
             case $line in *nokill*) want=$np ;; esac
+            # respawn: rank np - 1 dies first, then rank 1 in the call
+            [ $call != respawn ] || want=$((want - 1))
             if [ -z "$line" ] || [ "$ok" -ne "$want" ]; then
                 check_fail "sweep $call step $step at $np ranks: exit $rc"
                 cat "$log"

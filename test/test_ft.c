@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,29 +58,29 @@ static const char *const DPTP[] = {"dp", "tp"};
  * compares like with like. */
 static MPI_Comm program_world = MPI_COMM_NULL, world = MPI_COMM_NULL;
 
-/* Ranks of comm as ranks of world (MPI_COMM_WORLD's ranks). */
-static void to_world(MPI_Comm comm, int n, const int in[], int out[])
+/* Ranks of comm as ranks of ref. */
+static void to_ranks_in(MPI_Comm comm, MPI_Comm ref, int n, const int in[], int out[])
 {
     MPI_Group g, w;
 
     MPI_Comm_group(comm, &g);
-    MPI_Comm_group(world, &w);
+    MPI_Comm_group(ref, &w);
     MPI_Group_translate_ranks(g, n, in, w, out);
     MPI_Group_free(&g);
     MPI_Group_free(&w);
 }
 
 /* Every dim of m (made on base): its communicator holds exactly the group
- * ranks in their order, and an allreduce of the world ranks sums to the
- * group's world ranks. */
-static void check_mesh(dmesh_t m, MPI_Comm base)
+ * ranks in their order, and an allreduce of the ranks in ref sums to the
+ * group's ranks in ref. */
+static void check_mesh_in(dmesh_t m, MPI_Comm base, MPI_Comm ref)
 {
-    int ndims = 0, d, i, member = 0, coords[DMESH_MAX_DIMS];
+    int ndims = 0, d, i, member = 0, coords[DMESH_MAX_DIMS], mine = 0;
 
     ck_assert_int_eq(dmesh_get_ndims(m, &ndims), DMESH_SUCCESS);
     ck_assert_int_eq(dmesh_get_coordinate(m, DMESH_MAX_DIMS, coords, &member), DMESH_SUCCESS);
     for (d = 0; member && d < ndims; d++) {
-        int ranks[MAXR], world[MAXR], in_comm[MAXR], idx[MAXR], n = 0, expect = 0, sum = 0, csize;
+        int ranks[MAXR], in_ref[MAXR], in_comm[MAXR], idx[MAXR], n = 0, expect = 0, sum = 0, csize;
         MPI_Comm c = MPI_COMM_NULL;
         MPI_Group gc, gb;
 
@@ -97,12 +98,19 @@ static void check_mesh(dmesh_t m, MPI_Comm base)
         MPI_Group_free(&gb);
         for (i = 0; i < n; i++)
             ck_assert_int_eq(in_comm[i], ranks[i]);
-        to_world(base, n, ranks, world);
+        to_ranks_in(base, ref, n, ranks, in_ref);
         for (i = 0; i < n; i++)
-            expect += world[i];
-        ck_assert_int_eq(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, c), MPI_SUCCESS);
+            expect += in_ref[i];
+        MPI_Comm_rank(ref, &mine);
+        ck_assert_int_eq(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, c), MPI_SUCCESS);
         ck_assert_int_eq(sum, expect);
     }
+}
+
+/* The same, the sums over world's ranks. */
+static void check_mesh(dmesh_t m, MPI_Comm base)
+{
+    check_mesh_in(m, base, world);
 }
 
 static dmesh_t world_mesh(void)
@@ -158,7 +166,7 @@ static void check_nccl(dmesh_t m, MPI_Comm base)
     ck_assert_int_eq(dmesh_get_ndims(m, &ndims), DMESH_SUCCESS);
     ck_assert_int_eq(dmesh_get_coordinate(m, DMESH_MAX_DIMS, coords, &member), DMESH_SUCCESS);
     for (d = 0; member && d < ndims; d++) {
-        int ranks[MAXR], world[MAXR], n = 0, expect = 0, buf[2] = {me, 1}, rc;
+        int ranks[MAXR], in_world[MAXR], n = 0, expect = 0, buf[2] = {me, 1}, rc;
         MPI_Comm c = MPI_COMM_NULL;
         ncclComm_t nc = NULL;
 
@@ -170,9 +178,9 @@ static void check_nccl(dmesh_t m, MPI_Comm base)
         ck_assert_int_eq(dmesh_get_group_ranks(m, d, MAXR, ranks, &n), DMESH_SUCCESS);
         ck_assert_int_eq(nccl_double_check_pairing(nc, c), 0);
         ck_assert_int_eq(ncclAllReduce(buf, buf, 2, ncclInt32, ncclSum, nc, NULL), ncclSuccess);
-        to_world(base, n, ranks, world);
+        to_ranks_in(base, world, n, ranks, in_world);
         for (i = 0; i < n; i++)
-            expect += world[i];
+            expect += in_world[i];
         ck_assert_int_eq(buf[0], expect);
         ck_assert_int_eq(buf[1], n);
     }
@@ -577,7 +585,7 @@ static int sweep_shrink(const char *call, dmesh_t base, MPI_Comm *surv, dmesh_t 
     return err;
 }
 
-static int sweep(const char *call, int step)
+static int sweep_call_and_shrink(const char *call, int step)
 {
     dmesh_t base, n = DMESH_NULL, flat = DMESH_NULL;
     MPI_Comm surv = MPI_COMM_NULL, dims[2], fresh;
@@ -639,6 +647,78 @@ static int sweep(const char *call, int step)
     MPI_Comm_free(&dims[1]);
     MPI_Comm_free(&fresh);
     return lo == hi ? 0 : 1;
+}
+
+/* The sweep of dmesh_respawn: rank np - 1 dies first, so that the respawn
+ * has a process to replace, and rank 1 at the STEP-th step of the respawn
+ * (the new processes, sweep_child, never die). A respawn that failed is
+ * called again, which must succeed with what is left; the mesh must then
+ * check out on every process, new ones included (their sums are of ranks
+ * of the new communicator). */
+static int sweep_respawn(int step)
+{
+    dmesh_t base = world_mesh(), n = DMESH_NULL;
+    MPI_Comm comm = MPI_COMM_NULL;
+    char spec[64];
+    int rc, first, lo, hi, size = 0, shape[2] = {0, 0};
+
+    MPI_Barrier(world);
+    if (me == np - 1)
+        raise(SIGKILL);
+    snprintf(spec, sizeof(spec), "1:%d", step);
+    setenv("DMESH_FAULT_KILL", spec, 1);
+    first = rc = dmesh_respawn(base, NULL, NULL, MPI_INFO_NULL, &comm, &n);
+    setenv("DMESH_FAULT_KILL", "", 1);
+    if (rc == DMESH_ERR_PROC_FAILED) /* the retry, with whoever is left */
+        rc = dmesh_respawn(base, NULL, NULL, MPI_INFO_NULL, &comm, &n);
+    if (rc != DMESH_SUCCESS) {
+        fprintf(stderr, "ft-sweep respawn step %d rank %d: %s then %s (%s)\n", step, me,
+                dmesh_error_string(first), dmesh_error_string(rc), dmesh_last_error());
+        return 1;
+    }
+    check_mesh_in(n, comm, comm);
+    MPI_Allreduce(&first, &lo, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&first, &hi, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Comm_size(comm, &size);
+    dmesh_get_shape(n, 2, shape);
+    if (me == 0)
+        printf("ft-sweep respawn np %d step %d: %s, %s on every survivor, respawned to %dx%d "
+               "on %d processes\n",
+               np, step, first == DMESH_SUCCESS ? "nokill" : "killed", dmesh_error_string(first),
+               shape[0], shape[1], size);
+    dmesh_free(&n);
+    dmesh_free(&base);
+    MPI_Comm_free(&comm);
+    return lo == hi && size == np ? 0 : 1;
+}
+
+/* A process that a respawn of the sweep started: join (an attempt that
+ * failed returns here too: the parents retry), check, and give the
+ * survivors' class comparison values that change neither end. */
+static int sweep_child(void)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    dmesh_t n = DMESH_NULL;
+    int lo = INT_MAX, hi = INT_MIN, out;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    if (dmesh_join(MPI_INFO_NULL, NULL, &comm, &n) != DMESH_SUCCESS)
+        return 0;
+    check_mesh_in(n, comm, comm);
+    MPI_Allreduce(&lo, &out, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&hi, &out, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Comm_size(comm, &np);
+    dmesh_free(&n);
+    MPI_Comm_free(&comm);
+    return 0;
+}
+
+static int sweep(const char *call, int step)
+{
+    if (strcmp(call, "respawn") == 0)
+        return sweep_respawn(step);
+    return sweep_call_and_shrink(call, step);
 }
 
 static const char *sweep_name;
@@ -787,7 +867,16 @@ int main(int argc, char **argv)
     int failed = 0, ran, bad = 0;
     SRunner *sr;
 
+    MPI_Comm parent = MPI_COMM_NULL;
+
+    unsetenv("DMESH_FAULT_KILL"); /* a process that a respawn started does not die */
     MPI_Init(&argc, &argv);
+    MPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL) {
+        int rc = sweep_child();
+        finalize_bounded();
+        return rc;
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &program_world);
     MPI_Comm_set_errhandler(program_world, MPI_ERRORS_RETURN);
     world = program_world;
