@@ -268,6 +268,14 @@ static int e_shrink(dmesh_t h)
 {
     return dmesh_shrink(h, DMESH_KEEP_SHAPE, MPI_INFO_NULL, &s_comm, &s_made);
 }
+static int e_respawn(dmesh_t h)
+{
+    return dmesh_respawn(h, NULL, NULL, MPI_INFO_NULL, &s_comm, &s_made);
+}
+static int e_grow(dmesh_t h)
+{
+    return dmesh_grow(h, 0, 1, NULL, NULL, MPI_INFO_NULL, &s_comm, &s_made);
+}
 static int e_free(dmesh_t h)
 {
     return dmesh_free(&h);
@@ -306,6 +314,8 @@ static const entry_t entries[] = {
     {"dmesh_revoke", e_revoke},
     {"dmesh_get_failed", e_failed},
     {"dmesh_shrink", e_shrink},
+    {"dmesh_respawn", e_respawn},
+    {"dmesh_grow", e_grow},
     {"dmesh_free", e_free},
 };
 
