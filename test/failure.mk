@@ -24,7 +24,8 @@ check_PROGRAMS += test/test_ft
 test_test_ft_SOURCES = test/test_ft.c test/comm_count.c test/comm_count.h
 test_test_ft_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_ft_CFLAGS = $(DMESH_TEST_CFLAGS)
-test_test_ft_LDFLAGS = -export-dynamic
+# -no-install: the processes a respawn starts run the program itself (/proc/self/exe)
+test_test_ft_LDFLAGS = -export-dynamic -no-install
 test_test_ft_LDADD = $(DMESH_TEST_LIBS)
 if DMESH_HAVE_NCCL
 # With NCCL, the NCCL and CUDA test doubles (libdmesh finds their functions
