@@ -11,7 +11,8 @@
 #      (DMESH_ERR_SPAWN) skips these with its reason.
 #   4. With ULFM in the build (Open MPI 5, 6), under mpiexec --with-ft ulfm:
 #      dmesh_respawn after the first, a middle or the last rank died, after
-#      two died, and after a process outside the mesh died; then a respawn
+#      two died, and after a process outside the mesh died, on meshes of 1
+#      and 2 dimensions (and 3 at NP 8); then a respawn
 #      of the respawned mesh with nothing failed. The launcher must exit 0
 #      (the job ends as a run without a failure does) and every survivor
 #      must pass; DMESH_RESPAWN_REPEAT (default 1) runs each case so many
@@ -86,6 +87,8 @@ while [ $i -lt "$repeat" ]; do
     [ "$np" -lt 4 ] || run_case $((np - 2)) respawn 1,$((np - 1)) 2 "$half"
     # the last process is outside the mesh (a spare)
     [ "$np" -lt 3 ] || run_case $((np - 1)) respawn $((np - 1)) $((np - 1))
+    # a 3-D mesh, a middle rank
+    [ "$np" -ne 8 ] || run_case 7 respawn 5 2 2 2
     i=$((i + 1))
 done
 # A second failure, of a process that the first respawn started: every
