@@ -163,6 +163,25 @@ static int verify(MPI_Comm comm, dmesh_t mesh, const expect_t *e)
         }
         CHECK(sum == want, "dim %d: the ranks add up to %d, want %d", d, sum, want);
     }
+    {
+        /* a derived mesh of the new one: its flattening holds every member */
+        dmesh_t flat = DMESH_NULL;
+        MPI_Comm fc = MPI_COMM_NULL;
+        int fsize = 0, total = 0, fsum = 0;
+        CHECK(dmesh_flatten(mesh, NULL, MPI_INFO_NULL, &flat) == DMESH_SUCCESS, "dmesh_flatten: %s",
+              dmesh_last_error());
+        dmesh_get_comm(flat, 0, &fc);
+        for (q = 0; q < n; q++)
+            total += map[q];
+        if (at >= 0 && fc != MPI_COMM_NULL) {
+            MPI_Comm_size(fc, &fsize);
+            MPI_Allreduce(&rank, &fsum, 1, MPI_INT, MPI_SUM, fc);
+            CHECK(fsize == n && fsum == total,
+                  "flattened: %d processes, ranks add up to %d; want %d, %d", fsize, fsum, n,
+                  total);
+        }
+        dmesh_free(&flat);
+    }
     free(map);
     sum = 0;
     n = 1;
