@@ -168,8 +168,8 @@ static int verify(MPI_Comm comm, dmesh_t mesh, const expect_t *e)
         dmesh_t flat = DMESH_NULL;
         MPI_Comm fc = MPI_COMM_NULL;
         int fsize = 0, total = 0, fsum = 0;
-        CHECK(dmesh_flatten(mesh, NULL, MPI_INFO_NULL, &flat) == DMESH_SUCCESS, "dmesh_flatten: %s",
-              dmesh_last_error());
+        CHECK(dmesh_flatten(mesh, "all", MPI_INFO_NULL, &flat) == DMESH_SUCCESS,
+              "dmesh_flatten: %s", dmesh_last_error());
         dmesh_get_comm(flat, 0, &fc);
         for (q = 0; q < n; q++)
             total += map[q];
