@@ -694,24 +694,33 @@ static int sweep_respawn(int step)
 
 /* A process that a respawn of the sweep started: join (an attempt that
  * failed returns here too: the parents retry), check, and give the
- * survivors' class comparison values that change neither end. */
-static int sweep_child(void)
+ * survivors' class comparison values that change neither end. Its checks
+ * run as a Check test of their own (child_suite). */
+START_TEST(sweep_child)
 {
     MPI_Comm comm = MPI_COMM_NULL;
     dmesh_t n = DMESH_NULL;
     int lo = INT_MAX, hi = INT_MIN, out;
 
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     if (dmesh_join(MPI_INFO_NULL, NULL, &comm, &n) != DMESH_SUCCESS)
-        return 0;
+        return;
     check_mesh_in(n, comm, comm);
     MPI_Allreduce(&lo, &out, 1, MPI_INT, MPI_MIN, comm);
     MPI_Allreduce(&hi, &out, 1, MPI_INT, MPI_MAX, comm);
-    MPI_Comm_size(comm, &np);
     dmesh_free(&n);
     MPI_Comm_free(&comm);
-    return 0;
+}
+END_TEST
+
+static Suite *child_suite(void)
+{
+    Suite *s = suite_create("ft-sweep-child");
+    TCase *tc = tcase_create("joined");
+
+    tcase_set_timeout(tc, 0);
+    tcase_add_test(tc, sweep_child);
+    suite_add_tcase(s, tc);
+    return s;
 }
 
 static int sweep(const char *call, int step)
@@ -872,10 +881,16 @@ int main(int argc, char **argv)
     unsetenv("DMESH_FAULT_KILL"); /* a process that a respawn started does not die */
     MPI_Init(&argc, &argv);
     MPI_Comm_get_parent(&parent);
-    if (parent != MPI_COMM_NULL) {
-        int rc = sweep_child();
+    if (parent != MPI_COMM_NULL) { /* started by the respawn sweep */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+        sr = srunner_create(child_suite());
+        srunner_set_fork_status(sr, CK_NOFORK);
+        srunner_run_all(sr, CK_SILENT);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
         finalize_bounded();
-        return rc;
+        return failed == 0 ? 0 : 1;
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &program_world);
     MPI_Comm_set_errhandler(program_world, MPI_ERRORS_RETURN);
