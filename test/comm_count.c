@@ -60,6 +60,19 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
     return made(PMPI_Cart_create(comm, ndims, dims, periods, reorder, out), out);
 }
 
+/* dmesh_respawn and dmesh_grow: the spawn's intercommunicator and the
+ * merged one (dmesh frees both) */
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                   MPI_Comm comm, MPI_Comm *out, int errcodes[])
+{
+    return made(PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, out, errcodes), out);
+}
+
+int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *out)
+{
+    return made(PMPI_Intercomm_merge(inter, high, out), out);
+}
+
 #if DMESH_HAVE_ULFM
 int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *out)
 {
