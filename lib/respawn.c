@@ -231,16 +231,14 @@ static int spawn_error(const char *fn, int rc, int n, const int codes[], const c
  * intercommunicator it leaves Open MPI 5.0.7 unable to make a communicator
  * over both sides afterwards (measured without dmesh: MPI_Comm_dup of the
  * merged and split communicator never returned, 2 runs of 2; without the
- * agreement on ic, 2 of 2 returned). With fault tolerance a process that
- * failed revokes ic first, so that whoever waits in it returns; an
- * allreduce that fails is DMESH_ERR_PROC_FAILED or DMESH_ERR_MPI here, and
- * merge_in_order's agreement over the merged communicator settles it. */
+ * agreement on ic, 2 of 2 returned). Every process takes part whatever it
+ * met, so none waits for one that left; ic is never revoked (see leave).
+ * An allreduce that fails (a process died) is DMESH_ERR_PROC_FAILED here,
+ * and merge_in_order's agreement over the merged communicator settles it. */
 static int agree_both(MPI_Comm ic, int err, const char *fn)
 {
     int rc, in, mid = INT_MAX, out = INT_MAX;
 
-    if (err != DMESH_SUCCESS && dmesh_ulfm_enabled(ic))
-        dmesh_ulfm_revoke(ic);
     in = err != DMESH_SUCCESS ? err : INT_MAX;
     rc = MPI_Allreduce(&in, &mid, 1, MPI_INT, MPI_MIN, ic);
     in = in < mid ? in : mid;
@@ -296,12 +294,13 @@ static int merge_in_order(MPI_Comm ic, int high, int key, const char *fn, MPI_Co
  * not MPI_Comm_disconnect, which in Open MPI 5.0.7 also disconnects the
  * launches at the PMIx level, after which creating a communicator over both
  * (MPI_Comm_dup of the new one) never completed (measured: every survivor
- * and the new process in ompi_comm_nextcid). After a failure revoked first
- * (a process may wait in it). */
+ * and the new process in ompi_comm_nextcid). Never revoked: a revoked
+ * intercommunicator left Open MPI 5.0.7's allocation of communicator ids
+ * broken (the kill sweep: a new process's MPI_Finalize crashed in
+ * ompi_comm_nextcid, and the survivors' retry hung). */
 static void leave(MPI_Comm *ic, int err)
 {
-    if (err != DMESH_SUCCESS && dmesh_ulfm_enabled(*ic))
-        dmesh_ulfm_revoke(*ic);
+    (void)err;
     MPI_Comm_free(ic);
 }
 
