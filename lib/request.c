@@ -98,6 +98,7 @@ void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t 
         if (dmesh_backends[b]->call_option != NULL)
             dmesh_request_bytes(r, &o->call[b], sizeof(o->call[b]));
     dmesh_request_bytes(r, &o->order, sizeof(o->order));
+    dmesh_request_bytes(r, &o->node, sizeof(o->node)); /* the node steps are collective */
     for (int d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
         dmesh_request_string(r, key);

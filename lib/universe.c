@@ -30,6 +30,7 @@ static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)
 
     u->local_map = root->local_map;
     u->debug = root->debug;
+    u->node_rule = root->node_rule;
     if (root->layout != NULL)
         u->root_layout = *root->layout;
     for (d = 0; root->names != NULL && d < u->root_layout.naxes; d++)
@@ -192,19 +193,22 @@ void dmesh_universe_release(dmesh_universe_t *u)
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
 {
     int *found = NULL;
+    char detail[256];
 
     if (u->node_lows == NULL) {
-        DMESH_TRY(dmesh_node_lows(u->comm, &found));
-        u->node_lows = found;
+        DMESH_TRY(dmesh_node_lows(u->comm, u->node_rule, &found, detail, sizeof(detail)));
+        dmesh_universe_set_node_lows(u, found, detail);
     }
     *lows = u->node_lows;
     return DMESH_SUCCESS;
 }
 
-void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const char *detail)
 {
     free(u->node_lows);
     u->node_lows = lows;
+    if (dmesh_universe_debugging(u))
+        dmesh_universe_debug(u, "nodes: %s", detail);
 }
 
 int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)

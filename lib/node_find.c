@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Finding the node of each rank (node_find.h). */
+#include "config.h"
+
+#include "api_impl.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agree.h"
+#include "dmesh.h"
+#include "error.h"
+#include "fault.h"
+#include "hash.h"
+#include "node_find.h"
+#include "options.h"
+
+static char boot_id[48];
+static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
+
+/* The kernel's boot id tells two machines (or two boots) with one name
+ * apart, as NCCL's host hash does; containers on one host share it. */
+static void boot_read(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+    if (f == NULL)
+        return;
+    if (fgets(boot_id, sizeof(boot_id), f) == NULL)
+        boot_id[0] = '\0';
+    boot_id[strcspn(boot_id, "\n")] = '\0';
+    fclose(f);
+}
+
+void dmesh_host_make(const char *name, const char *boot, dmesh_host_t *h)
+{
+    memset(h, 0, sizeof(*h));
+    snprintf(h->id, sizeof(h->id), "%.*s\n%.47s", MPI_MAX_PROCESSOR_NAME, name, boot);
+    h->hash = dmesh_hash(DMESH_HASH_INIT, h->id, strlen(h->id));
+}
+
+int dmesh_host_mine(dmesh_host_t *h)
+{
+    char name[MPI_MAX_PROCESSOR_NAME + 1];
+    int len = 0, rc;
+
+    memset(name, 0, sizeof(name));
+    rc = MPI_Get_processor_name(name, &len);
+    if (rc != MPI_SUCCESS) {
+        dmesh_host_make("", "", h);
+        return dmesh_error_mpi(rc, "host identity: MPI_Get_processor_name");
+    }
+    pthread_once(&boot_once, boot_read);
+    dmesh_host_make(name, boot_id, h);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_host_name_len(const char *id)
+{
+    return (int)strcspn(id, "\n");
+}
+
+/* What each rank of one host hash tells the others. */
+typedef struct {
+    int rank;       /* in comm */
+    int shared_low; /* the lowest rank of its shared split (-1: not asked) */
+    char id[DMESH_HOST_ID_LEN];
+} host_rec_t;
+
+/* One finding in progress. */
+typedef struct {
+    int rule, rank, err;
+    MPI_Comm shared, hashed, host; /* host: hashed, or a split of it (two names, one hash) */
+    int shared_low, shared_size;
+    dmesh_host_t me;
+    host_rec_t *all; /* the records of the ranks of the caller's hash */
+    int nall;
+    /* from those records, of the ranks of the caller's host */
+    int host_low, host_size, in_my_split, collision, finer;
+} find_t;
+
+static void keep_err(find_t *f, int err)
+{
+    if (f->err == DMESH_SUCCESS)
+        f->err = err;
+}
+
+/* Collective over comm: the shared split and the split by host hash (what
+ * the rule needs, with room for the records of the hash), agreed. */
+static int find_split(MPI_Comm comm, int err, find_t *f)
+{
+    int rc;
+
+    if (f->rule != DMESH_NODE_HOST) {
+        rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &f->shared);
+        if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
+            err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+    }
+    if (f->rule != DMESH_NODE_SHARED) {
+        int e = dmesh_host_mine(&f->me);
+        if (err == DMESH_SUCCESS)
+            err = e;
+        rc = MPI_Comm_split(comm, (int)(f->me.hash & INT_MAX), f->rank, &f->hashed);
+        if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
+            err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split by host identity");
+        if (rc == MPI_SUCCESS)
+            MPI_Comm_size(f->hashed, &f->nall);
+        if (rc == MPI_SUCCESS &&
+            (f->all = DMESH_FAULT_MALLOC((size_t)f->nall * sizeof(*f->all))) == NULL &&
+            err == DMESH_SUCCESS)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
+    }
+    return dmesh_agree(comm, 0, err, "nodes (the node splits)");
+}
+
+/* Local: the facts of the caller's host from the records of its hash. */
+static void find_host_facts(find_t *f)
+{
+    f->host_low = f->rank;
+    for (int i = 0; i < f->nall; i++) {
+        const host_rec_t *r = &f->all[i];
+        if (strcmp(r->id, f->me.id) != 0) {
+            f->collision = 1;
+            continue;
+        }
+        f->host_size++;
+        f->in_my_split += r->shared_low == f->shared_low;
+        f->finer |= r->shared_low != f->shared_low; /* the same on every rank of the host */
+        if (r->rank < f->host_low)
+            f->host_low = r->rank;
+    }
+    if (f->rule != DMESH_NODE_AUTO)
+        f->finer = 0;
+}
+
+/* Collective over the ranks of the caller's hash: their records, and the
+ * host among them (a second split where two names share the hash). */
+static void find_host(find_t *f)
+{
+    host_rec_t me;
+    int rc;
+
+    memset(&me, 0, sizeof(me));
+    me.rank = f->rank;
+    me.shared_low = f->shared_low;
+    memcpy(me.id, f->me.id, sizeof(me.id));
+    rc = MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, f->all, (int)sizeof(me), MPI_BYTE,
+                       f->hashed);
+    if (rc != MPI_SUCCESS)
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allgather of the host identities"));
+    else
+        find_host_facts(f);
+    if (!f->collision) {
+        f->host = f->hashed;
+        f->hashed = MPI_COMM_NULL;
+        return;
+    }
+    /* every rank of the hash saw the same records: all of them split */
+    rc = MPI_Comm_split(f->hashed, f->host_low, f->rank, &f->host);
+    if (rc != MPI_SUCCESS) {
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Comm_split of a host hash by name"));
+        f->host = f->hashed;
+        f->hashed = MPI_COMM_NULL;
+    }
+}
+
+/* Collective over the shared split: its lowest rank (op MPI_MIN) or
+ * whether one of its hosts saw it finer than the host (MPI_MAX). */
+static int on_shared(find_t *f, int value, MPI_Op op)
+{
+    int out = value, rc = MPI_Allreduce(&value, &out, 1, MPI_INT, op, f->shared);
+
+    if (rc != MPI_SUCCESS)
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce on the shared-memory split"));
+    return out;
+}
+
+static void find_detail(const find_t *f, int use_host, dmesh_node_t *node)
+{
+    int k = dmesh_host_name_len(f->me.id);
+    const char *name = f->me.id;
+
+    if (f->rule == DMESH_NODE_SHARED)
+        snprintf(node->detail, sizeof(node->detail),
+                 "the MPI's shared-memory split (dmesh_node=shared): %d rank(s) here",
+                 f->shared_size);
+    else if (f->rule == DMESH_NODE_HOST)
+        snprintf(node->detail, sizeof(node->detail),
+                 "host identity (dmesh_node=host): %d rank(s) on host %.*s", f->host_size, k, name);
+    else if (use_host && f->finer)
+        snprintf(node->detail, sizeof(node->detail),
+                 "host identity: the MPI's shared-memory split is finer than host %.*s (its %d "
+                 "ranks in more than one split, %d in this rank's): dmesh_node=shared keeps "
+                 "the split",
+                 k, name, f->host_size, f->in_my_split);
+    else if (use_host)
+        snprintf(node->detail, sizeof(node->detail),
+                 "host identity: the MPI's shared-memory split mixes part of host %.*s with "
+                 "another host whose ranks it splits: %d rank(s) on this host",
+                 k, name, f->host_size);
+    else if (f->shared_size > f->in_my_split)
+        snprintf(node->detail, sizeof(node->detail),
+                 "the MPI's shared-memory split: %d ranks of several hosts (a virtual node), "
+                 "%d of them on host %.*s",
+                 f->shared_size, f->in_my_split, k, name);
+    else
+        snprintf(node->detail, sizeof(node->detail),
+                 "the MPI's shared-memory split, the same as host %.*s: %d rank(s)", k, name,
+                 f->shared_size);
+}
+
+/* Local: the node the facts choose; the other communicators are freed. */
+static void find_choose(find_t *f, dmesh_node_t *node)
+{
+    int use_host = f->rule == DMESH_NODE_HOST || f->finer;
+
+    if (f->rule == DMESH_NODE_AUTO) /* a split that a finer host crosses is not kept either */
+        use_host = on_shared(f, f->finer, MPI_MAX);
+    find_detail(f, use_host, node);
+    node->rule = use_host ? DMESH_NODE_HOST : DMESH_NODE_SHARED;
+    node->low = use_host ? f->host_low : f->shared_low;
+    node->comm = use_host ? f->host : f->shared;
+    if (use_host)
+        f->host = MPI_COMM_NULL;
+    else
+        f->shared = MPI_COMM_NULL;
+}
+
+static void find_free(find_t *f)
+{
+    free(f->all);
+    if (f->host != MPI_COMM_NULL)
+        MPI_Comm_free(&f->host);
+    if (f->hashed != MPI_COMM_NULL)
+        MPI_Comm_free(&f->hashed);
+    if (f->shared != MPI_COMM_NULL)
+        MPI_Comm_free(&f->shared);
+}
+
+int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_t *node)
+{
+    find_t f;
+
+    memset(&f, 0, sizeof(f));
+    memset(node, 0, sizeof(*node));
+    node->comm = MPI_COMM_NULL;
+    f.rule = rule;
+    f.shared = f.hashed = f.host = MPI_COMM_NULL;
+    MPI_Comm_rank(comm, &f.rank);
+    f.shared_low = f.host_low = f.rank;
+    if ((err = find_split(comm, err, &f)) != DMESH_SUCCESS) {
+        find_free(&f);
+        return err;
+    }
+    node->agreed = 1;
+    /* every step below on every rank, whatever failed before it here */
+    if (f.shared != MPI_COMM_NULL) {
+        MPI_Comm_size(f.shared, &f.shared_size);
+        f.shared_low = on_shared(&f, f.rank, MPI_MIN);
+    }
+    if (f.hashed != MPI_COMM_NULL)
+        find_host(&f);
+    else
+        f.host_size = f.in_my_split = 1;
+    find_choose(&f, node);
+    find_free(&f);
+    return f.err;
+}
+
+void dmesh_node_free(dmesh_node_t *node)
+{
+    if (node->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&node->comm);
+}
