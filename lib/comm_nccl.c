@@ -29,7 +29,7 @@
 
 /* What each member tells the others before NCCL: where its GPU is. */
 typedef struct {
-    int status; /* cudaError_t of cudaDeviceGetPCIBusId */
+    int status;                   /* cudaError_t of cudaDeviceGetPCIBusId */
     char host[DMESH_HOST_ID_LEN]; /* the host identity of node_find.h, as nodes are found */
     char busid[32];
 } nccl_gpu_msg_t;

@@ -522,10 +522,9 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
 
     DMESH_TRY(dmesh_node_lows(comm, r->a->opts.node, &lows, detail, sizeof(detail)));
     /* the same lows on every rank: the same outcome, agreed below anyway */
-    err = r->c->across == NULL
-              ? DMESH_SUCCESS
-              : dmesh_node_check_uniform(r->a->size, lows, r->a->hybrid_in_node,
-                                         r->a->hybrid_nodes, fn, detail);
+    err = r->c->across == NULL ? DMESH_SUCCESS
+                               : dmesh_node_check_uniform(r->a->size, lows, r->a->hybrid_in_node,
+                                                          r->a->hybrid_nodes, fn, detail);
     if (err == DMESH_SUCCESS &&
         (r->a->rank_map = DMESH_FAULT_MALLOC((size_t)r->a->n * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);

@@ -147,8 +147,8 @@ static void find_host(find_t *f)
     me.rank = f->rank;
     me.shared_low = f->shared_low;
     memcpy(me.id, f->me.id, sizeof(me.id));
-    rc = MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, f->all, (int)sizeof(me), MPI_BYTE,
-                       f->hashed);
+    rc =
+        MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, f->all, (int)sizeof(me), MPI_BYTE, f->hashed);
     if (rc != MPI_SUCCESS)
         keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allgather of the host identities"));
     else

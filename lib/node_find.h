@@ -36,10 +36,10 @@ int dmesh_host_name_len(const char *id);
 
 /* One rank's node. */
 typedef struct {
-    MPI_Comm comm; /* the node's ranks in the order of comm's ranks; MPI_COMM_NULL on failure */
-    int low;       /* the lowest rank of comm on the node */
-    int rule;      /* what made it: DMESH_NODE_SHARED (the MPI's split) or _HOST */
-    int agreed;    /* the splits succeeded on every rank: comm is there */
+    MPI_Comm comm;    /* the node's ranks in the order of comm's ranks; MPI_COMM_NULL on failure */
+    int low;          /* the lowest rank of comm on the node */
+    int rule;         /* what made it: DMESH_NODE_SHARED (the MPI's split) or _HOST */
+    int agreed;       /* the splits succeeded on every rank: comm is there */
     char detail[256]; /* why, for DMESH_DEBUG, dmesh-info and error details */
 } dmesh_node_t;
 

@@ -50,8 +50,9 @@ int dmesh_option_choices(const char *key, const char *val, int n, const char *co
             *out = i;
             return DMESH_SUCCESS;
         }
-    for (int i = 0; i < n && at < sizeof(names); i++)
-        at += (size_t)snprintf(names + at, sizeof(names) - at, "%s\"%s\"",
-                               i == 0 ? "" : i == n - 1 ? " or " : ", ", list[i]);
+    for (int i = 0; i < n && at < sizeof(names); i++) {
+        const char *sep = i == n - 1 ? " or " : ", ";
+        at += (size_t)snprintf(names + at, sizeof(names) - at, "%s\"%s\"", i ? sep : "", list[i]);
+    }
     return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not %s", key, val, names);
 }

@@ -165,15 +165,29 @@ static int apply_axis_key(const char *key, const char *val, int b, int ndims,
 /* Every info key and environment variable that dmesh knows: the dmesh_*
  * keys of the creation calls and the DMESH_* variables the library, its tests
  * and its tools read. A trailing '*' matches any rest. */
-static const char *const known_names[] = {
-    "dmesh_backend", "dmesh_backend.*",   "dmesh_bind",
-    "dmesh_check",   "dmesh_comm_create", "dmesh_device",
-    "dmesh_order",   "dmesh_strict",      "dmesh_timeout",
-    "dmesh_node",    "DMESH_NODE",
-    "DMESH_CHECK",   "DMESH_COMM_CREATE", "DMESH_LAUNCH_CHECK",
-    "DMESH_DEVICE",  "DMESH_TIMEOUT",     "DMESH_DEBUG",
-    "DMESH_STRICT",  "DMESH_FAULT",       "DMESH_CUDART_LIBRARY",
-    "DMESH_TEST_*",  "DMESH_ERRORS",      NULL};
+static const char *const known_names[] = {"dmesh_backend",
+                                          "dmesh_backend.*",
+                                          "dmesh_bind",
+                                          "dmesh_check",
+                                          "dmesh_comm_create",
+                                          "dmesh_device",
+                                          "dmesh_order",
+                                          "dmesh_strict",
+                                          "dmesh_timeout",
+                                          "DMESH_CHECK",
+                                          "DMESH_COMM_CREATE",
+                                          "DMESH_LAUNCH_CHECK",
+                                          "DMESH_DEVICE",
+                                          "DMESH_TIMEOUT",
+                                          "DMESH_DEBUG",
+                                          "DMESH_STRICT",
+                                          "DMESH_FAULT",
+                                          "DMESH_CUDART_LIBRARY",
+                                          "DMESH_TEST_*",
+                                          "DMESH_ERRORS",
+                                          "dmesh_node",
+                                          "DMESH_NODE",
+                                          NULL};
 
 /* Whether the first len bytes of name are one of list (NULL-terminated). */
 static int listed(const char *const *list, const char *name, size_t len)

@@ -335,8 +335,8 @@ static int print_nodes(void)
     if (err == DMESH_SUCCESS)
         MPI_Comm_size(node.comm, &size);
     if (rank == 0 && err == DMESH_SUCCESS)
-        printf("node of rank 0 (dmesh_node=%s): %d rank(s); %s\n\n",
-               dmesh_node_rule_names[o.node], size, node.detail);
+        printf("node of rank 0 (dmesh_node=%s): %d rank(s); %s\n\n", dmesh_node_rule_names[o.node],
+               size, node.detail);
     else if (rank == 0)
         fprintf(messages, "dmesh-info: finding the nodes: %s\n", dmesh_last_error());
     dmesh_node_free(&node);
