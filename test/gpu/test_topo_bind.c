@@ -373,6 +373,39 @@ GT_TEST(test_threads_opposite_order)
     }
 }
 
+/* Four devices and every rank of this one machine: by host identity the
+ * ranks plan together, and each device serves a quarter of them. Under
+ * test/node-double.sh (DMESH_TEST_SPLIT_ONE: the MPI's shared split has one
+ * process, as MPICH 5 built for ch4:ucx makes it on one host) dmesh_node=
+ * shared shows what the split alone would do: every rank plans alone and
+ * takes device 0. */
+GT_TEST(test_split_four_devices)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1, devices[MAX_RANKS], count[4] = {0};
+
+    if (world_size % 4 != 0 || world_size > MAX_RANKS)
+        return;
+    cuda_double_set_devices(4, gpus);
+    o.debug = 1;
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    gather(device, devices);
+    for (int r = 0; r < world_size; r++)
+        if (devices[r] >= 0 && devices[r] < 4)
+            count[devices[r]]++;
+    for (int d = 0; d < 4; d++)
+        CHECK_EQ(count[d], world_size / 4);
+    if (getenv("DMESH_TEST_SPLIT_ONE") == NULL)
+        return;
+    dmesh_topo_forget();
+    cuda_double_set_current(-1);
+    o.node = DMESH_NODE_SHARED;
+    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    gather(device, devices);
+    for (int r = 0; r < world_size; r++)
+        CHECK_EQ(devices[r], 0);
+}
+
 /* Checked fixture: every test starts with the GPUs of the XML file visible
  * and no device set. */
 static void reset_devices(void)
@@ -410,6 +443,11 @@ static Suite *bind_suite(void)
     tcase_add_test(t, test_fault_gpu_lib);
     tcase_add_test(t, test_fault_hwloc);
 #endif
+    suite_add_tcase(s, t);
+    t = tcase_create("split"); /* also alone, by test/node-double.sh (CK_RUN_CASE) */
+    tcase_set_timeout(t, 120);
+    tcase_add_checked_fixture(t, reset_devices, NULL);
+    tcase_add_test(t, test_split_four_devices);
     suite_add_tcase(s, t);
     return s;
 }
