@@ -520,7 +520,8 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     int *lows = NULL, err;
     char detail[256];
 
-    DMESH_TRY(dmesh_node_lows(comm, r->a->opts.node, &lows, detail, sizeof(detail)));
+    DMESH_TRY(dmesh_node_lows(comm, r->a->opts.node, dmesh_private_comm_nodes(p), &lows, detail,
+                              sizeof(detail)));
     /* the same lows on every rank: the same outcome, agreed below anyway */
     err = r->c->across == NULL ? DMESH_SUCCESS
                                : dmesh_node_check_uniform(r->a->size, lows, r->a->hybrid_in_node,

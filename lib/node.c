@@ -15,7 +15,8 @@
 #include "node.h"
 #include "node_find.h"
 
-int dmesh_node_lows(MPI_Comm comm, int rule, int **lows, char *detail, size_t len)
+int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lows, char *detail,
+                    size_t len)
 {
     dmesh_node_t node;
     int size, low = -1, rc, err = DMESH_SUCCESS;
@@ -26,7 +27,7 @@ int dmesh_node_lows(MPI_Comm comm, int rule, int **lows, char *detail, size_t le
         err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
     /* the allocation is agreed with the splits, before the collectives on
      * the node and comm: every rank has its node and takes part in both */
-    err = dmesh_node_find(comm, rule, err, &node);
+    err = dmesh_node_find(comm, rule, err, cache, &node);
     if (node.agreed) {
         low = node.low;
         /* on every rank, whatever the node gave here */

@@ -88,32 +88,62 @@ static void keep_err(find_t *f, int err)
         f->err = err;
 }
 
-/* Collective over comm: the shared split and the split by host hash (what
- * the rule needs, with room for the records of the hash), agreed. */
-static int find_split(MPI_Comm comm, int err, find_t *f)
+/* Collective over comm: the MPI's shared split, agreed with err. */
+static int split_shared(MPI_Comm comm, int err, find_t *f)
 {
-    int rc;
+    int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &f->shared);
 
-    if (f->rule != DMESH_NODE_HOST) {
-        rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &f->shared);
-        if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
-            err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
+        err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+    return dmesh_agree(comm, 0, err, "nodes (the shared-memory split)");
+}
+
+/* Collective over comm: the split by host hash, with room for the records
+ * of the ranks of the hash, agreed with err. */
+static int split_host(MPI_Comm comm, int err, find_t *f)
+{
+    int e = dmesh_host_mine(&f->me), rc;
+
+    if (err == DMESH_SUCCESS)
+        err = e;
+    rc = MPI_Comm_split(comm, (int)(f->me.hash & INT_MAX), f->rank, &f->hashed);
+    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
+        err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split by host identity");
+    if (rc == MPI_SUCCESS)
+        MPI_Comm_size(f->hashed, &f->nall);
+    if (rc == MPI_SUCCESS &&
+        (f->all = DMESH_FAULT_MALLOC((size_t)f->nall * sizeof(*f->all))) == NULL &&
+        err == DMESH_SUCCESS)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
+    return dmesh_agree(comm, 0, err, "nodes (the split by host)");
+}
+
+/* Collective over comm (rule auto): whether some host has ranks in two
+ * shared splits, from one MPI_Allreduce of a fixed table: for each bucket
+ * of host hashes, the lowest and the highest shared split of its ranks.
+ * Two hosts in one bucket may say so where no host does: then the full
+ * check runs, which is exact. The same answer on every rank. */
+#define SPREAD_BUCKETS 64
+static int spread_hosts(MPI_Comm comm, find_t *f)
+{
+    int in[2 * SPREAD_BUCKETS], out[2 * SPREAD_BUCKETS], b, rc;
+
+    if (dmesh_host_mine(&f->me) != DMESH_SUCCESS)
+        f->me.hash = 0; /* the full check, which fails the same way, reports it */
+    b = (int)(f->me.hash % SPREAD_BUCKETS);
+    for (int i = 0; i < 2 * SPREAD_BUCKETS; i++)
+        in[i] = INT_MAX;
+    in[2 * b] = f->shared_low;
+    in[2 * b + 1] = -f->shared_low;
+    rc = MPI_Allreduce(in, out, 2 * SPREAD_BUCKETS, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS) {
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the hosts' splits"));
+        return 1;
     }
-    if (f->rule != DMESH_NODE_SHARED) {
-        int e = dmesh_host_mine(&f->me);
-        if (err == DMESH_SUCCESS)
-            err = e;
-        rc = MPI_Comm_split(comm, (int)(f->me.hash & INT_MAX), f->rank, &f->hashed);
-        if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
-            err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split by host identity");
-        if (rc == MPI_SUCCESS)
-            MPI_Comm_size(f->hashed, &f->nall);
-        if (rc == MPI_SUCCESS &&
-            (f->all = DMESH_FAULT_MALLOC((size_t)f->nall * sizeof(*f->all))) == NULL &&
-            err == DMESH_SUCCESS)
-            err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
-    }
-    return dmesh_agree(comm, 0, err, "nodes (the node splits)");
+    for (int i = 0; i < SPREAD_BUCKETS; i++)
+        if (out[2 * i] != INT_MAX && out[2 * i] != -out[2 * i + 1])
+            return 1;
+    return 0;
 }
 
 /* Local: the facts of the caller's host from the records of its hash. */
@@ -201,6 +231,11 @@ static void find_detail(const find_t *f, int use_host, dmesh_node_t *node)
                  "host identity: the MPI's shared-memory split mixes part of host %.*s with "
                  "another host whose ranks it splits: %d rank(s) on this host",
                  k, name, f->host_size);
+    else if (f->host == MPI_COMM_NULL)
+        snprintf(node->detail, sizeof(node->detail),
+                 "the MPI's shared-memory split, which no host spans with another split: %d "
+                 "rank(s)",
+                 f->shared_size);
     else if (f->shared_size > f->in_my_split)
         snprintf(node->detail, sizeof(node->detail),
                  "the MPI's shared-memory split: %d ranks of several hosts (a virtual node), "
@@ -217,7 +252,8 @@ static void find_choose(find_t *f, dmesh_node_t *node)
 {
     int use_host = f->rule == DMESH_NODE_HOST || f->finer;
 
-    if (f->rule == DMESH_NODE_AUTO) /* a split that a finer host crosses is not kept either */
+    /* a split that a finer host crosses is not kept either */
+    if (f->rule == DMESH_NODE_AUTO && f->host != MPI_COMM_NULL)
         use_host = on_shared(f, f->finer, MPI_MAX);
     find_detail(f, use_host, node);
     node->rule = use_host ? DMESH_NODE_HOST : DMESH_NODE_SHARED;
@@ -240,38 +276,70 @@ static void find_free(find_t *f)
         MPI_Comm_free(&f->shared);
 }
 
-int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_t *node)
+/* Collective over comm: the splits and steps of rule, the first failure in
+ * f->err once the splits are agreed. */
+static int find_steps(MPI_Comm comm, int err, find_t *f, dmesh_node_t *node)
+{
+    if (f->rule != DMESH_NODE_HOST && (err = split_shared(comm, err, f)) != DMESH_SUCCESS)
+        return err;
+    if (f->shared != MPI_COMM_NULL) {
+        MPI_Comm_size(f->shared, &f->shared_size);
+        f->shared_low = on_shared(f, f->rank, MPI_MIN);
+    }
+    if ((f->rule == DMESH_NODE_HOST || (f->rule == DMESH_NODE_AUTO && spread_hosts(comm, f))) &&
+        (err = split_host(comm, f->err, f)) != DMESH_SUCCESS)
+        return err;
+    node->agreed = 1;
+    /* every step below on every rank, whatever failed before it here */
+    if (f->hashed != MPI_COMM_NULL)
+        find_host(f);
+    else
+        f->host_size = f->in_my_split = f->shared_size;
+    find_choose(f, node);
+    return f->err;
+}
+
+int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_cache_t *cache, dmesh_node_t *node)
 {
     find_t f;
 
-    memset(&f, 0, sizeof(f));
     memset(node, 0, sizeof(*node));
     node->comm = MPI_COMM_NULL;
+    if (cache != NULL && cache->known[rule]) { /* on every rank alike */
+        if ((err = dmesh_agree(comm, 0, err, "nodes")) == DMESH_SUCCESS)
+            *node = cache->node[rule];
+        return err;
+    }
+    memset(&f, 0, sizeof(f));
     f.rule = rule;
     f.shared = f.hashed = f.host = MPI_COMM_NULL;
     MPI_Comm_rank(comm, &f.rank);
     f.shared_low = f.host_low = f.rank;
-    if ((err = find_split(comm, err, &f)) != DMESH_SUCCESS) {
-        find_free(&f);
-        return err;
-    }
-    node->agreed = 1;
-    /* every step below on every rank, whatever failed before it here */
-    if (f.shared != MPI_COMM_NULL) {
-        MPI_Comm_size(f.shared, &f.shared_size);
-        f.shared_low = on_shared(&f, f.rank, MPI_MIN);
-    }
-    if (f.hashed != MPI_COMM_NULL)
-        find_host(&f);
-    else
-        f.host_size = f.in_my_split = 1;
-    find_choose(&f, node);
+    err = find_steps(comm, err, &f, node);
     find_free(&f);
-    return f.err;
+    node->owned = 1;
+    if (cache == NULL || !node->agreed)
+        return err;
+    /* kept only where every rank found its node */
+    if ((err = dmesh_agree(comm, 0, err, "nodes (finding them)")) == DMESH_SUCCESS) {
+        node->owned = 0;
+        cache->node[rule] = *node;
+        cache->known[rule] = 1;
+    }
+    return err;
+}
+
+void dmesh_node_cache_free(dmesh_node_cache_t *cache)
+{
+    for (int r = 0; r < DMESH_NODE_RULES; r++)
+        if (cache->known[r] && cache->node[r].comm != MPI_COMM_NULL)
+            MPI_Comm_free(&cache->node[r].comm);
+    memset(cache, 0, sizeof(*cache));
 }
 
 void dmesh_node_free(dmesh_node_t *node)
 {
-    if (node->comm != MPI_COMM_NULL)
+    if (node->owned && node->comm != MPI_COMM_NULL)
         MPI_Comm_free(&node->comm);
+    node->comm = MPI_COMM_NULL;
 }

@@ -40,8 +40,21 @@ typedef struct {
     int low;          /* the lowest rank of comm on the node */
     int rule;         /* what made it: DMESH_NODE_SHARED (the MPI's split) or _HOST */
     int agreed;       /* the splits succeeded on every rank: comm is there */
+    int owned;        /* comm is the caller's to free (dmesh_node_free), not a cache's */
     char detail[256]; /* why, for DMESH_DEBUG, dmesh-info and error details */
 } dmesh_node_t;
+
+/* The nodes of one communicator by rule, found once: a communicator's
+ * processes never move, so its nodes are those of its first finding. The
+ * cache owns the node communicators. Zero bytes are an empty cache. */
+typedef struct {
+    int known[3]; /* by enum dmesh_node_rule */
+    dmesh_node_t node[3];
+} dmesh_node_cache_t;
+
+/* Local: free the cached node communicators (before the communicator the
+ * cache belongs to). */
+void dmesh_node_cache_free(dmesh_node_cache_t *cache);
 
 /* Collective over comm: the caller's node by rule (enum dmesh_node_rule).
  * Every rank takes every step. The splits are agreed over comm (one
@@ -49,13 +62,20 @@ typedef struct {
  * that fails, every rank returns its class and node->agreed is 0.
  * Otherwise node->comm is there on every rank, and a failure of the steps
  * on the node that follow (DMESH_ERR_MPI) is returned for the caller's
- * next agreement to take. Beyond the shared split: one
- * MPI_Comm_split by the host hash, one MPI_Allgather of a fixed-size record
- * among the ranks of that hash, two small MPI_Allreduce on the shared
- * split (rule auto; a second split among the ranks of one hash only when
- * two host names share it). Free with dmesh_node_free. */
-int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_t *node);
+ * next agreement to take. Beyond the shared split: one MPI_Allreduce of a
+ * fixed-size table over comm, which tells whether a host has ranks in two
+ * shared splits; only then one MPI_Comm_split by the host hash, one
+ * MPI_Allgather of a fixed-size record among the ranks of that hash and a
+ * small MPI_Allreduce on the shared split (rule auto; a second split among
+ * the ranks of one hash only when two host names share it).
+ * With cache (NULL: none; the same cache on every rank of comm, made by
+ * the same calls), a node found before is taken from it after one
+ * dmesh_agree (of err), and a new one is put in it after one more
+ * (node->owned is then 0). Free with dmesh_node_free. */
+int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_cache_t *cache,
+                    dmesh_node_t *node);
 
+/* Local: free node->comm when the caller owns it. */
 void dmesh_node_free(dmesh_node_t *node);
 
 #endif /* DMESH_NODE_FIND_H */

@@ -51,7 +51,7 @@ typedef struct {
     dmesh_topo_node_t *topo;  /* process_topo, or NULL: local rank modulo */
     int bound;                /* process_device when this rank planned */
     char reason[REASON_LEN];
-    char node_detail[256]; /* how the node was found (node_find.h) */
+    dmesh_node_t found; /* the node (node_find.h): node is its communicator */
 } bind_state_t;
 
 void dmesh_topo_forget(void)
@@ -151,15 +151,13 @@ static int bind_probe(bind_state_t *s, const dmesh_options_t *opts, int member)
 /* Collective over comm: the node (node_find.h: the group that plans its
  * devices together), an agreement on the allocation and one allgather on
  * it. */
-static int bind_exchange(MPI_Comm comm, int rule, bind_state_t *s)
+static int bind_exchange(MPI_Comm comm, int rule, dmesh_node_cache_t *nodes, bind_state_t *s)
 {
-    dmesh_node_t node;
-    int e = dmesh_node_find(comm, rule, DMESH_SUCCESS, &node);
+    int e = dmesh_node_find(comm, rule, DMESH_SUCCESS, nodes, &s->found);
 
-    if (!node.agreed)
+    if (!s->found.agreed)
         return e; /* on every rank */
-    s->node = node.comm;
-    snprintf(s->node_detail, sizeof(s->node_detail), "%s", node.detail);
+    s->node = s->found.comm;
     MPI_Comm_rank(s->node, &s->node_rank);
     MPI_Comm_size(s->node, &s->node_size);
     s->all = DMESH_FAULT_CALLOC(s->node_size, sizeof(*s->all));
@@ -270,7 +268,7 @@ static int bind_set(const dmesh_options_t *opts, int device)
 static void bind_debug(const bind_state_t *s, int device)
 {
     fprintf(stderr, "dmesh: rank %d (node rank %d of %d; node: %s): CUDA device %d%s%s: %s\n",
-            s->rank, s->node_rank, s->node_size, s->node_detail, device, s->busid ? " at " : "",
+            s->rank, s->node_rank, s->node_size, s->found.detail, device, s->busid ? " at " : "",
             s->busid ? s->busid[device] : "", s->reason);
 }
 
@@ -278,8 +276,7 @@ static void bind_free(bind_state_t *s)
 {
     free(s->all);
     free(s->busid);
-    if (s->node != MPI_COMM_NULL)
-        MPI_Comm_free(&s->node);
+    dmesh_node_free(&s->found);
 }
 
 /* Under process_lock, before the agreement: the first binding of the
@@ -307,7 +304,8 @@ static int bind_claim(bind_state_t *s, int dev, int *claimed)
  * create "cuda" meshes on different communicators (MPI_THREAD_MULTIPLE) may
  * enter the exchanges in different orders on different ranks, and a lock
  * held across them would deadlock the ranks. */
-int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int *device)
+int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, dmesh_node_cache_t *nodes,
+                    int member, int *device)
 {
     bind_state_t s;
     int dev = -1, err, xerr, claimed = 0;
@@ -323,7 +321,7 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int 
     if (err == DMESH_SUCCESS)
         err = bind_probe(&s, opts, member);
     pthread_mutex_unlock(&process_lock);
-    xerr = bind_exchange(comm, opts->node, &s);
+    xerr = bind_exchange(comm, opts->node, nodes, &s);
     if (err == DMESH_SUCCESS)
         err = xerr;
     pthread_mutex_lock(&process_lock);

@@ -155,7 +155,8 @@ void dmesh_universe_retain(dmesh_universe_t *u)
 
 int dmesh_universe_bind(dmesh_universe_t *u, const dmesh_options_t *o)
 {
-    return dmesh_topo_bind(u->comm, o, u->my_index >= 0, &u->device);
+    return dmesh_topo_bind(u->comm, o, dmesh_private_comm_nodes(u->pcomm), u->my_index >= 0,
+                           &u->device);
 }
 
 int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn)
@@ -196,7 +197,8 @@ int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
     char detail[256];
 
     if (u->node_lows == NULL) {
-        DMESH_TRY(dmesh_node_lows(u->comm, u->node_rule, &found, detail, sizeof(detail)));
+        DMESH_TRY(dmesh_node_lows(u->comm, u->node_rule, dmesh_private_comm_nodes(u->pcomm), &found,
+                                  detail, sizeof(detail)));
         dmesh_universe_set_node_lows(u, found, detail);
     }
     *lows = u->node_lows;

@@ -19,6 +19,7 @@
 
 #include "mesh_testutil.h"
 #include "node.h"
+#include "error.h"
 #include "node_find.h"
 #include "options.h"
 
@@ -129,7 +130,7 @@ MT_TEST(node_find_rules)
         int host = rule == DMESH_NODE_HOST || (rule == DMESH_NODE_AUTO && L.auto_host[mt_rank]);
         dmesh_node_t node;
 
-        MT_OK(dmesh_node_find(MPI_COMM_WORLD, rule, DMESH_SUCCESS, &node));
+        MT_OK(dmesh_node_find(MPI_COMM_WORLD, rule, DMESH_SUCCESS, NULL, &node));
         n = mt_members_in(node.comm, MPI_COMM_WORLD, got);
         nwant = members_of(want, want[mt_rank], expect);
         MT_EQ(n, nwant);
@@ -141,11 +142,48 @@ MT_TEST(node_find_rules)
             printf("dmesh_node=%s: %s\n", dmesh_node_rule_names[rule], node.detail);
         dmesh_node_free(&node);
 
-        MT_OK(dmesh_node_lows(MPI_COMM_WORLD, rule, &lows, NULL, 0));
+        MT_OK(dmesh_node_lows(MPI_COMM_WORLD, rule, NULL, &lows, NULL, 0));
         for (int r = 0; lows != NULL && r < mt_size; r++)
             MT_EQ(lows[r], want[r]);
         free(lows);
     }
+}
+
+/* With a cache, each rule is found once: the second finding hands out the
+ * same communicator (the cache's), the same low and detail. */
+MT_TEST(node_cache)
+{
+    dmesh_node_cache_t cache;
+    MPI_Comm dup;
+
+    memset(&cache, 0, sizeof(cache));
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    for (int rule = 0; rule < DMESH_NODE_RULES; rule++) {
+        dmesh_node_t a, b;
+        int same = MPI_UNEQUAL;
+
+        MT_OK(dmesh_node_find(dup, rule, DMESH_SUCCESS, &cache, &a));
+        MT_OK(dmesh_node_find(dup, rule, DMESH_SUCCESS, &cache, &b));
+        MT_EQ(a.owned + b.owned, 0);
+        MT_CHECK(a.comm != MPI_COMM_NULL && a.comm == b.comm);
+        MPI_Comm_compare(a.comm, b.comm, &same);
+        MT_EQ(same, MPI_IDENT);
+        MT_EQ(b.low, L.want[rule][mt_rank]);
+        MT_STREQ(a.detail, b.detail);
+        dmesh_node_free(&a);
+        dmesh_node_free(&b);
+        MT_EQ(cache.known[rule], 1);
+    }
+    /* a failure on one rank is agreed even when the node is known */
+    dmesh_node_t c;
+    MT_RC(dmesh_node_find(dup, DMESH_NODE_AUTO,
+                          mt_rank == 0 ? dmesh_error_set(DMESH_ERR_NOMEM, "test") : DMESH_SUCCESS,
+                          &cache, &c),
+          DMESH_ERR_NOMEM);
+    MT_EQ(c.agreed, 0);
+    dmesh_node_cache_free(&cache);
+    MT_EQ(cache.known[DMESH_NODE_AUTO], 0);
+    MPI_Comm_free(&dup);
 }
 
 /* The number of nodes and, when they are all of one size, that size (else 0). */
@@ -311,6 +349,7 @@ static Suite *node_suite(void)
     expect_nodes();
     tcase_add_test(t, double_layout);
     tcase_add_test(t, node_find_rules);
+    tcase_add_test(t, node_cache);
     tcase_add_test(t, node_rule_meshes);
     tcase_add_test(t, node_rule_bad_value);
     tcase_add_test(t, forced_collision);

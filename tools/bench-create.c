@@ -13,13 +13,16 @@
 
 #include "bench.h"
 
+int bench_cuda_double; /* set by dmesh-bench-double's CUDA double */
+
 typedef struct {
     const bench_args_t *a;
     MPI_Comm comm;        /* benchmark communicator (a duplicate of WORLD) */
     MPI_Group comm_group; /* its group, for baseline B's MPI_Group_incl */
     int rank, size, n;
     const char *const *names;
-    MPI_Info nocheck, group, split; /* dmesh_check=false; dmesh_comm_create=group, =split */
+    MPI_Info nocheck, group, split;        /* dmesh_check=false; dmesh_comm_create=group, =split */
+    MPI_Info shared, cpu_mpi, cuda_shared; /* dmesh_node=shared; dmesh_backend=mpi, both */
     int colour[DMESH_MAX_DIMS], key[DMESH_MAX_DIMS]; /* baseline A's split arguments */
     int *members[DMESH_MAX_DIMS]; /* baseline B: groups of dim d, one after another */
     int ngroups[DMESH_MAX_DIMS];
@@ -168,6 +171,65 @@ static double case_first_nocheck(ctx_t *c)
     return time_first(c, c->nocheck);
 }
 
+/* ---- node finding (dmesh_node): auto against the MPI's split alone ---- */
+
+/* dmesh_init_hybrid with every rank on one node (in_node the shape, across
+ * 1): the nodes found at every creation. 0 when the ranks are on several
+ * nodes here (the case then measures nothing). */
+static double time_hybrid(ctx_t *c, MPI_Info info)
+{
+    int across[DMESH_MAX_DIMS];
+    dmesh_t m = DMESH_NULL;
+    double t;
+
+    for (int d = 0; d < c->a->ndims; d++)
+        across[d] = 1;
+    t = timed_begin(c);
+    if (dmesh_init_hybrid(c->comm, "cpu", c->a->ndims, c->a->shape, across, c->names, info, &m) !=
+        DMESH_SUCCESS)
+        return 0.0;
+    t = timed_end(t);
+    dmesh_free(&m);
+    return t;
+}
+
+static double case_hybrid(ctx_t *c)
+{
+    return time_hybrid(c, MPI_INFO_NULL);
+}
+
+static double case_hybrid_shared(ctx_t *c)
+{
+    return time_hybrid(c, c->shared);
+}
+
+/* A "cuda" mesh with mpi dims (device binding: its node exchange and
+ * plan), under the CUDA double of dmesh-bench-double only (0 elsewhere). */
+static double time_cuda(ctx_t *c, MPI_Info info)
+{
+    dmesh_t m = DMESH_NULL;
+    double t;
+
+    if (!bench_cuda_double)
+        return 0.0;
+    t = timed_begin(c);
+    if (dmesh_init(c->comm, "cuda", c->a->ndims, c->a->shape, c->names, info, &m) != DMESH_SUCCESS)
+        bench_die("dmesh_init of a cuda mesh (CUDA double)", DMESH_ERR_INTERNAL);
+    t = timed_end(t);
+    dmesh_free(&m);
+    return t;
+}
+
+static double case_cuda(ctx_t *c)
+{
+    return time_cuda(c, c->cpu_mpi);
+}
+
+static double case_cuda_shared(ctx_t *c)
+{
+    return time_cuda(c, c->cuda_shared);
+}
+
 /* ---- components of dmesh_init, timed alone ---- */
 
 static double case_dup(ctx_t *c)
@@ -203,6 +265,10 @@ static const struct {
     {"init_split", "dmesh_init, comm_create=split (repeated)", case_init_split},
     {"first", "dmesh_init, first mesh on a new comm", case_first_check},
     {"first_nocheck", "dmesh_init, first mesh, checks off", case_first_nocheck},
+    {"hybrid", "dmesh_init_hybrid, one node, dmesh_node=auto", case_hybrid},
+    {"hybrid_shared", "dmesh_init_hybrid, one node, dmesh_node=shared", case_hybrid_shared},
+    {"cuda", "dmesh_init \"cuda\" (CUDA double), mpi dims, auto", case_cuda},
+    {"cuda_shared", "dmesh_init \"cuda\" (CUDA double), mpi dims, shared", case_cuda_shared},
     {"dup", "component: MPI_Comm_dup", case_dup},
     {"agree", "component: MPI_Allreduce 2 x uint64", case_agree},
 };
@@ -249,6 +315,13 @@ static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
     MPI_Info_set(c->group, "dmesh_comm_create", "group");
     MPI_Info_create(&c->split);
     MPI_Info_set(c->split, "dmesh_comm_create", "split");
+    MPI_Info_create(&c->shared);
+    MPI_Info_set(c->shared, "dmesh_node", "shared");
+    MPI_Info_create(&c->cpu_mpi);
+    MPI_Info_set(c->cpu_mpi, "dmesh_backend", "mpi");
+    MPI_Info_create(&c->cuda_shared);
+    MPI_Info_set(c->cuda_shared, "dmesh_backend", "mpi");
+    MPI_Info_set(c->cuda_shared, "dmesh_node", "shared");
 }
 
 static void ctx_free(ctx_t *c)
@@ -258,6 +331,9 @@ static void ctx_free(ctx_t *c)
     for (d = 0; d < c->a->ndims; d++)
         free(c->members[d]);
     MPI_Info_free(&c->nocheck);
+    MPI_Info_free(&c->shared);
+    MPI_Info_free(&c->cpu_mpi);
+    MPI_Info_free(&c->cuda_shared);
     MPI_Info_free(&c->group);
     MPI_Info_free(&c->split);
     MPI_Group_free(&c->comm_group);

@@ -331,7 +331,7 @@ static int print_nodes(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     err = dmesh_options_parse(MPI_INFO_NULL, 1, NULL, 0, &o);
     err = dmesh_node_find(MPI_COMM_WORLD, err == DMESH_SUCCESS ? o.node : DMESH_NODE_AUTO, err,
-                          &node);
+                          NULL, &node);
     if (err == DMESH_SUCCESS)
         MPI_Comm_size(node.comm, &size);
     if (rank == 0 && err == DMESH_SUCCESS)
