@@ -36,6 +36,8 @@ int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lo
             err = dmesh_error_mpi(rc, "nodes: MPI_Allgather of the nodes");
         err = dmesh_agree(comm, 0, err, "nodes (MPI_Allgather)");
     }
+    if (err == DMESH_SUCCESS)
+        dmesh_node_keep(cache, rule, &node);
     if (err == DMESH_SUCCESS && detail != NULL)
         snprintf(detail, len, "%s", node.detail);
     dmesh_node_free(&node);

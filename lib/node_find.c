@@ -197,11 +197,31 @@ static void find_host(find_t *f)
     }
 }
 
-/* Collective over the shared split: its lowest rank (op MPI_MIN) or
- * whether one of its hosts saw it finer than the host (MPI_MAX). */
-static int on_shared(find_t *f, int value, MPI_Op op)
+/* Local: the lowest rank of comm in the shared split, its rank 0 (one key
+ * for all: in the order of comm's ranks), by the groups. */
+static int shared_low(MPI_Comm comm, find_t *f)
 {
-    int out = value, rc = MPI_Allreduce(&value, &out, 1, MPI_INT, op, f->shared);
+    MPI_Group s = MPI_GROUP_NULL, c = MPI_GROUP_NULL;
+    int zero = 0, low = f->rank, rc = MPI_Comm_group(f->shared, &s);
+
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_group(comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Group_translate_ranks(s, 1, &zero, c, &low);
+    if (rc != MPI_SUCCESS)
+        keep_err(f, dmesh_error_mpi(rc, "nodes: the lowest rank of the shared-memory split"));
+    if (c != MPI_GROUP_NULL)
+        MPI_Group_free(&c);
+    if (s != MPI_GROUP_NULL)
+        MPI_Group_free(&s);
+    return low;
+}
+
+/* Collective over the shared split: whether one of its hosts saw it finer
+ * than the host (op MPI_MAX). */
+static int any_on_shared(find_t *f, int value)
+{
+    int out = value, rc = MPI_Allreduce(&value, &out, 1, MPI_INT, MPI_MAX, f->shared);
 
     if (rc != MPI_SUCCESS)
         keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce on the shared-memory split"));
@@ -254,7 +274,7 @@ static void find_choose(find_t *f, dmesh_node_t *node)
 
     /* a split that a finer host crosses is not kept either */
     if (f->rule == DMESH_NODE_AUTO && f->host != MPI_COMM_NULL)
-        use_host = on_shared(f, f->finer, MPI_MAX);
+        use_host = any_on_shared(f, f->finer);
     find_detail(f, use_host, node);
     node->rule = use_host ? DMESH_NODE_HOST : DMESH_NODE_SHARED;
     node->low = use_host ? f->host_low : f->shared_low;
@@ -284,7 +304,7 @@ static int find_steps(MPI_Comm comm, int err, find_t *f, dmesh_node_t *node)
         return err;
     if (f->shared != MPI_COMM_NULL) {
         MPI_Comm_size(f->shared, &f->shared_size);
-        f->shared_low = on_shared(f, f->rank, MPI_MIN);
+        f->shared_low = shared_low(comm, f);
     }
     if ((f->rule == DMESH_NODE_HOST || (f->rule == DMESH_NODE_AUTO && spread_hosts(comm, f))) &&
         (err = split_host(comm, f->err, f)) != DMESH_SUCCESS)
@@ -318,15 +338,16 @@ int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_cache_t *cache,
     err = find_steps(comm, err, &f, node);
     find_free(&f);
     node->owned = 1;
-    if (cache == NULL || !node->agreed)
-        return err;
-    /* kept only where every rank found its node */
-    if ((err = dmesh_agree(comm, 0, err, "nodes (finding them)")) == DMESH_SUCCESS) {
-        node->owned = 0;
-        cache->node[rule] = *node;
-        cache->known[rule] = 1;
-    }
     return err;
+}
+
+void dmesh_node_keep(dmesh_node_cache_t *cache, int rule, dmesh_node_t *node)
+{
+    if (cache == NULL || !node->owned || node->comm == MPI_COMM_NULL || cache->known[rule])
+        return;
+    node->owned = 0;
+    cache->node[rule] = *node;
+    cache->known[rule] = 1;
 }
 
 void dmesh_node_cache_free(dmesh_node_cache_t *cache)

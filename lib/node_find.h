@@ -70,10 +70,16 @@ void dmesh_node_cache_free(dmesh_node_cache_t *cache);
  * the ranks of one hash only when two host names share it).
  * With cache (NULL: none; the same cache on every rank of comm, made by
  * the same calls), a node found before is taken from it after one
- * dmesh_agree (of err), and a new one is put in it after one more
- * (node->owned is then 0). Free with dmesh_node_free. */
+ * dmesh_agree (of err), node->owned 0; a new one goes in with
+ * dmesh_node_keep. Free with dmesh_node_free. */
 int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_cache_t *cache,
                     dmesh_node_t *node);
+
+/* Local, after an agreement over comm that every rank found its node (the
+ * caller's next one): the cache keeps a node that dmesh_node_find found by
+ * rule (node->owned becomes 0). Kept on every rank or none, the cache
+ * stays the same on every rank. */
+void dmesh_node_keep(dmesh_node_cache_t *cache, int rule, dmesh_node_t *node);
 
 /* Local: free node->comm when the caller owns it. */
 void dmesh_node_free(dmesh_node_t *node);

@@ -337,6 +337,8 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, dmesh_node_cache
     if (err == DMESH_SUCCESS && member)
         err = bind_set(opts, dev);
     err = dmesh_agree(comm, 0, err, "device binding");
+    if (err == DMESH_SUCCESS)
+        dmesh_node_keep(nodes, opts->node, &s.found);
     if (claimed) {
         pthread_mutex_lock(&process_lock);
         process_claims--;

@@ -149,8 +149,8 @@ MT_TEST(node_find_rules)
     }
 }
 
-/* With a cache, each rule is found once: the second finding hands out the
- * same communicator (the cache's), the same low and detail. */
+/* With a cache, each rule is found once: once kept, the second finding
+ * hands out the same communicator (the cache's), the same low and detail. */
 MT_TEST(node_cache)
 {
     dmesh_node_cache_t cache;
@@ -163,6 +163,9 @@ MT_TEST(node_cache)
         int same = MPI_UNEQUAL;
 
         MT_OK(dmesh_node_find(dup, rule, DMESH_SUCCESS, &cache, &a));
+        MT_EQ(a.owned, 1);
+        MT_EQ(cache.known[rule], 0); /* until kept */
+        dmesh_node_keep(&cache, rule, &a);
         MT_OK(dmesh_node_find(dup, rule, DMESH_SUCCESS, &cache, &b));
         MT_EQ(a.owned + b.owned, 0);
         MT_CHECK(a.comm != MPI_COMM_NULL && a.comm == b.comm);
