@@ -99,9 +99,13 @@ extern "C" {
  * `dmesh_backend.<dim>`, `nccl_*` (and `nccl_*.<dim>`), `nccl_scalable_roots`,
  * `dmesh_check`, `dmesh_comm_create`, `dmesh_device`, `dmesh_bind`,
  * `dmesh_timeout`, `dmesh_nccl_init`, `dmesh_nccl_create`, `dmesh_strict`,
- * `dmesh_order` (dmesh_init: `rank`, or `node` to list the ranks by node);
+ * `dmesh_order` (dmesh_init: `rank`, or `node` to list the ranks by node),
+ * `dmesh_node` (how nodes are found: `auto`, the MPI's
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) checked against host identity,
+ * the host where the split is finer; `shared`; `host`);
  * environment variables `DMESH_CHECK`, `DMESH_COMM_CREATE`,
- * `DMESH_NCCL_CREATE`, `DMESH_DEVICE`, `DMESH_TIMEOUT`, `DMESH_STRICT` give
+ * `DMESH_NCCL_CREATE`, `DMESH_DEVICE`, `DMESH_TIMEOUT`, `DMESH_STRICT`,
+ * `DMESH_NODE` give
  * their defaults, `DMESH_DEBUG=1` traces on stderr, and
  * `DMESH_LAUNCH_CHECK=false` turns off the check that MPI_COMM_WORLD is not
  * a single rank of a larger launch (DMESH_ERR_MPI at the first creation
@@ -154,7 +158,8 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  *        has size in_node[d] * across[d], the in-node factor inner.
  *
  * The ranks are listed by (node, local rank), nodes by their lowest rank
- * (a node: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)), as with
+ * (a node: the MPI's MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) split
+ * checked against host identity, option `dmesh_node`), as with
  * `dmesh_order=node`; index node * P + local rank, where P is the product
  * of \p in_node. Dimension d then varies across[d] over nodes (stride: the
  * product of across[d+1..] times P) and in_node[d] inside a node (stride:
@@ -185,8 +190,9 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  *         \p comm; DMESH_ERR_ARG for NULL or negative factors, or zeros in
  *         both lists; otherwise as dmesh_init()
  * \note Collective over \p comm, like dmesh_init(); it also finds the nodes
- *       (one node split, one MPI_Allgather of an int) and keeps a rank map
- *       of the mesh's size.
+ *       (once per communicator: the node split and its check against host
+ *       identity), gathers them (one MPI_Allgather of an int) and keeps a
+ *       rank map of the mesh's size.
  */
 DMESH_EXPORT int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims,
                                    const int in_node[], const int across[],
@@ -663,7 +669,8 @@ enum {
 /**
  * \brief Whether the groups of a dimension stay inside a node, spread one
  *        rank per node, or neither (a node: the ranks that
- *        MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts together).
+ *        MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts together, checked
+ *        against host identity: option `dmesh_node`).
  * \param[in] mesh the mesh
  * \param[in] dim dimension index
  * \param[out] kind DMESH_LOCALITY_NODE, _ACROSS or _MIXED, the same on
@@ -675,9 +682,10 @@ enum {
  * \note The nodes are known from the creation of meshes made with
  *       `dmesh_order=node` or by dmesh_init_hybrid(): the call is then local.
  *       Otherwise the first call on a universe finds them and is collective
- *       over the root communicator (one node split, one MPI_Allgather of an
- *       int; every rank must make it, in the same order with respect to
- *       other collective calls); later calls are local. O(mesh size) work.
+ *       over the root communicator (finding the nodes, once per
+ *       communicator, and one MPI_Allgather of an int; every rank must make
+ *       it, in the same order with respect to other collective calls);
+ *       later calls are local. O(mesh size) work.
  */
 DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
 

@@ -394,8 +394,16 @@ static int print_version(const char *opt)
     int major, minor, patch;
 
     if (strcmp(opt, "--config") == 0) {
+        dmesh_options_t o;
         dmesh_get_build_info(&text);
         fputs(text, stdout);
+        /* the option of node finding as this environment sets it */
+        if (dmesh_options_parse(MPI_INFO_NULL, 1, NULL, 0, &o) == DMESH_SUCCESS)
+            printf("nodes (dmesh_node / DMESH_NODE): %s (auto: the MPI's shared-memory split, "
+                   "the host where it is finer; shared; host)\n",
+                   dmesh_node_rule_names[o.node]);
+        else
+            printf("nodes (dmesh_node / DMESH_NODE): %s\n", dmesh_last_error());
         return 0;
     }
     dmesh_get_version(&major, &minor, &patch);
