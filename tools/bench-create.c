@@ -289,6 +289,16 @@ static void make_groups(ctx_t *c, int d)
     }
 }
 
+/* An info object with key set to value. */
+static MPI_Info info_of(const char *key, const char *value)
+{
+    MPI_Info info;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, key, value);
+    return info;
+}
+
 static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
 {
     int d;
@@ -309,18 +319,12 @@ static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
             bench_reference_split(a->ndims, a->shape, c->rank, d, &c->colour[d], &c->key[d]);
         make_groups(c, d);
     }
-    MPI_Info_create(&c->nocheck);
-    MPI_Info_set(c->nocheck, "dmesh_check", "false");
-    MPI_Info_create(&c->group);
-    MPI_Info_set(c->group, "dmesh_comm_create", "group");
-    MPI_Info_create(&c->split);
-    MPI_Info_set(c->split, "dmesh_comm_create", "split");
-    MPI_Info_create(&c->shared);
-    MPI_Info_set(c->shared, "dmesh_node", "shared");
-    MPI_Info_create(&c->cpu_mpi);
-    MPI_Info_set(c->cpu_mpi, "dmesh_backend", "mpi");
-    MPI_Info_create(&c->cuda_shared);
-    MPI_Info_set(c->cuda_shared, "dmesh_backend", "mpi");
+    c->nocheck = info_of("dmesh_check", "false");
+    c->group = info_of("dmesh_comm_create", "group");
+    c->split = info_of("dmesh_comm_create", "split");
+    c->shared = info_of("dmesh_node", "shared");
+    c->cpu_mpi = info_of("dmesh_backend", "mpi");
+    c->cuda_shared = info_of("dmesh_backend", "mpi");
     MPI_Info_set(c->cuda_shared, "dmesh_node", "shared");
 }
 
