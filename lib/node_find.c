@@ -121,9 +121,10 @@ static int split_host(MPI_Comm comm, int err, find_t *f)
 /* Collective over comm (rule auto): whether some host has ranks in two
  * shared splits, from one MPI_Allreduce of a fixed table: for each bucket
  * of host hashes, the lowest and the highest shared split of its ranks.
- * Two hosts in one bucket may say so where no host does: then the full
+ * Two hosts in one bucket may say so where no host does (likely from
+ * about 20 hosts on, with 256 buckets): then the full
  * check runs, which is exact. The same answer on every rank. */
-#define SPREAD_BUCKETS 64
+#define SPREAD_BUCKETS 256
 static int spread_hosts(MPI_Comm comm, find_t *f)
 {
     int in[2 * SPREAD_BUCKETS], out[2 * SPREAD_BUCKETS], b, rc;
