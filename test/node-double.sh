@@ -4,7 +4,8 @@
 # test/node_double (LD_PRELOAD on the ranks only, through
 # DMESH_TEST_LAUNCHER), at NP ranks of this one machine:
 #   one-process shared splits (MPICH 5 built for ch4:ucx): test_node_find
-#     expects one node of NP ranks (auto, host) and NP nodes (shared);
+#     expects one node of NP ranks (auto, host) and NP nodes (shared), also
+#     as DMESH_NODE=shared sets it for meshes without the info key;
 #   fake hosts, the first half "a" and the rest "b": two nodes;
 #   two names whose host hashes collide (test_node_find --collide), with
 #     the split by host and with one-process splits: still two nodes, told
@@ -53,6 +54,8 @@ gpu=no
 [ "$np" -le 4 ] || [ "$gpu" = yes ] || check_skip "at $np ranks only the device case runs (CUDA and hwloc)"
 if [ "$np" -le 4 ]; then
     run "one-process shared splits" DMESH_TEST_SPLIT_ONE=1 -- ./test/test_node_find
+    run "one-process shared splits, DMESH_NODE=shared" DMESH_TEST_SPLIT_ONE=1 DMESH_NODE=shared -- \
+        ./test/test_node_find
     run "fake hosts" DMESH_TEST_FAKE_HOSTS="$(halves a b)" -- ./test/test_node_find
     pair=$(./test/test_node_find --collide) || check_fail "no two names of one hash found"
     hosts=$(halves "${pair% *}" "${pair#* }")

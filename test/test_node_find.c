@@ -205,6 +205,14 @@ static int count_nodes(const int want[], int *per_node)
     return nodes;
 }
 
+/* The locality of a 1-D mesh of all ranks on nodes nodes. */
+static int locality_of(int nodes)
+{
+    if (nodes == 1)
+        return DMESH_LOCALITY_NODE;
+    return nodes == mt_size ? DMESH_LOCALITY_ACROSS : DMESH_LOCALITY_MIXED;
+}
+
 /* Through the API, with the info key: the locality of a 1-D world mesh, and
  * a hybrid mesh whose inner dimension is each node, by every rule. */
 MT_TEST(node_rule_meshes)
@@ -218,9 +226,7 @@ MT_TEST(node_rule_meshes)
 
         MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, &mt_size, NULL, info, &m));
         MT_OK(dmesh_get_dim_locality(m, 0, &kind));
-        MT_EQ(kind, nodes == 1         ? DMESH_LOCALITY_NODE
-                    : nodes == mt_size ? DMESH_LOCALITY_ACROSS
-                                       : DMESH_LOCALITY_MIXED);
+        MT_EQ(kind, locality_of(nodes));
         MT_OK(dmesh_free(&m));
 
         in_node[0] = 1;
@@ -242,6 +248,26 @@ MT_TEST(node_rule_meshes)
         }
         MPI_Info_free(&info);
     }
+}
+
+/* DMESH_NODE (set by test/node-double.sh for one run) is the default of
+ * meshes without the info key: the locality of a world mesh by its rule. */
+MT_TEST(node_rule_env)
+{
+    const char *env = getenv("DMESH_NODE");
+    int rule = -1, per_node, nodes, kind = 0;
+    dmesh_t m = DMESH_NULL;
+
+    for (int r = 0; env != NULL && r < DMESH_NODE_RULES; r++)
+        if (strcmp(env, dmesh_node_rule_names[r]) == 0)
+            rule = r;
+    if (rule < 0)
+        return;
+    nodes = count_nodes(L.want[rule], &per_node);
+    MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, &mt_size, NULL, MPI_INFO_NULL, &m));
+    MT_OK(dmesh_get_dim_locality(m, 0, &kind));
+    MT_EQ(kind, locality_of(nodes));
+    MT_OK(dmesh_free(&m));
 }
 
 /* A value that is no rule: DMESH_ERR_ARG naming the three. */
@@ -354,6 +380,7 @@ static Suite *node_suite(void)
     tcase_add_test(t, node_find_rules);
     tcase_add_test(t, node_cache);
     tcase_add_test(t, node_rule_meshes);
+    tcase_add_test(t, node_rule_env);
     tcase_add_test(t, node_rule_bad_value);
     tcase_add_test(t, forced_collision);
     suite_add_tcase(s, t);
