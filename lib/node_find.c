@@ -66,7 +66,7 @@ int dmesh_host_name_len(const char *id)
 /* What each rank of one host hash tells the others. */
 typedef struct {
     int rank;       /* in comm */
-    int shared_low; /* the lowest rank of its shared split (-1: not asked) */
+    int shared_low; /* the lowest rank of its shared split (its own under dmesh_node=host) */
     char id[DMESH_HOST_ID_LEN];
 } host_rec_t;
 

@@ -62,12 +62,13 @@ void dmesh_node_cache_free(dmesh_node_cache_t *cache);
  * that fails, every rank returns its class and node->agreed is 0.
  * Otherwise node->comm is there on every rank, and a failure of the steps
  * on the node that follow (DMESH_ERR_MPI) is returned for the caller's
- * next agreement to take. Beyond the shared split: one MPI_Allreduce of a
- * fixed-size table over comm, which tells whether a host has ranks in two
- * shared splits; only then one MPI_Comm_split by the host hash, one
- * MPI_Allgather of a fixed-size record among the ranks of that hash and a
- * small MPI_Allreduce on the shared split (rule auto; a second split among
- * the ranks of one hash only when two host names share it).
+ * next agreement to take. Rule auto: beyond the shared split, one
+ * MPI_Allreduce of a fixed-size table over comm, which tells whether a
+ * host has ranks in two shared splits; only then one MPI_Comm_split by the
+ * host hash (agreed), one MPI_Allgather of a fixed-size record among the
+ * ranks of that hash and a small MPI_Allreduce on the shared split. Rule
+ * host: the split by hash and the allgather, no shared split. A second
+ * split among the ranks of one hash only when two host names share it.
  * With cache (NULL: none; the same cache on every rank of comm, made by
  * the same calls), a node found before is taken from it after one
  * dmesh_agree (of err), node->owned 0; a new one goes in with
