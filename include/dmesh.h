@@ -463,6 +463,12 @@ DMESH_EXPORT int dmesh_equal(dmesh_t a, dmesh_t b, int *equal);
 
 /**
  * \brief Human-readable description of a mesh, with snprintf rules.
+ *
+ * "DeviceMesh(cpu, (dp=2, tp=4), layout (2:4, 4:1), mesh [[0, 1, 2, 3], [4,
+ * 5, 6, 7]])"; once the mesh's universe knows its nodes (dmesh_order=node,
+ * dmesh_init_hybrid(), dmesh_get_dim_locality()) and this rank's node is its
+ * host rather than the MPI's shared-memory split (option `dmesh_node`), the
+ * text ends with ", nodes by host identity)".
  * \param[in] mesh the mesh
  * \param[out] buf buffer (may be NULL when \p len is 0)
  * \param[in] len capacity of \p buf

@@ -518,14 +518,13 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     dmesh_private_comm_t *p = r->p; /* kept by its attribute on the user's communicator */
     MPI_Comm comm = dmesh_private_comm_handle(p);
     int *lows = NULL, err;
-    char detail[256];
+    dmesh_node_how_t how;
 
-    DMESH_TRY(dmesh_node_lows(comm, r->a->opts.node, dmesh_private_comm_nodes(p), &lows, detail,
-                              sizeof(detail)));
+    DMESH_TRY(dmesh_node_lows(comm, r->a->opts.node, dmesh_private_comm_nodes(p), &lows, &how));
     /* the same lows on every rank: the same outcome, agreed below anyway */
     err = r->c->across == NULL ? DMESH_SUCCESS
                                : dmesh_node_check_uniform(r->a->size, lows, r->a->hybrid_in_node,
-                                                          r->a->hybrid_nodes, fn, detail);
+                                                          r->a->hybrid_nodes, fn, how.detail);
     if (err == DMESH_SUCCESS &&
         (r->a->rank_map = DMESH_FAULT_MALLOC((size_t)r->a->n * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
@@ -534,7 +533,7 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     if (err == DMESH_SUCCESS)
         err = root_reserve(p, r->id, r->a, &r->m);
     if (err == DMESH_SUCCESS) { /* the universe keeps the nodes for dmesh_get_dim_locality */
-        dmesh_universe_set_node_lows(r->m->u, lows, detail);
+        dmesh_universe_set_node_lows(r->m->u, lows, &how);
         dmesh_universe_set_source(r->m->u, r->c->source);
     } else
         free(lows);

@@ -15,8 +15,8 @@
 #include "node.h"
 #include "node_find.h"
 
-int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lows, char *detail,
-                    size_t len)
+int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lows,
+                    dmesh_node_how_t *how)
 {
     dmesh_node_t node;
     int size, low = -1, rc, err = DMESH_SUCCESS;
@@ -38,8 +38,10 @@ int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lo
     }
     if (err == DMESH_SUCCESS)
         dmesh_node_keep(cache, rule, &node);
-    if (err == DMESH_SUCCESS && detail != NULL)
-        snprintf(detail, len, "%s", node.detail);
+    if (err == DMESH_SUCCESS && how != NULL) {
+        how->rule = node.rule;
+        snprintf(how->detail, sizeof(how->detail), "%s", node.detail);
+    }
     dmesh_node_free(&node);
     if (err != DMESH_SUCCESS) {
         free(*lows);

@@ -16,11 +16,11 @@
 
 /* Collective over comm: *lows (size ints, the caller frees it) holds, for
  * every rank of comm, the lowest rank of comm on its node, the nodes found
- * by rule with cache (node_find.h: NULL, or comm's own); detail (len bytes, NULL: not wanted) says
- * how. Every rank returns the same class; *lows is NULL after a failure. O(size) memory: the
- * placement is arbitrary. */
-int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lows, char *detail,
-                    size_t len);
+ * by rule with cache (node_find.h: NULL, or comm's own); how (NULL: not
+ * wanted) says how this rank's was found. Every rank returns the same class; *lows is NULL after a
+ * failure. O(size) memory: the placement is arbitrary. */
+int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lows,
+                    dmesh_node_how_t *how);
 
 /* Pure: the first n ranks of comm (size ranks) in node order: map[i] is
  * the i-th rank by (lows[rank], rank). n <= size. Returns DMESH_ERR_NOMEM

@@ -44,6 +44,12 @@ typedef struct {
     char detail[256]; /* why, for DMESH_DEBUG, dmesh-info and error details */
 } dmesh_node_t;
 
+/* How a node was found: its rule and detail, without its communicator. */
+typedef struct {
+    int rule; /* DMESH_NODE_SHARED or _HOST */
+    char detail[256];
+} dmesh_node_how_t;
+
 /* The nodes of one communicator by rule, found once: a communicator's
  * processes never move, so its nodes are those of its first finding. The
  * cache owns the node communicators. Zero bytes are an empty cache. */

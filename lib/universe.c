@@ -194,23 +194,24 @@ void dmesh_universe_release(dmesh_universe_t *u)
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
 {
     int *found = NULL;
-    char detail[256];
+    dmesh_node_how_t how;
 
     if (u->node_lows == NULL) {
         DMESH_TRY(dmesh_node_lows(u->comm, u->node_rule, dmesh_private_comm_nodes(u->pcomm), &found,
-                                  detail, sizeof(detail)));
-        dmesh_universe_set_node_lows(u, found, detail);
+                                  &how));
+        dmesh_universe_set_node_lows(u, found, &how);
     }
     *lows = u->node_lows;
     return DMESH_SUCCESS;
 }
 
-void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const char *detail)
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const dmesh_node_how_t *how)
 {
     free(u->node_lows);
     u->node_lows = lows;
+    u->nodes_by_host = how->rule == DMESH_NODE_HOST;
     if (dmesh_universe_debugging(u))
-        dmesh_universe_debug(u, "nodes: %s", detail);
+        dmesh_universe_debug(u, "nodes: %s", how->detail);
 }
 
 int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)

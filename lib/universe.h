@@ -79,6 +79,7 @@ typedef struct dmesh_universe {
     int nflat, flat_capacity;
     int *node_lows;            /* per rank of comm, the lowest rank of its node; NULL until known */
     int node_rule;             /* enum dmesh_node_rule: how they are found */
+    int nodes_by_host;         /* this rank's node is its host, not the MPI's split */
     MPI_Errhandler errhandler; /* of the user's communicator: its handed-out ones get it */
     const dmesh_shrink_source_t *source; /* dmesh_shrink's, while it makes this universe */
 } dmesh_universe_t;
@@ -125,8 +126,16 @@ static inline void dmesh_universe_set_source(dmesh_universe_t *u, const dmesh_sh
 }
 
 /* Local: u keeps lows (size ints, malloc'd), found by its creation, and
- * prints how (detail) under DMESH_DEBUG. */
-void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const char *detail);
+ * whether this rank's node is its host's (not the MPI's split); prints how
+ * under DMESH_DEBUG. */
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const dmesh_node_how_t *how);
+
+/* Local: this rank's node, once known, is the host grouping that replaced
+ * the MPI's shared-memory split (or dmesh_node=host chose it). */
+static inline int dmesh_universe_nodes_by_host(const dmesh_universe_t *u)
+{
+    return u->node_lows != NULL && u->nodes_by_host;
+}
 
 /* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
  * universe frees it with the others. */

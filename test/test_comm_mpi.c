@@ -121,7 +121,7 @@ MT_TEST(node_order_one_node)
         return;
 
     shape[1] = mt_size / shape[0];
-    MT_OK(dmesh_node_lows(MPI_COMM_WORLD, DMESH_NODE_AUTO, NULL, &lows, NULL, 0));
+    MT_OK(dmesh_node_lows(MPI_COMM_WORLD, DMESH_NODE_AUTO, NULL, &lows, NULL));
     for (int r = 0; lows != NULL && r < mt_size; r++)
         MT_EQ(lows[r], 0);
     free(lows);

@@ -142,7 +142,7 @@ MT_TEST(node_find_rules)
             printf("dmesh_node=%s: %s\n", dmesh_node_rule_names[rule], node.detail);
         dmesh_node_free(&node);
 
-        MT_OK(dmesh_node_lows(MPI_COMM_WORLD, rule, NULL, &lows, NULL, 0));
+        MT_OK(dmesh_node_lows(MPI_COMM_WORLD, rule, NULL, &lows, NULL));
         for (int r = 0; lows != NULL && r < mt_size; r++)
             MT_EQ(lows[r], want[r]);
         free(lows);
@@ -222,6 +222,8 @@ MT_TEST(node_rule_meshes)
         MPI_Info info = mt_info1("dmesh_node", dmesh_node_rule_names[rule]);
         int per_node, nodes = count_nodes(want, &per_node), kind = 0, n = 0;
         int in_node[2], across[2], ranks[MT_MAX_RANKS], expect[MT_MAX_RANKS], nexpect;
+        int by_host = rule == DMESH_NODE_HOST || (rule == DMESH_NODE_AUTO && L.auto_host[mt_rank]);
+        char text[4096];
         dmesh_t m = DMESH_NULL, h = DMESH_NULL;
 
         MT_OK(dmesh_init(MPI_COMM_WORLD, "cpu", 1, &mt_size, NULL, info, &m));
@@ -235,6 +237,9 @@ MT_TEST(node_rule_meshes)
         across[1] = 1;
         if (per_node > 0) {
             MT_OK(dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 2, in_node, across, NULL, info, &h));
+            MT_OK(dmesh_to_string(h, text, sizeof(text), NULL));
+            /* the text says where the host replaced the MPI's split */
+            MT_EQ(strstr(text, ", nodes by host identity)") != NULL, by_host);
             MT_OK(dmesh_get_group_ranks(h, 1, MT_MAX_RANKS, ranks, &n));
             nexpect = members_of(want, want[mt_rank], expect);
             MT_EQ(n, nexpect);
