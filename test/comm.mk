@@ -24,5 +24,6 @@ test_test_node_find_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 check_LTLIBRARIES += test/libnode_double.la
 test_libnode_double_la_SOURCES = test/node_double/node_double.c
 test_libnode_double_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
-TESTS += test/test_node_find-np4.mpi test/node-double-np4.mpi test/node-double-np8.mpi
+TESTS += test/test_node_find-np2.mpi test/test_node_find-np4.mpi test/node-double-np4.mpi \
+	test/node-double-np8.mpi
 EXTRA_DIST += test/node-double.sh
