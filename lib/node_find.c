@@ -88,14 +88,16 @@ static void keep_err(find_t *f, int err)
         f->err = err;
 }
 
-/* Collective over comm: the MPI's shared split, agreed with err. */
+/* Collective over comm: the MPI's shared split; err with its failure. */
 static int split_shared(MPI_Comm comm, int err, find_t *f)
 {
     int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &f->shared);
 
     if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
         err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-    return dmesh_agree(comm, 0, err, "nodes (the shared-memory split)");
+    if (rc != MPI_SUCCESS)
+        f->shared = MPI_COMM_NULL;
+    return err;
 }
 
 /* Collective over comm: the split by host hash, with room for the records
@@ -120,14 +122,16 @@ static int split_host(MPI_Comm comm, int err, find_t *f)
 
 /* Collective over comm (rule auto): whether some host has ranks in two
  * shared splits, from one MPI_Allreduce of a fixed table: for each bucket
- * of host hashes, the lowest and the highest shared split of its ranks.
+ * of host hashes, the lowest and the highest shared split of its ranks;
+ * its last entry says whether every rank got this far without a failure
+ * (err): where one did not, *failed is set on every rank alike.
  * Two hosts in one bucket may say so where no host does (likely from
  * about 20 hosts on, with 256 buckets): then the full
  * check runs, which is exact. The same answer on every rank. */
 #define SPREAD_BUCKETS 256
-static int spread_hosts(MPI_Comm comm, find_t *f)
+static int spread_hosts(MPI_Comm comm, int err, find_t *f, int *failed)
 {
-    int in[2 * SPREAD_BUCKETS], out[2 * SPREAD_BUCKETS], b, rc;
+    int in[2 * SPREAD_BUCKETS + 1], out[2 * SPREAD_BUCKETS + 1], b, rc;
 
     if (dmesh_host_mine(&f->me) != DMESH_SUCCESS)
         f->me.hash = 0; /* the full check, which fails the same way, reports it */
@@ -136,11 +140,14 @@ static int spread_hosts(MPI_Comm comm, find_t *f)
         in[i] = INT_MAX;
     in[2 * b] = f->shared_low;
     in[2 * b + 1] = -f->shared_low;
-    rc = MPI_Allreduce(in, out, 2 * SPREAD_BUCKETS, MPI_INT, MPI_MIN, comm);
-    if (rc != MPI_SUCCESS) {
+    in[2 * SPREAD_BUCKETS] = err == DMESH_SUCCESS;
+    rc = MPI_Allreduce(in, out, 2 * SPREAD_BUCKETS + 1, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS) { /* an MPI that fails here fails dmesh_agree too */
         keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the hosts' splits"));
+        *failed = 1;
         return 1;
     }
+    *failed = out[2 * SPREAD_BUCKETS] == 0;
     for (int i = 0; i < SPREAD_BUCKETS; i++)
         if (out[2 * i] != INT_MAX && out[2 * i] != -out[2 * i + 1])
             return 1;
@@ -297,18 +304,39 @@ static void find_free(find_t *f)
         MPI_Comm_free(&f->shared);
 }
 
-/* Collective over comm: the splits and steps of rule, the first failure in
- * f->err once the splits are agreed. */
-static int find_steps(MPI_Comm comm, int err, find_t *f, dmesh_node_t *node)
+/* Collective over comm: the shared split (rules auto and shared), agreed
+ * with err: under auto by the table of spread_hosts, whose allreduce every
+ * rank makes anyway (dmesh_agree then runs only where a rank failed, to
+ * give every rank its class and detail); *spread: some host has ranks in
+ * two splits. */
+static int find_shared(MPI_Comm comm, int err, find_t *f, int *spread)
 {
-    if (f->rule != DMESH_NODE_HOST && (err = split_shared(comm, err, f)) != DMESH_SUCCESS)
-        return err;
+    int failed = 0;
+
+    err = split_shared(comm, err, f);
     if (f->shared != MPI_COMM_NULL) {
         MPI_Comm_size(f->shared, &f->shared_size);
         f->shared_low = shared_low(comm, f);
     }
-    if ((f->rule == DMESH_NODE_HOST || (f->rule == DMESH_NODE_AUTO && spread_hosts(comm, f))) &&
-        (err = split_host(comm, f->err, f)) != DMESH_SUCCESS)
+    if (f->rule == DMESH_NODE_SHARED)
+        return dmesh_agree(comm, 0, err, "nodes (the shared-memory split)");
+    *spread = spread_hosts(comm, err, f, &failed);
+    if (failed) /* the same on every rank */
+        return dmesh_agree(comm, 0, err != DMESH_SUCCESS ? err : f->err,
+                           "nodes (the shared-memory split)");
+    return DMESH_SUCCESS;
+}
+
+/* Collective over comm: the splits and steps of rule, the first failure in
+ * f->err once the splits are agreed. */
+static int find_steps(MPI_Comm comm, int err, find_t *f, dmesh_node_t *node)
+{
+    int spread = 0;
+
+    if (f->rule != DMESH_NODE_HOST && (err = find_shared(comm, err, f, &spread)) != DMESH_SUCCESS)
+        return err;
+    if ((f->rule == DMESH_NODE_HOST || spread) &&
+        (err = split_host(comm, err != DMESH_SUCCESS ? err : f->err, f)) != DMESH_SUCCESS)
         return err;
     node->agreed = 1;
     /* every step below on every rank, whatever failed before it here */

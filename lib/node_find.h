@@ -63,9 +63,11 @@ typedef struct {
 void dmesh_node_cache_free(dmesh_node_cache_t *cache);
 
 /* Collective over comm: the caller's node by rule (enum dmesh_node_rule).
- * Every rank takes every step. The splits are agreed over comm (one
- * dmesh_agree, which also takes err, the caller's failure so far): when
- * that fails, every rank returns its class and node->agreed is 0.
+ * Every rank takes every step. The splits are agreed over comm with err,
+ * the caller's failure so far (dmesh_agree; under rule auto the shared
+ * split's outcome rides on the table's allreduce below, and dmesh_agree
+ * runs only where a rank failed, to hand every rank its class): when that
+ * fails, every rank returns its class and node->agreed is 0.
  * Otherwise node->comm is there on every rank, and a failure of the steps
  * on the node that follow (DMESH_ERR_MPI) is returned for the caller's
  * next agreement to take. Rule auto: beyond the shared split, one

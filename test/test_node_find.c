@@ -189,6 +189,21 @@ MT_TEST(node_cache)
     MPI_Comm_free(&dup);
 }
 
+/* A failure on one rank before the finding (the caller's err) is every
+ * rank's class after it, by every rule, with nothing handed out. */
+MT_TEST(node_find_failure_agreed)
+{
+    for (int rule = 0; rule < DMESH_NODE_RULES; rule++) {
+        int err = mt_rank == mt_size - 1 ? dmesh_error_set(DMESH_ERR_NOMEM, "test") : 0;
+        dmesh_node_t node;
+
+        MT_RC(dmesh_node_find(MPI_COMM_WORLD, rule, err, NULL, &node), DMESH_ERR_NOMEM);
+        MT_EQ(node.agreed, 0);
+        MT_CHECK(node.comm == MPI_COMM_NULL);
+        dmesh_node_free(&node);
+    }
+}
+
 /* The number of nodes and, when they are all of one size, that size (else 0). */
 static int count_nodes(const int want[], int *per_node)
 {
@@ -384,6 +399,7 @@ static Suite *node_suite(void)
     tcase_add_test(t, double_layout);
     tcase_add_test(t, node_find_rules);
     tcase_add_test(t, node_cache);
+    tcase_add_test(t, node_find_failure_agreed);
     tcase_add_test(t, node_rule_meshes);
     tcase_add_test(t, node_rule_env);
     tcase_add_test(t, node_rule_bad_value);
