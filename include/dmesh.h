@@ -100,9 +100,13 @@ extern "C" {
  * `dmesh_backend.<dim>`, `nccl_*` (and `nccl_*.<dim>`), `nccl_scalable_roots`,
  * `dmesh_check`, `dmesh_comm_create`, `dmesh_device`, `dmesh_bind`,
  * `dmesh_timeout`, `dmesh_nccl_init`, `dmesh_nccl_create`, `dmesh_strict`,
- * `dmesh_order` (dmesh_init: `rank`, or `node` to list the ranks by node);
+ * `dmesh_order` (dmesh_init: `rank`, or `node` to list the ranks by node),
+ * `dmesh_node` (how nodes are found: `auto`, the MPI's
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) checked against host identity,
+ * the host where the split is finer; `shared`; `host`);
  * environment variables `DMESH_CHECK`, `DMESH_COMM_CREATE`,
- * `DMESH_NCCL_CREATE`, `DMESH_DEVICE`, `DMESH_TIMEOUT`, `DMESH_STRICT` give
+ * `DMESH_NCCL_CREATE`, `DMESH_DEVICE`, `DMESH_TIMEOUT`, `DMESH_STRICT`,
+ * `DMESH_NODE` give
  * their defaults, `DMESH_DEBUG=1` traces on stderr, and
  * `DMESH_LAUNCH_CHECK=false` turns off the check that MPI_COMM_WORLD is not
  * a single rank of a larger launch (DMESH_ERR_MPI at the first creation
@@ -155,7 +159,8 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  *        has size in_node[d] * across[d], the in-node factor inner.
  *
  * The ranks are listed by (node, local rank), nodes by their lowest rank
- * (a node: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)), as with
+ * (a node: the MPI's MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) split
+ * checked against host identity, option `dmesh_node`), as with
  * `dmesh_order=node`; index node * P + local rank, where P is the product
  * of \p in_node. Dimension d then varies across[d] over nodes (stride: the
  * product of across[d+1..] times P) and in_node[d] inside a node (stride:
@@ -186,8 +191,9 @@ DMESH_EXPORT int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, c
  *         \p comm; DMESH_ERR_ARG for NULL or negative factors, or zeros in
  *         both lists; otherwise as dmesh_init()
  * \note Collective over \p comm, like dmesh_init(); it also finds the nodes
- *       (one node split, one MPI_Allgather of an int) and keeps a rank map
- *       of the mesh's size.
+ *       (once per communicator: the node split and its check against host
+ *       identity), gathers them (one MPI_Allgather of an int) and keeps a
+ *       rank map of the mesh's size.
  */
 DMESH_EXPORT int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims,
                                    const int in_node[], const int across[],
@@ -466,6 +472,12 @@ DMESH_EXPORT int dmesh_equal(dmesh_t a, dmesh_t b, int *equal);
 
 /**
  * \brief Human-readable description of a mesh, with snprintf rules.
+ *
+ * "DeviceMesh(cpu, (dp=2, tp=4), layout (2:4, 4:1), mesh [[0, 1, 2, 3], [4,
+ * 5, 6, 7]])"; once the mesh's universe knows its nodes (dmesh_order=node,
+ * dmesh_init_hybrid(), dmesh_get_dim_locality()) and this rank's node is its
+ * host rather than the MPI's shared-memory split (option `dmesh_node`), the
+ * text ends with ", nodes by host identity)".
  * \param[in] mesh the mesh
  * \param[out] buf buffer (may be NULL when \p len is 0)
  * \param[in] len capacity of \p buf
@@ -675,7 +687,8 @@ enum {
 /**
  * \brief Whether the groups of a dimension stay inside a node, spread one
  *        rank per node, or neither (a node: the ranks that
- *        MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts together).
+ *        MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts together, checked
+ *        against host identity: option `dmesh_node`).
  * \param[in] mesh the mesh
  * \param[in] dim dimension index
  * \param[out] kind DMESH_LOCALITY_NODE, _ACROSS or _MIXED, the same on
@@ -687,9 +700,10 @@ enum {
  * \note The nodes are known from the creation of meshes made with
  *       `dmesh_order=node` or by dmesh_init_hybrid(): the call is then local.
  *       Otherwise the first call on a universe finds them and is collective
- *       over the root communicator (one node split, one MPI_Allgather of an
- *       int; every rank must make it, in the same order with respect to
- *       other collective calls); later calls are local. O(mesh size) work.
+ *       over the root communicator (finding the nodes, once per
+ *       communicator, and one MPI_Allgather of an int; every rank must make
+ *       it, in the same order with respect to other collective calls);
+ *       later calls are local. O(mesh size) work.
  */
 DMESH_EXPORT int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind);
 

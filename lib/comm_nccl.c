@@ -24,12 +24,13 @@
 #include "error.h"
 #include "fault.h"
 #include "gpu_lib.h"
+#include "node_find.h"
 #include "options.h"
 
 /* What each member tells the others before NCCL: where its GPU is. */
 typedef struct {
-    int status; /* cudaError_t of cudaDeviceGetPCIBusId */
-    char host[64];
+    int status;                   /* cudaError_t of cudaDeviceGetPCIBusId */
+    char host[DMESH_HOST_ID_LEN]; /* the host identity of node_find.h, as nodes are found */
     char busid[32];
 } nccl_gpu_msg_t;
 
@@ -168,10 +169,11 @@ static int nccl_gpu_clash(const nccl_gpu_msg_t *all, int size, int device)
             if (strcmp(all[i].host, all[j].host) == 0 && strcmp(all[i].busid, all[j].busid) == 0)
                 return dmesh_error_set(DMESH_ERR_NO_DEVICE,
                                        "ranks %d and %d of an NCCL dimension share GPU %s on "
-                                       "host %s: NCCL needs one GPU per rank (set dmesh_device, "
+                                       "host %.*s: NCCL needs one GPU per rank (set dmesh_device, "
                                        "CUDA_VISIBLE_DEVICES or fewer ranks per node, or use "
                                        "dmesh_backend=mpi)",
-                                       j, i, all[i].busid, all[i].host);
+                                       j, i, all[i].busid, dmesh_host_name_len(all[i].host),
+                                       all[i].host);
     }
     return DMESH_SUCCESS;
 }
@@ -182,6 +184,7 @@ static int nccl_gpu_clash(const nccl_gpu_msg_t *all, int size, int device)
 static int nccl_check_gpus(MPI_Comm comm, int size, int device, int err)
 {
     nccl_gpu_msg_t me, *all = DMESH_FAULT_MALLOC((size_t)size * sizeof(*all));
+    dmesh_host_t host;
     int e;
 
     if (all == NULL && err == DMESH_SUCCESS)
@@ -192,7 +195,8 @@ static int nccl_check_gpus(MPI_Comm comm, int size, int device, int err)
         return err;
     }
     memset(&me, 0, sizeof(me));
-    gethostname(me.host, sizeof(me.host) - 1);
+    (void)dmesh_host_mine(&host); /* a processor name that fails is empty on every rank */
+    memcpy(me.host, host.id, sizeof(me.host));
     me.status = cudaDeviceGetPCIBusId(me.busid, (int)sizeof(me.busid), device);
     if (me.status != cudaSuccess)
         (void)cudaGetLastError();

@@ -21,6 +21,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/comm_mpi.c lib/comm_mpi.h \
 	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \
+	lib/node_find.c lib/node_find.h \
 	lib/comm_nccl.h lib/topo.h
 lib_libdmesh_core_la_CFLAGS = $(AM_CFLAGS) $(DMESH_VISIBILITY_CFLAGS)
 lib_libdmesh_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) $(HWLOC_CPPFLAGS)

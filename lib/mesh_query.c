@@ -259,6 +259,9 @@ int dmesh_to_string(dmesh_t handle, char *buf, size_t len, size_t *needed)
     }
     dmesh_text_put(&t, "), mesh ");
     put_ranks(&t, mesh, shape);
+    /* where the nodes are known and are not the MPI's split (node_find.h) */
+    if (dmesh_universe_nodes_by_host(mesh->u))
+        dmesh_text_put(&t, ", nodes by host identity");
     dmesh_text_put(&t, ")");
     dmesh_text_finish(&t, needed);
     return DMESH_SUCCESS;

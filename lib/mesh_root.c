@@ -414,7 +414,7 @@ static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const root_ar
                         const char *fn, dmesh_t *out)
 {
     dmesh_root_desc_t desc = {a->n,          a->rank_map, a->local_map, a->cuda,
-                              a->opts.debug, &a->layout,  a->names};
+                              a->opts.debug, &a->layout,  a->names,     a->opts.node};
     dmesh_dim_t dim[DMESH_MAX_DIMS];
     dmesh_universe_t *u = NULL;
     int d, err;
@@ -530,12 +530,13 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     dmesh_private_comm_t *p = r->p; /* kept by its attribute on the user's communicator */
     MPI_Comm comm = dmesh_private_comm_handle(p);
     int *lows = NULL, err;
+    dmesh_node_how_t how;
 
-    DMESH_TRY(dmesh_node_lows(comm, &lows));
+    DMESH_TRY(dmesh_node_lows(comm, r->a->opts.node, dmesh_private_comm_nodes(p), &lows, &how));
     /* the same lows on every rank: the same outcome, agreed below anyway */
     err = r->c->across == NULL ? DMESH_SUCCESS
                                : dmesh_node_check_uniform(r->a->size, lows, r->a->hybrid_in_node,
-                                                          r->a->hybrid_nodes, fn);
+                                                          r->a->hybrid_nodes, fn, how.detail);
     if (err == DMESH_SUCCESS &&
         (r->a->rank_map = DMESH_FAULT_MALLOC((size_t)r->a->n * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
@@ -544,7 +545,7 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
     if (err == DMESH_SUCCESS)
         err = root_reserve(p, r->id, r->a, r->c->fn, &r->m);
     if (err == DMESH_SUCCESS) { /* the universe keeps the nodes for dmesh_get_dim_locality */
-        dmesh_universe_set_node_lows(dmesh_handle_mesh(r->m)->u, lows);
+        dmesh_universe_set_node_lows(dmesh_handle_mesh(r->m)->u, lows, &how);
         dmesh_universe_set_source(dmesh_handle_mesh(r->m)->u, r->c->source);
     } else
         free(lows);

@@ -13,34 +13,36 @@
 #include "error.h"
 #include "fault.h"
 #include "node.h"
+#include "node_find.h"
 
-int dmesh_node_lows(MPI_Comm comm, int **lows)
+int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lows,
+                    dmesh_node_how_t *how)
 {
-    MPI_Comm node = MPI_COMM_NULL;
-    int rank, size, low = -1, rc, err = DMESH_SUCCESS;
+    dmesh_node_t node;
+    int size, low = -1, rc, err = DMESH_SUCCESS;
 
     *lows = NULL;
-    MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    if (rc != MPI_SUCCESS)
-        err = dmesh_error_mpi(rc, "nodes: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-    else if ((*lows = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+    if ((*lows = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
-    /* agreed before the collectives on node and comm: every rank has its
-     * node communicator and takes part in both */
-    if ((err = dmesh_agree(comm, 0, err, "nodes (MPI_Comm_split_type)")) == DMESH_SUCCESS) {
-        /* both calls on every rank, whatever the first gave here */
-        rc = MPI_Allreduce(&rank, &low, 1, MPI_INT, MPI_MIN, node);
-        if (rc != MPI_SUCCESS)
-            err = dmesh_error_mpi(rc, "nodes: MPI_Allreduce on the node");
+    /* the allocation is agreed with the splits, before the collectives on
+     * the node and comm: every rank has its node and takes part in both */
+    err = dmesh_node_find(comm, rule, err, cache, &node);
+    if (node.agreed) {
+        low = node.low;
+        /* on every rank, whatever the node gave here */
         rc = MPI_Allgather(&low, 1, MPI_INT, *lows, 1, MPI_INT, comm);
         if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
             err = dmesh_error_mpi(rc, "nodes: MPI_Allgather of the nodes");
         err = dmesh_agree(comm, 0, err, "nodes (MPI_Allgather)");
     }
-    if (node != MPI_COMM_NULL)
-        MPI_Comm_free(&node);
+    if (err == DMESH_SUCCESS)
+        dmesh_node_keep(cache, rule, &node);
+    if (err == DMESH_SUCCESS && how != NULL) {
+        how->rule = node.rule;
+        snprintf(how->detail, sizeof(how->detail), "%s", node.detail);
+    }
+    dmesh_node_free(&node);
     if (err != DMESH_SUCCESS) {
         free(*lows);
         *lows = NULL;
@@ -73,7 +75,8 @@ int dmesh_node_order(int size, const int lows[], int n, int map[])
     return DMESH_SUCCESS;
 }
 
-int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnodes, const char *fn)
+int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnodes, const char *fn,
+                             const char *detail)
 {
     char sizes[160] = "";
     size_t at = 0;
@@ -97,19 +100,13 @@ int dmesh_node_check_uniform(int size, const int lows[], int per_node, int nnode
     free(count);
     if (!bad && found == nnodes)
         return DMESH_SUCCESS;
-    /* the nodes are the MPI's (MPI_COMM_TYPE_SHARED): say so where it made
-     * each process a node, which an MPI that shares no memory between
-     * processes does on one machine too (MPICH 5's ch4:ucx device) */
+    /* how the nodes were found: the MPI's split or host identity, and why */
     return dmesh_error_set(DMESH_ERR_SIZE,
                            "%s: the communicator has %d node(s) of %s rank(s); in_node multiplies "
                            "to %d and across to %d: every node must hold in_node's product of "
-                           "ranks, and across's product must be the number of nodes%s",
-                           fn, found, sizes, per_node, nnodes,
-                           found == size && size > 1
-                               ? " (the MPI's MPI_COMM_TYPE_SHARED nodes: one per process here, "
-                                 "as an MPI without shared memory between processes gives them, "
-                                 "e.g. MPICH 5's ch4:ucx build)"
-                               : "");
+                           "ranks, and across's product must be the number of nodes (this "
+                           "rank's node: %s)",
+                           fn, found, sizes, per_node, nnodes, detail);
 }
 
 int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmesh_layout_t *l)

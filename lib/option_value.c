@@ -5,6 +5,7 @@
 #include "api_impl.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,4 +37,22 @@ int dmesh_option_choice(const char *key, const char *val, const char *a, const c
         return dmesh_error_set(
             DMESH_ERR_ARG, "option %s: value \"%s\" is neither \"%s\" nor \"%s\"", key, val, a, b);
     return DMESH_SUCCESS;
+}
+
+int dmesh_option_choices(const char *key, const char *val, int n, const char *const list[],
+                         int *out)
+{
+    char names[160] = "";
+    size_t at = 0;
+
+    for (int i = 0; i < n; i++)
+        if (strcmp(val, list[i]) == 0) {
+            *out = i;
+            return DMESH_SUCCESS;
+        }
+    for (int i = 0; i < n && at < sizeof(names); i++) {
+        const char *sep = i == n - 1 ? " or " : ", ";
+        at += (size_t)snprintf(names + at, sizeof(names) - at, "%s\"%s\"", i ? sep : "", list[i]);
+    }
+    return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not %s", key, val, names);
 }

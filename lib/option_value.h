@@ -10,4 +10,9 @@ int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out)
 /* a (0) or b (1); DMESH_ERR_ARG naming key and both otherwise. */
 int dmesh_option_choice(const char *key, const char *val, const char *a, const char *b, int *out);
 
+/* The index of val in the n names of list; DMESH_ERR_ARG naming key and
+ * every name otherwise. */
+int dmesh_option_choices(const char *key, const char *val, int n, const char *const list[],
+                         int *out);
+
 #endif /* DMESH_OPTION_VALUE_H */

@@ -165,14 +165,29 @@ static int apply_axis_key(const char *key, const char *val, int b, int ndims,
 /* Every info key and environment variable that dmesh knows: the dmesh_*
  * keys of the creation calls and the DMESH_* variables the library, its tests
  * and its tools read. A trailing '*' matches any rest. */
-static const char *const known_names[] = {
-    "dmesh_backend", "dmesh_backend.*",   "dmesh_bind",
-    "dmesh_check",   "dmesh_comm_create", "dmesh_device",
-    "dmesh_order",   "dmesh_strict",      "dmesh_timeout",
-    "DMESH_CHECK",   "DMESH_COMM_CREATE", "DMESH_LAUNCH_CHECK",
-    "DMESH_DEVICE",  "DMESH_TIMEOUT",     "DMESH_DEBUG",
-    "DMESH_STRICT",  "DMESH_FAULT",       "DMESH_CUDART_LIBRARY",
-    "DMESH_TEST_*",  "DMESH_ERRORS",      NULL};
+static const char *const known_names[] = {"dmesh_backend",
+                                          "dmesh_backend.*",
+                                          "dmesh_bind",
+                                          "dmesh_check",
+                                          "dmesh_comm_create",
+                                          "dmesh_device",
+                                          "dmesh_order",
+                                          "dmesh_strict",
+                                          "dmesh_timeout",
+                                          "DMESH_CHECK",
+                                          "DMESH_COMM_CREATE",
+                                          "DMESH_LAUNCH_CHECK",
+                                          "DMESH_DEVICE",
+                                          "DMESH_TIMEOUT",
+                                          "DMESH_DEBUG",
+                                          "DMESH_STRICT",
+                                          "DMESH_FAULT",
+                                          "DMESH_CUDART_LIBRARY",
+                                          "DMESH_TEST_*",
+                                          "DMESH_ERRORS",
+                                          "dmesh_node",
+                                          "DMESH_NODE",
+                                          NULL};
 
 /* Whether the first len bytes of name are one of list (NULL-terminated). */
 static int listed(const char *const *list, const char *name, size_t len)
@@ -220,6 +235,8 @@ static int apply_key(const char *key, const char *val, int pass, int ndims,
         return dmesh_option_choice(key, val, "auto", "none", &o->bind);
     if (strcmp(key, "dmesh_order") == 0)
         return dmesh_option_choice(key, val, "rank", "node", &o->order);
+    if (strcmp(key, "dmesh_node") == 0)
+        return dmesh_option_choices(key, val, DMESH_NODE_RULES, dmesh_node_rule_names, &o->node);
     if (strcmp(key, "dmesh_timeout") == 0)
         return parse_seconds(key, val, &o->timeout);
     for (int b = 0; b < dmesh_backend_count; b++) {
@@ -253,11 +270,22 @@ static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL 
  * undefined. Like MPI's and NCCL's own variables, they must be set before
  * the program starts (or before its first dmesh call).
  */
-enum { ENV_CHECK, ENV_COMM_CREATE, ENV_DEVICE, ENV_TIMEOUT, ENV_DEBUG, ENV_STRICT, ENV_COUNT };
+enum {
+    ENV_CHECK,
+    ENV_COMM_CREATE,
+    ENV_DEVICE,
+    ENV_TIMEOUT,
+    ENV_DEBUG,
+    ENV_STRICT,
+    ENV_NODE,
+    ENV_COUNT
+};
 
-static const char *const env_names[ENV_COUNT] = {"DMESH_CHECK",  "DMESH_COMM_CREATE",
-                                                 "DMESH_DEVICE", "DMESH_TIMEOUT",
-                                                 "DMESH_DEBUG",  "DMESH_STRICT"};
+static const char *const env_names[ENV_COUNT] = {
+    "DMESH_CHECK", "DMESH_COMM_CREATE", "DMESH_DEVICE", "DMESH_TIMEOUT",
+    "DMESH_DEBUG", "DMESH_STRICT",      "DMESH_NODE"};
+
+const char *const dmesh_node_rule_names[DMESH_NODE_RULES] = {"auto", "shared", "host"};
 
 extern char **environ;
 
@@ -362,6 +390,9 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
         o->debug = strcmp(v, "0") != 0;
     if ((v = env_value(ENV_STRICT)) != NULL && !info_value(info, "dmesh_strict", val))
         DMESH_TRY(parse_bool("DMESH_STRICT", v, &o->strict));
+    if ((v = env_value(ENV_NODE)) != NULL && !info_value(info, "dmesh_node", val))
+        DMESH_TRY(dmesh_option_choices("DMESH_NODE", v, DMESH_NODE_RULES, dmesh_node_rule_names,
+                                       &o->node));
     for (int b = 0; b < dmesh_backend_count; b++) /* before the info keys, which override them */
         for (int i = 0; dmesh_backends[b]->call_option != NULL && i < ENV_BACKEND_MAX; i++) {
             int known = 0;

@@ -12,6 +12,11 @@ enum dmesh_comm_create { DMESH_COMM_CREATE_SPLIT = 0, DMESH_COMM_CREATE_GROUP = 
 enum dmesh_bind { DMESH_BIND_AUTO = 0, DMESH_BIND_NONE = 1 };
 /* The rank map of dmesh_init: by rank, or by (node, local rank). */
 enum dmesh_order { DMESH_ORDER_RANK = 0, DMESH_ORDER_NODE = 1 };
+/* How nodes are found (dmesh_node, node_find.h): the MPI's shared-memory
+ * split checked against host identity, the split alone, host identity alone. */
+enum dmesh_node_rule { DMESH_NODE_AUTO = 0, DMESH_NODE_SHARED = 1, DMESH_NODE_HOST = 2 };
+#define DMESH_NODE_RULES 3
+extern const char *const dmesh_node_rule_names[DMESH_NODE_RULES];
 
 /* Backends are the entries of the backend table (backend.h), by index; the
  * first, mpi, pairs nothing with the MPI communicators. */
@@ -48,6 +53,7 @@ typedef struct {
     int device;      /* forced CUDA ordinal, or -1 */
     int bind;        /* enum dmesh_bind */
     int order;       /* enum dmesh_order (dmesh_order) */
+    int node;        /* enum dmesh_node_rule (dmesh_node / DMESH_NODE) */
     int debug;       /* DMESH_DEBUG */
     int strict;      /* dmesh_strict / DMESH_STRICT: unknown names are errors */
     double timeout;  /* dmesh_timeout / DMESH_TIMEOUT seconds, 0: none */

@@ -29,6 +29,7 @@ struct dmesh_private_comm {
     unsigned long universes;                /* universes made on it: the next one's identity */
     int debug;                              /* DMESH_DEBUG: say when it is released */
     struct dmesh_private_comm *prev, *next; /* list of those still attached */
+    dmesh_node_cache_t nodes;               /* its nodes, found once (node_find.h) */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -62,10 +63,16 @@ void dmesh_private_comm_release(dmesh_private_comm_t *p)
     if (last) {
         if (p->debug)
             fprintf(stderr, "dmesh: released the private duplicate of a user communicator\n");
+        dmesh_node_cache_free(&p->nodes);
         MPI_Comm_free(&p->comm);
         free(p);
         forget_codes_if_last();
     }
+}
+
+dmesh_node_cache_t *dmesh_private_comm_nodes(dmesh_private_comm_t *p)
+{
+    return p != NULL ? &p->nodes : NULL;
 }
 
 void dmesh_private_comm_debug(dmesh_private_comm_t *p)

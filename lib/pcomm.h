@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include "node_find.h"
+
 typedef struct dmesh_private_comm dmesh_private_comm_t;
 
 /* The private duplicate of a user communicator while a creation call
@@ -71,6 +73,10 @@ unsigned long dmesh_private_comm_next_id(dmesh_private_comm_t *p);
 /* Local: p says on stderr when it is released (DMESH_DEBUG, printing
  * rank). */
 void dmesh_private_comm_debug(dmesh_private_comm_t *p);
+
+/* Local: the nodes of p's communicator, found once (node_find.h), freed
+ * with p; NULL for p NULL. */
+dmesh_node_cache_t *dmesh_private_comm_nodes(dmesh_private_comm_t *p);
 
 /* One more reference on p (local). */
 void dmesh_private_comm_retain(dmesh_private_comm_t *p);

@@ -118,6 +118,11 @@ void dmesh_request_options(dmesh_request_t *r, int ndims, const dmesh_options_t 
     for (int b = 0; b < dmesh_backend_count; b++) /* each backend's options of the call */
         if (dmesh_backends[b]->call_option != NULL)
             dmesh_request_bytes(r, &o->call[b], sizeof(o->call[b]));
+    /* the node steps are collective: the rule must be the same everywhere */
+    dmesh_request_part(r, "dmesh_node", "%s",
+                       o->node >= 0 && o->node < DMESH_NODE_RULES ? dmesh_node_rule_names[o->node]
+                                                                  : "?");
+    dmesh_request_bytes(r, &o->node, sizeof(o->node));
     for (int d = 0; d < ndims; d++) {
         dmesh_axis_options_key(&o->axis[d], key, sizeof(key));
         /* the first dims' backends and options by value, the others in the last */

@@ -214,6 +214,7 @@ static void saved_root(const dmesh_saved_t *s, int err, const dmesh_options_t *o
     root->n = err ? 0 : s->n;
     root->rank_map = err ? NULL : s->rank_map;
     root->cuda = s->cuda;
+    root->node_rule = o->node;
     root->debug = o->debug;
     root->layout = l;
     root->names = s->root_named && !err ? names : NULL;

@@ -22,6 +22,7 @@
 #include "fault.h"
 #include "gpu_lib.h"
 #include "hash.h"
+#include "node_find.h"
 #include "topo.h"
 #include "topo_node.h"
 
@@ -50,6 +51,7 @@ typedef struct {
     dmesh_topo_node_t *topo;  /* process_topo, or NULL: local rank modulo */
     int bound;                /* process_device when this rank planned */
     char reason[REASON_LEN];
+    dmesh_node_t found; /* the node (node_find.h): node is its communicator */
 } bind_state_t;
 
 void dmesh_topo_forget(void)
@@ -148,24 +150,24 @@ static int bind_probe(bind_state_t *s, const dmesh_options_t *opts, int member)
     return DMESH_SUCCESS;
 }
 
-/* Collective over comm: the node communicator, an agreement on the
- * allocation and one allgather on it. */
-static int bind_exchange(MPI_Comm comm, bind_state_t *s)
+/* Collective over comm: the node (node_find.h: the group that plans its
+ * devices together), an agreement on the allocation and one allgather on
+ * it. */
+static int bind_exchange(MPI_Comm comm, int rule, dmesh_node_cache_t *nodes, bind_state_t *s)
 {
-    int e = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s->node);
+    int e = dmesh_node_find(comm, rule, DMESH_SUCCESS, nodes, &s->found);
 
-    if (e != MPI_SUCCESS)
-        return dmesh_error_mpi(e, "device binding: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+    if (!s->found.agreed)
+        return e; /* on every rank */
+    s->node = s->found.comm;
     MPI_Comm_rank(s->node, &s->node_rank);
     MPI_Comm_size(s->node, &s->node_size);
     s->all = DMESH_FAULT_CALLOC(s->node_size, sizeof(*s->all));
     /* agreed on the node before its allgather: a rank without the memory
      * must not leave the others waiting in it */
-    DMESH_TRY(dmesh_agree(s->node, 0,
-                          s->all != NULL
-                              ? DMESH_SUCCESS
-                              : dmesh_error_set(DMESH_ERR_NOMEM, "device binding: out of memory"),
-                          "device binding (allocation)"));
+    if (e == DMESH_SUCCESS && s->all == NULL)
+        e = dmesh_error_set(DMESH_ERR_NOMEM, "device binding: out of memory");
+    DMESH_TRY(dmesh_agree(s->node, 0, e, "device binding (allocation)"));
     e = MPI_Allgather(&s->rec, DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->all,
                       DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->node);
     if (e == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ALLGATHER))
@@ -267,8 +269,8 @@ static int bind_set(const dmesh_options_t *opts, int device)
 
 static void bind_debug(const bind_state_t *s, int device)
 {
-    fprintf(stderr, "dmesh: rank %d (node rank %d of %d): CUDA device %d%s%s: %s\n", s->rank,
-            s->node_rank, s->node_size, device, s->busid ? " at " : "",
+    fprintf(stderr, "dmesh: rank %d (node rank %d of %d; node: %s): CUDA device %d%s%s: %s\n",
+            s->rank, s->node_rank, s->node_size, s->found.detail, device, s->busid ? " at " : "",
             s->busid ? s->busid[device] : "", s->reason);
 }
 
@@ -276,8 +278,7 @@ static void bind_free(bind_state_t *s)
 {
     free(s->all);
     free(s->busid);
-    if (s->node != MPI_COMM_NULL)
-        MPI_Comm_free(&s->node);
+    dmesh_node_free(&s->found);
 }
 
 /* Under process_lock, before the agreement: the first binding of the
@@ -305,7 +306,8 @@ static int bind_claim(bind_state_t *s, int dev, int *claimed)
  * create "cuda" meshes on different communicators (MPI_THREAD_MULTIPLE) may
  * enter the exchanges in different orders on different ranks, and a lock
  * held across them would deadlock the ranks. */
-int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int *device)
+int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, dmesh_node_cache_t *nodes,
+                    int member, int *device)
 {
     bind_state_t s;
     int dev = -1, err, xerr, claimed = 0;
@@ -321,7 +323,7 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int 
     if (err == DMESH_SUCCESS)
         err = bind_probe(&s, opts, member);
     pthread_mutex_unlock(&process_lock);
-    xerr = bind_exchange(comm, &s);
+    xerr = bind_exchange(comm, opts->node, nodes, &s);
     if (err == DMESH_SUCCESS)
         err = xerr;
     pthread_mutex_lock(&process_lock);
@@ -337,6 +339,8 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int 
     if (err == DMESH_SUCCESS && member)
         err = bind_set(opts, dev);
     err = dmesh_agree(comm, 0, err, "device binding");
+    if (err == DMESH_SUCCESS)
+        dmesh_node_keep(nodes, opts->node, &s.found);
     if (claimed) {
         pthread_mutex_lock(&process_lock);
         process_claims--;

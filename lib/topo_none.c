@@ -7,9 +7,11 @@
 #include "error.h"
 #include "topo.h"
 
-int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, int member, int *device)
+int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, dmesh_node_cache_t *nodes,
+                    int member, int *device)
 {
     (void)comm;
+    (void)nodes;
     (void)opts;
     (void)member;
     (void)device;

@@ -30,6 +30,7 @@ static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)
 
     u->local_map = root->local_map;
     u->debug = root->debug;
+    u->node_rule = root->node_rule;
     if (root->layout != NULL)
         u->root_layout = *root->layout;
     for (d = 0; root->names != NULL && d < u->root_layout.naxes; d++)
@@ -154,7 +155,8 @@ void dmesh_universe_retain(dmesh_universe_t *u)
 
 int dmesh_universe_bind(dmesh_universe_t *u, const dmesh_options_t *o)
 {
-    return dmesh_topo_bind(u->comm, o, u->my_index >= 0, &u->device);
+    return dmesh_topo_bind(u->comm, o, dmesh_private_comm_nodes(u->pcomm), u->my_index >= 0,
+                           &u->device);
 }
 
 int dmesh_universe_has_member(dmesh_universe_t *u, const char *fn)
@@ -192,19 +194,24 @@ void dmesh_universe_release(dmesh_universe_t *u)
 int dmesh_universe_node_lows(dmesh_universe_t *u, const int **lows)
 {
     int *found = NULL;
+    dmesh_node_how_t how;
 
     if (u->node_lows == NULL) {
-        DMESH_TRY(dmesh_node_lows(u->comm, &found));
-        u->node_lows = found;
+        DMESH_TRY(dmesh_node_lows(u->comm, u->node_rule, dmesh_private_comm_nodes(u->pcomm), &found,
+                                  &how));
+        dmesh_universe_set_node_lows(u, found, &how);
     }
     *lows = u->node_lows;
     return DMESH_SUCCESS;
 }
 
-void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows)
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const dmesh_node_how_t *how)
 {
     free(u->node_lows);
     u->node_lows = lows;
+    u->nodes_by_host = how->rule == DMESH_NODE_HOST;
+    if (dmesh_universe_debugging(u))
+        dmesh_universe_debug(u, "nodes: %s", how->detail);
 }
 
 int dmesh_universe_flat_reserve(dmesh_universe_t *u, int n)

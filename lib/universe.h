@@ -42,6 +42,7 @@ typedef struct {
     int debug;                    /* DMESH_DEBUG */
     const dmesh_layout_t *layout; /* the root mesh's axes (copied) */
     const char *const *names;     /* its names, NULL when unnamed (interned) */
+    int node_rule;                /* enum dmesh_node_rule (dmesh_node), for finding nodes later */
 } dmesh_root_desc_t;
 
 /* What dmesh_shrink tells the universe it makes (dmesh_backend_origin_t,
@@ -77,6 +78,8 @@ typedef struct dmesh_universe {
     dmesh_flat_name_t *flat;                                /* names registered by flatten */
     int nflat, flat_capacity;
     int *node_lows;            /* per rank of comm, the lowest rank of its node; NULL until known */
+    int node_rule;             /* enum dmesh_node_rule: how they are found */
+    int nodes_by_host;         /* this rank's node is its host, not the MPI's split */
     MPI_Errhandler errhandler; /* of the user's communicator: its handed-out ones get it */
     const dmesh_shrink_source_t *source; /* dmesh_shrink's, while it makes this universe */
 } dmesh_universe_t;
@@ -122,8 +125,17 @@ static inline void dmesh_universe_set_source(dmesh_universe_t *u, const dmesh_sh
     u->source = s;
 }
 
-/* Local: u keeps lows (size ints, malloc'd), found by its creation. */
-void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows);
+/* Local: u keeps lows (size ints, malloc'd), found by its creation, and
+ * whether this rank's node is its host's (not the MPI's split); prints how
+ * under DMESH_DEBUG. */
+void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const dmesh_node_how_t *how);
+
+/* Local: this rank's node, once known, is the host grouping that replaced
+ * the MPI's shared-memory split (or dmesh_node=host chose it). */
+static inline int dmesh_universe_nodes_by_host(const dmesh_universe_t *u)
+{
+    return u->node_lows != NULL && u->nodes_by_host;
+}
 
 /* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
  * universe frees it with the others. */

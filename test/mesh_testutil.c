@@ -562,23 +562,44 @@ void mt_check_mesh_at(const char *file, int line, dmesh_t mesh, MPI_Comm ref, co
     expect_ints(file, line, "mesh tensor", -1, got, n, want, nwant);
 }
 
+int mt_same_host(MPI_Comm comm)
+{
+    char mine[MPI_MAX_PROCESSOR_NAME + 1] = "", first[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0, same, all = 0;
+
+    MPI_Get_processor_name(mine, &len);
+    memcpy(first, mine, sizeof(first));
+    MPI_Bcast(first, (int)sizeof(first), MPI_CHAR, 0, comm);
+    same = strcmp(mine, first) == 0;
+    MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
 int mt_one_node(const char *name)
 {
     MPI_Comm node;
-    int n = 0, fewest = 0;
+    int n = 0, fewest = 0, host, one;
+    const char *rule = getenv("DMESH_NODE");
 
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_size(node, &n);
     MPI_Comm_free(&node);
     MPI_Allreduce(&n, &fewest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (fewest == mt_size)
+    host = mt_same_host(MPI_COMM_WORLD);
+    /* dmesh's rule: the split, unless it is finer than the host */
+    if (rule != NULL && strcmp(rule, "shared") == 0)
+        one = fewest == mt_size;
+    else if (rule != NULL && strcmp(rule, "host") == 0)
+        one = host;
+    else
+        one = fewest == mt_size || host;
+    if (one)
         return 1;
     if (mt_rank == 0)
-        printf("skipped: %s: the case needs every rank on one node, and the MPI's "
-               "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) has a node of %d of the %d ranks here "
-               "(an MPI without shared memory between processes, such as MPICH 5 built with the "
-               "ch4:ucx device, gives each process a node of its own)\n",
-               name, fewest, mt_size);
+        printf("skipped: %s: the case needs every rank on one node, and here the ranks have "
+               "different processor names, and the MPI's MPI_Comm_split_type"
+               "(MPI_COMM_TYPE_SHARED) has a node of %d of the %d ranks%s\n",
+               name, fewest, mt_size, rule != NULL ? " (DMESH_NODE is set)" : "");
     return 0;
 }
 

@@ -102,12 +102,17 @@ int mt_run_suite(Suite *s);
  * over MPI_COMM_WORLD. Free with MPI_Comm_free when it returned 1. */
 int mt_comm8(MPI_Comm *comm);
 
-/* 1 when the MPI puts every rank of MPI_COMM_WORLD on one node (its
- * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) holds them all on every rank),
- * else 0 after rank 0 printed that case \p name is skipped and why (an MPI
- * with no shared memory between processes, such as MPICH 5 built with the
- * ch4:ucx device, gives each process a node of its own). Collective over
- * MPI_COMM_WORLD. */
+/* 1 when every rank of comm has rank 0's processor name
+ * (MPI_Get_processor_name), else 0. Collective over comm. */
+int mt_same_host(MPI_Comm comm);
+
+/* 1 when dmesh puts every rank of MPI_COMM_WORLD on one node, as the test
+ * sees it for itself: the MPI's MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
+ * holds them all, or they share one processor name (a split finer than the
+ * host, as MPICH 5 built with the ch4:ucx device makes one per process, is
+ * replaced by the host; DMESH_NODE=shared or host takes one of the two
+ * alone), else 0 after rank 0 printed that case \p name is skipped and
+ * why. Collective over MPI_COMM_WORLD. */
 int mt_one_node(const char *name);
 
 /* An info object with one key set (free with MPI_Info_free). */

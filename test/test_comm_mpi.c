@@ -17,6 +17,7 @@
 #include "error.h"
 #include "mesh_testutil.h"
 #include "node.h"
+#include "options.h"
 
 /* Members in comm of the caller's communicator c, as world ranks, summed. */
 static int sum_of_members(MPI_Comm c)
@@ -120,7 +121,7 @@ MT_TEST(node_order_one_node)
         return;
 
     shape[1] = mt_size / shape[0];
-    MT_OK(dmesh_node_lows(MPI_COMM_WORLD, &lows));
+    MT_OK(dmesh_node_lows(MPI_COMM_WORLD, DMESH_NODE_AUTO, NULL, &lows, NULL));
     for (int r = 0; lows != NULL && r < mt_size; r++)
         MT_EQ(lows[r], 0);
     free(lows);
@@ -191,7 +192,7 @@ MT_TEST(hybrid_layout_cyclic)
     dmesh_layout_t l;
     dmesh_axis_t tp_cp;
 
-    MT_OK(dmesh_node_check_uniform(8, lows, 4, 2, "t"));
+    MT_OK(dmesh_node_check_uniform(8, lows, 4, 2, "t", "test"));
     MT_OK(dmesh_node_order(8, lows, 8, map));
     MT_OK(dmesh_hybrid_layout(3, in_node, across, &l));
     expect_groups_by_node(&l.axes[0], 8, map, lows, 0); /* dp: across nodes */
@@ -207,8 +208,10 @@ MT_TEST(hybrid_uneven_nodes)
 {
     static const int uneven[8] = {0, 1, 2, 0, 1, 2, 0, 2}; /* 3, 2, 3 ranks */
 
-    MT_RC(dmesh_node_check_uniform(8, uneven, 4, 2, "dmesh_init_hybrid"), DMESH_ERR_SIZE);
+    MT_RC(dmesh_node_check_uniform(8, uneven, 4, 2, "dmesh_init_hybrid", "host identity"),
+          DMESH_ERR_SIZE);
     MT_CHECK(strstr(dmesh_last_error(), "3 node(s) of 3, 2, 3 rank(s)") != NULL);
+    MT_CHECK(strstr(dmesh_last_error(), "this rank's node: host identity") != NULL);
 }
 
 /* On this one-node machine: across all 1 is dmesh_init of the in-node

@@ -101,15 +101,24 @@ START_TEST(creation_calls)
     check_mesh(f);
     MPI_Comm_free(&dup);
 
-    /* over the nodes as the MPI has them (all of this launch's ranks share
-     * one machine, but an MPI without shared memory between processes, such
-     * as MPICH 5 built with the ch4:ucx device, makes each process a node) */
+    /* over the nodes as dmesh finds them: all of this launch's ranks share
+     * one machine, which an MPI without shared memory between processes
+     * (MPICH 5 built with the ch4:ucx device) splits into one node per
+     * process; dmesh then takes the host (same processor name) */
     MPI_Comm node;
-    int node_size = 0, fewest = 0, most = 0;
+    int node_size = 0, fewest = 0, most = 0, same = 0, all_same = 0, len = 0;
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = "", first[MPI_MAX_PROCESSOR_NAME + 1] = "";
     ck_assert_int_eq(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
                      MPI_SUCCESS);
     MPI_Comm_size(node, &node_size);
     MPI_Comm_free(&node);
+    MPI_Get_processor_name(name, &len);
+    memcpy(first, name, sizeof(first));
+    MPI_Bcast(first, (int)sizeof(first), MPI_CHAR, 0, comm);
+    same = strcmp(name, first) == 0;
+    MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_MIN, comm);
+    if (all_same)
+        node_size = size; /* one host: one node */
     MPI_Allreduce(&node_size, &fewest, 1, MPI_INT, MPI_MIN, comm);
     MPI_Allreduce(&node_size, &most, 1, MPI_INT, MPI_MAX, comm);
     if (fewest == most) {

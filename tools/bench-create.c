@@ -13,13 +13,16 @@
 
 #include "bench.h"
 
+int bench_cuda_double; /* set by dmesh-bench-double's CUDA double */
+
 typedef struct {
     const bench_args_t *a;
     MPI_Comm comm;        /* benchmark communicator (a duplicate of WORLD) */
     MPI_Group comm_group; /* its group, for baseline B's MPI_Group_incl */
     int rank, size, n;
     const char *const *names;
-    MPI_Info nocheck, group, split; /* dmesh_check=false; dmesh_comm_create=group, =split */
+    MPI_Info nocheck, group, split;        /* dmesh_check=false; dmesh_comm_create=group, =split */
+    MPI_Info shared, cpu_mpi, cuda_shared; /* dmesh_node=shared; dmesh_backend=mpi, both */
     int colour[DMESH_MAX_DIMS], key[DMESH_MAX_DIMS]; /* baseline A's split arguments */
     int *members[DMESH_MAX_DIMS]; /* baseline B: groups of dim d, one after another */
     int ngroups[DMESH_MAX_DIMS];
@@ -168,6 +171,59 @@ static double case_first_nocheck(ctx_t *c)
     return time_first(c, c->nocheck);
 }
 
+/* ---- node finding (dmesh_node): auto against the MPI's split alone ---- */
+
+/* Seconds of one creation on a fresh duplicate of the communicator (made
+ * and freed outside the timed region): its nodes are found anew, as at the
+ * first creation on a communicator (later ones take them from the private
+ * duplicate). hybrid: dmesh_init_hybrid with every rank on one node
+ * (in_node the shape, across 1), 0 when the ranks are on several nodes
+ * here; else a "cuda" dmesh_init with info (device binding), under the
+ * CUDA double of dmesh-bench-double only (0 elsewhere). */
+static double time_nodes(ctx_t *c, int hybrid, MPI_Info info)
+{
+    int across[DMESH_MAX_DIMS], rc;
+    const bench_args_t *a = c->a;
+    dmesh_t m = DMESH_NULL;
+    MPI_Comm fresh;
+    double t;
+
+    if (!hybrid && !bench_cuda_double)
+        return 0.0;
+    for (int d = 0; d < a->ndims; d++)
+        across[d] = 1;
+    MPI_Comm_dup(c->comm, &fresh);
+    t = timed_begin(c);
+    rc = hybrid ? dmesh_init_hybrid(fresh, "cpu", a->ndims, a->shape, across, c->names, info, &m)
+                : dmesh_init(fresh, "cuda", a->ndims, a->shape, c->names, info, &m);
+    t = timed_end(t);
+    if (rc != DMESH_SUCCESS && !hybrid)
+        bench_die("dmesh_init of a cuda mesh (CUDA double)", rc);
+    dmesh_free(&m);
+    MPI_Comm_free(&fresh);
+    return rc == DMESH_SUCCESS ? t : 0.0;
+}
+
+static double case_hybrid(ctx_t *c)
+{
+    return time_nodes(c, 1, MPI_INFO_NULL);
+}
+
+static double case_hybrid_shared(ctx_t *c)
+{
+    return time_nodes(c, 1, c->shared);
+}
+
+static double case_cuda(ctx_t *c)
+{
+    return time_nodes(c, 0, c->cpu_mpi);
+}
+
+static double case_cuda_shared(ctx_t *c)
+{
+    return time_nodes(c, 0, c->cuda_shared);
+}
+
 /* ---- components of dmesh_init, timed alone ---- */
 
 static double case_dup(ctx_t *c)
@@ -203,6 +259,10 @@ static const struct {
     {"init_split", "dmesh_init, comm_create=split (repeated)", case_init_split},
     {"first", "dmesh_init, first mesh on a new comm", case_first_check},
     {"first_nocheck", "dmesh_init, first mesh, checks off", case_first_nocheck},
+    {"hybrid", "dmesh_init_hybrid, new comm, dmesh_node=auto", case_hybrid},
+    {"hybrid_shared", "dmesh_init_hybrid, new comm, dmesh_node=shared", case_hybrid_shared},
+    {"cuda", "\"cuda\" dmesh_init (double), new comm, auto", case_cuda},
+    {"cuda_shared", "\"cuda\" dmesh_init (double), new comm, shared", case_cuda_shared},
     {"dup", "component: MPI_Comm_dup", case_dup},
     {"agree", "component: MPI_Allreduce 2 x uint64", case_agree},
 };
@@ -221,6 +281,16 @@ static void make_groups(ctx_t *c, int d)
         bench_reference_split(c->a->ndims, c->a->shape, i, d, &colour, &key);
         c->members[d][(size_t)colour * gs + key] = i;
     }
+}
+
+/* An info object with key set to value. */
+static MPI_Info info_of(const char *key, const char *value)
+{
+    MPI_Info info;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, key, value);
+    return info;
 }
 
 static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
@@ -243,12 +313,13 @@ static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
             bench_reference_split(a->ndims, a->shape, c->rank, d, &c->colour[d], &c->key[d]);
         make_groups(c, d);
     }
-    MPI_Info_create(&c->nocheck);
-    MPI_Info_set(c->nocheck, "dmesh_check", "false");
-    MPI_Info_create(&c->group);
-    MPI_Info_set(c->group, "dmesh_comm_create", "group");
-    MPI_Info_create(&c->split);
-    MPI_Info_set(c->split, "dmesh_comm_create", "split");
+    c->nocheck = info_of("dmesh_check", "false");
+    c->group = info_of("dmesh_comm_create", "group");
+    c->split = info_of("dmesh_comm_create", "split");
+    c->shared = info_of("dmesh_node", "shared");
+    c->cpu_mpi = info_of("dmesh_backend", "mpi");
+    c->cuda_shared = info_of("dmesh_backend", "mpi");
+    MPI_Info_set(c->cuda_shared, "dmesh_node", "shared");
 }
 
 static void ctx_free(ctx_t *c)
@@ -258,6 +329,9 @@ static void ctx_free(ctx_t *c)
     for (d = 0; d < c->a->ndims; d++)
         free(c->members[d]);
     MPI_Info_free(&c->nocheck);
+    MPI_Info_free(&c->shared);
+    MPI_Info_free(&c->cpu_mpi);
+    MPI_Info_free(&c->cuda_shared);
     MPI_Info_free(&c->group);
     MPI_Info_free(&c->split);
     MPI_Group_free(&c->comm_group);

@@ -5,9 +5,11 @@
  * show them; device binding then gives each rank its own. */
 #include "config.h"
 
+#include "bench.h"
 #include "cuda_double.h"
 
 __attribute__((constructor)) static void bench_double_devices(void)
 {
     cuda_double_set_devices(CUDA_DOUBLE_NODE_GPUS, cuda_double_node_gpus);
+    bench_cuda_double = 1;
 }

@@ -15,7 +15,7 @@
 
 #include "dmesh.h"
 
-#define BENCH_MAX_CASES 12
+#define BENCH_MAX_CASES 16
 #define BENCH_MAX_ITEMS 48
 #define BENCH_MAX_TARGETS 16
 
@@ -99,6 +99,9 @@ void bench_reference_split(int ndims, const int shape[], long long i, int d, int
 
 /* Dimension names d0, d1, ... (static storage). */
 const char *const *bench_names(int ndims);
+
+/* 1 in dmesh-bench-double (a CUDA double sees 8 GPUs): the "cuda" cases run. */
+extern int bench_cuda_double;
 
 /* Wall-clock seconds without MPI (layout-only mode). */
 double bench_now(void);

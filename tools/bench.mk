@@ -28,5 +28,5 @@ endif
 # make check: one small run under MPI and one layout-only run, no timing
 # assertions (tools/bench-smoke.sh).
 TESTS += tools/bench-smoke.sh
-EXTRA_DIST += tools/bench-smoke.sh tools/bench-sweep.sh \
+EXTRA_DIST += tools/bench-smoke.sh tools/bench-sweep.sh tools/bench-ab.c \
 	doc/performance.md doc/bench-sweep.csv doc/bench-sweep.svg

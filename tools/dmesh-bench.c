@@ -146,6 +146,12 @@ static void targets_mpi(bench_report_t *r)
            3.5, p == 16);
     target(r, "B / dmesh_init (checks on) >= 7 (32 ranks)", med_ratio(r, "B", "init_check"), 1, 7.0,
            p == 32);
+    /* node finding: the host check against the MPI's split alone */
+    target(r, "first dmesh_init_hybrid, dmesh_node auto / shared <= 1.10 (16 and 32 ranks)",
+           med_ratio(r, "hybrid", "hybrid_shared"), 0, 1.10,
+           (p == 16 || p == 32) && bench_find_case(r, "hybrid_shared")->med > 0);
+    target(r, "first \"cuda\" dmesh_init (double), dmesh_node auto / shared <= 1.10 (16, 32)",
+           med_ratio(r, "cuda", "cuda_shared"), 0, 1.10, (p == 16 || p == 32) && bench_cuda_double);
     if (heap != NULL)
         target(r, "mesh handle heap <= 96 + 32 B/dim (slice, 1 dim)", heap->value, 0, 96.0 + 32.0,
                1);

@@ -16,6 +16,8 @@
 #include "dmesh.h"
 #include "args.h"
 #include "dmesh-info-plan.h"
+#include "node_find.h"
+#include "options.h"
 
 #define MAX_GROUP 64 /* ranks printed per group */
 
@@ -307,7 +309,7 @@ static void print_table(dmesh_t m, const char *title)
     for (r = 0; r < size; r++)
         printf("%6d  %s\n", r, all + (size_t)r * ROW);
     dmesh_get_cache_info(m, &ci);
-    printf("locality (MPI_COMM_TYPE_SHARED nodes):");
+    printf("locality (over the nodes below):");
     for (d = 0; d < ndims; d++) {
         dmesh_get_dim_name(m, d, &name);
         printf(" %s %s", name ? name : "?", kind[d] >= 1 && kind[d] <= 3 ? where[kind[d]] : "?");
@@ -315,6 +317,30 @@ static void print_table(dmesh_t m, const char *title)
     printf("\ncache: %d MPI communicators, %d NCCL, %ld lookups, %ld hits\n\n", ci.comms_mpi,
            ci.comms_nccl, ci.lookups, ci.hits);
     free(all);
+}
+
+/* How the library finds this rank's node (dmesh_node / DMESH_NODE), as
+ * rank 0 sees it: the one function every node-aware part of dmesh calls.
+ * Collective over MPI_COMM_WORLD. */
+static int print_nodes(void)
+{
+    dmesh_options_t o;
+    dmesh_node_t node;
+    int rank, size = 0, err;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    err = dmesh_options_parse(MPI_INFO_NULL, 1, NULL, 0, &o);
+    err = dmesh_node_find(MPI_COMM_WORLD, err == DMESH_SUCCESS ? o.node : DMESH_NODE_AUTO, err,
+                          NULL, &node);
+    if (err == DMESH_SUCCESS)
+        MPI_Comm_size(node.comm, &size);
+    if (rank == 0 && err == DMESH_SUCCESS)
+        printf("node of rank 0 (dmesh_node=%s): %d rank(s); %s\n\n", dmesh_node_rule_names[o.node],
+               size, node.detail);
+    else if (rank == 0)
+        fprintf(messages, "dmesh-info: finding the nodes: %s\n", dmesh_last_error());
+    dmesh_node_free(&node);
+    return err;
 }
 
 static int run(const args_t *a)
@@ -330,6 +356,8 @@ static int run(const args_t *a)
         print_shape(a, mesh);
     if (err == DMESH_SUCCESS)
         print_table(mesh, "mesh");
+    if (err == DMESH_SUCCESS)
+        err = print_nodes();
     if (err == DMESH_SUCCESS && a->flatten != NULL) {
         snprintf(spec, sizeof(spec), "%s", a->flatten);
         n = split(spec, parts, DMESH_MAX_DIMS);
@@ -366,8 +394,16 @@ static int print_version(const char *opt)
     int major, minor, patch;
 
     if (strcmp(opt, "--config") == 0) {
+        dmesh_options_t o;
         dmesh_get_build_info(&text);
         fputs(text, stdout);
+        /* the option of node finding as this environment sets it */
+        if (dmesh_options_parse(MPI_INFO_NULL, 1, NULL, 0, &o) == DMESH_SUCCESS)
+            printf("nodes (dmesh_node / DMESH_NODE): %s (auto: the MPI's shared-memory split, "
+                   "the host where it is finer; shared; host)\n",
+                   dmesh_node_rule_names[o.node]);
+        else
+            printf("nodes (dmesh_node / DMESH_NODE): %s\n", dmesh_last_error());
         return 0;
     }
     dmesh_get_version(&major, &minor, &patch);

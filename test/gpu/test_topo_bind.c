@@ -67,7 +67,7 @@ GT_TEST(test_plan_on_node)
     int device = -1, devices[MAX_RANKS];
 
     o.debug = 1; /* the choice and its reason on stderr, for the log */
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, expected[world_rank]);
     CHECK_EQ(cuda_double_current(), device);
     gather(device, devices);
@@ -80,7 +80,7 @@ GT_TEST(test_forced)
     dmesh_options_t o = options(6, DMESH_BIND_AUTO);
     int device = -1;
 
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, 6);
     CHECK_EQ(cuda_double_current(), 6);
 }
@@ -91,7 +91,7 @@ GT_TEST(test_bind_none)
     int device = -1, calls = cuda_double_set_calls();
 
     cuda_double_set_current(world_rank % NGPU);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, world_rank % NGPU);
     CHECK_EQ(cuda_double_set_calls(), calls); /* kept, not set */
 }
@@ -102,7 +102,7 @@ GT_TEST(test_one_visible)
     int device = -1;
 
     cuda_double_set_devices(1, &gpus[world_rank % NGPU]);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, 0);
 }
 
@@ -114,7 +114,7 @@ GT_TEST(test_different_device_sets)
 
     if (world_rank % 2)
         cuda_double_set_devices(4, &gpus[4]);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK(device >= 0 && device < (world_rank % 2 ? 4 : NGPU));
     gather(device, devices);
     for (int r = world_rank % 2; r < world_size && world_size <= 8; r += 2)
@@ -129,7 +129,7 @@ GT_TEST(test_no_device_somewhere)
 
     if (world_rank == bad)
         cuda_double_set_devices(world_size > 1 ? 0 : -1, NULL);
-    rc = dmesh_topo_bind(comm, &o, 1, &device);
+    rc = dmesh_topo_bind(comm, &o, NULL, 1, &device);
     CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
     CHECK_SAME(rc);
     CHECK_EQ(device, -7);
@@ -143,7 +143,7 @@ GT_TEST(test_no_device_somewhere)
 GT_TEST(test_forced_out_of_range)
 {
     dmesh_options_t o = options(NGPU, DMESH_BIND_AUTO);
-    int device = -7, rc = dmesh_topo_bind(comm, &o, 1, &device);
+    int device = -7, rc = dmesh_topo_bind(comm, &o, NULL, 1, &device);
 
     CHECK_EQ(rc, DMESH_ERR_NO_DEVICE);
     CHECK_MSG("dmesh_device=8");
@@ -158,7 +158,7 @@ GT_TEST(test_set_device_fails)
 
     if (world_rank == 0)
         cuda_double_fail_set_device(cudaErrorDevicesUnavailable);
-    rc = dmesh_topo_bind(comm, &o, 1, &device);
+    rc = dmesh_topo_bind(comm, &o, NULL, 1, &device);
     CHECK_EQ(rc, DMESH_ERR_CUDA);
     CHECK_SAME(rc);
     CHECK_MSG("rank 0: cudaSetDevice"); /* on every rank */
@@ -173,16 +173,16 @@ GT_TEST(test_once_per_process)
     int device = -1, later = -1, calls;
 
     o.debug = 1;
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, expected[world_rank]);
     calls = cuda_double_set_calls();
-    CHECK_EQ(dmesh_topo_bind(comm, &o, world_rank % 2, &later), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, world_rank % 2, &later), DMESH_SUCCESS);
     CHECK_EQ(later, expected[world_rank]);
     CHECK_EQ(cuda_double_current(), expected[world_rank]);
     if (world_rank % 2 == 0)
         CHECK_EQ(cuda_double_set_calls(), calls);
     o.device = (device + 1) % NGPU; /* another forced device: refused on every rank */
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &later), DMESH_ERR_NO_DEVICE);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &later), DMESH_ERR_NO_DEVICE);
     CHECK_SAME(DMESH_ERR_NO_DEVICE);
 }
 
@@ -194,7 +194,7 @@ GT_TEST(test_non_members)
     int device = -7, member = world_rank % 2;
 
     cuda_double_reset_contexts();
-    CHECK_EQ(dmesh_topo_bind(comm, &o, member, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, member, &device), DMESH_SUCCESS);
     CHECK_EQ(device, member ? expected[world_rank / 2] : -1);
     CHECK_EQ(cuda_double_contexts(), member ? 1 : 0);
 }
@@ -209,7 +209,7 @@ GT_TEST(test_hwloc_fails)
     o.debug = 1;
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/no-such-topology.xml", 1);
     setenv("HWLOC_COMPONENTS", "xml,stop", 1); /* no fallback to the real machine */
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, world_rank % NGPU);
     unsetenv("HWLOC_COMPONENTS");
     setenv("HWLOC_XMLFILE", DMESH_TEST_DATA "/2s-8gpu.xml", 1);
@@ -228,7 +228,7 @@ static void check_cudart_missing(int fail, const char *rank_detail)
     dmesh_gpu_lib_forget();
     if (fail)
         setenv("DMESH_CUDART_LIBRARY", "/nonexistent/libcudart.so.99", 1);
-    rc = dmesh_topo_bind(comm, &o, 1, &device);
+    rc = dmesh_topo_bind(comm, &o, NULL, 1, &device);
     unsetenv("DMESH_CUDART_LIBRARY");
     CHECK_EQ(rc, DMESH_ERR_BACKEND);
     CHECK_SAME(rc);
@@ -238,7 +238,7 @@ static void check_cudart_missing(int fail, const char *rank_detail)
     CHECK_EQ(device, -7);
     if (fail) /* the runtime never called where it is missing */
         CHECK_EQ(cuda_double_set_calls(), set_calls);
-    CHECK_EQ(dmesh_topo_bind(comm, &o, 1, &device), DMESH_SUCCESS);
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
     CHECK_EQ(device, expected[world_rank]);
 }
 
@@ -262,7 +262,7 @@ static int bind_with_fault(const char *spec, int *device)
     int rc;
 
     setenv("DMESH_FAULT", spec, 1);
-    rc = dmesh_topo_bind(comm, &o, 1, device);
+    rc = dmesh_topo_bind(comm, &o, NULL, 1, device);
     unsetenv("DMESH_FAULT");
     return rc;
 }
@@ -342,7 +342,7 @@ static void *bind_thread(void *arg)
 
     while (MPI_Wtime() - t0 < b->delay)
         ;
-    b->rc = dmesh_topo_bind(b->comm, &o, 1, &b->device);
+    b->rc = dmesh_topo_bind(b->comm, &o, NULL, 1, &b->device);
     return NULL;
 }
 
@@ -371,6 +371,39 @@ GT_TEST(test_threads_opposite_order)
         CHECK_EQ(b[i].device, expected[world_rank]);
         MPI_Comm_free(&b[i].comm);
     }
+}
+
+/* Four devices and every rank of this one machine: by host identity the
+ * ranks plan together, and each device serves a quarter of them. Under
+ * test/node-double.sh (DMESH_TEST_SPLIT_ONE: the MPI's shared split has one
+ * process, as MPICH 5 built for ch4:ucx makes it on one host) dmesh_node=
+ * shared shows what the split alone would do: every rank plans alone and
+ * takes device 0. */
+GT_TEST(test_split_four_devices)
+{
+    dmesh_options_t o = options(-1, DMESH_BIND_AUTO);
+    int device = -1, devices[MAX_RANKS], count[4] = {0};
+
+    if (world_size % 4 != 0 || world_size > MAX_RANKS)
+        return;
+    cuda_double_set_devices(4, gpus);
+    o.debug = 1;
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
+    gather(device, devices);
+    for (int r = 0; r < world_size; r++)
+        if (devices[r] >= 0 && devices[r] < 4)
+            count[devices[r]]++;
+    for (int d = 0; d < 4; d++)
+        CHECK_EQ(count[d], world_size / 4);
+    if (getenv("DMESH_TEST_SPLIT_ONE") == NULL)
+        return;
+    dmesh_topo_forget();
+    cuda_double_set_current(-1);
+    o.node = DMESH_NODE_SHARED;
+    CHECK_EQ(dmesh_topo_bind(comm, &o, NULL, 1, &device), DMESH_SUCCESS);
+    gather(device, devices);
+    for (int r = 0; r < world_size; r++)
+        CHECK_EQ(devices[r], 0);
 }
 
 /* Checked fixture: every test starts with the GPUs of the XML file visible
@@ -410,6 +443,11 @@ static Suite *bind_suite(void)
     tcase_add_test(t, test_fault_gpu_lib);
     tcase_add_test(t, test_fault_hwloc);
 #endif
+    suite_add_tcase(s, t);
+    t = tcase_create("split"); /* also alone, by test/node-double.sh (CK_RUN_CASE) */
+    tcase_set_timeout(t, 120);
+    tcase_add_checked_fixture(t, reset_devices, NULL);
+    tcase_add_test(t, test_split_four_devices);
     suite_add_tcase(s, t);
     return s;
 }
