@@ -22,10 +22,11 @@
 #      dmesh_nccl_init=lazy, rank 1 a member of it, or the rank that makes
 #      its NCCL unique id) and nccl_eager (dmesh_init of a "cuda" mesh); the
 #      survivors' shrunk "cuda" mesh must pass an NCCL allreduce too.
-#      respawn: rank np - 1 dies, then rank 1 at every step of the
-#      survivors' dmesh_respawn (and so of the new processes' dmesh_join);
-#      every survivor must return the same class, and a second
-#      dmesh_respawn, after a failed one, must give the whole mesh back.
+#      respawn (with DMESH_FT_SWEEP_RESPAWN=1): rank np - 1 dies, then rank 1
+#      at every step of the survivors' dmesh_respawn (and so of the new
+#      processes' dmesh_join); every survivor must return the same class, and
+#      a second dmesh_respawn, after a failed one, must give the whole mesh
+#      back.
 # Skips (77) when only step 1 could run, and when NP is above
 # DMESH_TEST_MAX_NP (the launcher would skip every run).
 . "$top_srcdir/test/check.sh"
@@ -102,8 +103,11 @@ if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h && [ "$np" -gt "${DMESH_F
     echo "ft sweep at $np ranks: skipped (DMESH_FT_SWEEP_MAX_NP=${DMESH_FT_SWEEP_MAX_NP:-4})"
 elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     runs=0
-    calls="init init_first create from_comms init_hybrid flatten unflatten deserialize cart locality
-respawn"
+    calls="init init_first create from_comms init_hybrid flatten unflatten deserialize cart locality"
+    # dmesh_respawn's sweep on request (DMESH_FT_SWEEP_RESPAWN=1): under Open MPI
+    # 5.0.7 a death at some of its steps leaves the MPI itself stuck (user
+    # guide, "Coming back whole"), so CI does not run it
+    [ "${DMESH_FT_SWEEP_RESPAWN:-0}" != 1 ] || calls="$calls respawn"
     if grep -q '^#define DMESH_HAVE_NCCL 1' config.h; then
         calls="$calls nccl_lazy nccl_lazy_root nccl_eager"
     else
