@@ -23,25 +23,11 @@ final() { grep -a -E '^(iteration [0-9]+: residual|field: )' "$1"; }
 final "$out.ref" >"$out.want"
 [ -s "$out.want" ] || { cat "$out.ref"; check_fail "the reference run printed no field"; check_exit; }
 echo "heat-respawn.sh: reference at $np ranks: $(tr '\n' ' ' <"$out.want")"
-grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
-    echo "heat-respawn.sh: runs with a failure skipped (no ULFM in this build)"
-    check_exit
-}
-# Open MPI 6.0.0 (6.0.0rc2 measured, Debian 14): under --with-ft ulfm a
-# spawned process fails in MPI_Init ("none of them said that they could be
-# used for iagree on a new communicator"), and the launcher ends the whole
-# job with it; the ULFM tutorial's replace, without dmesh, fails the same way
-case $("$MPIRUN" --version) in
-*"Open MPI) 6.0.0"*)
-    echo "heat-respawn.sh: runs with a failure skipped: Open MPI 6.0.0 cannot start a process under --with-ft ulfm (its MPI_Init fails: no coll component for iagree)"
-    check_exit
-    ;;
-esac
-DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
+check_respawn_mpi heat-respawn.sh
 # Open MPI 5.0.7's MPI_Finalize may not return after a failure: the example
 # bounds it (5 s) and says so; the count is reported below
 DMESH_EXAMPLE_FINALIZE_BOUND=5
-export DMESH_TEST_MPIEXEC_FLAGS DMESH_EXAMPLE_FINALIZE_BOUND
+export DMESH_EXAMPLE_FINALIZE_BOUND
 bounded=0
 
 for k in "0 37 0" "$((np / 2)) 37 0" "$((np - 1)) 37 0" "$((np - 1)) 12 1"; do

@@ -61,22 +61,7 @@ case $np in
 *) run_case "$np" grow 0 1 2 $((np / 2)) ;;
 esac
 
-grep -q '^#define DMESH_HAVE_ULFM 1' config.h || {
-    echo "respawn.sh: dmesh_respawn under fault tolerance: skipped (no ULFM in this build)"
-    check_exit
-}
-# Open MPI 6.0.0 (6.0.0rc2 measured, Debian 14): under --with-ft ulfm a
-# spawned process fails in MPI_Init ("none of them said that they could be
-# used for iagree on a new communicator"), and the launcher ends the whole
-# job with it; the ULFM tutorial's replace, without dmesh, fails the same way
-case $("$MPIRUN" --version) in
-*"Open MPI) 6.0.0"*)
-    echo "respawn.sh: runs with a failure skipped: Open MPI 6.0.0 cannot start a process under --with-ft ulfm (its MPI_Init fails: no coll component for iagree)"
-    check_exit
-    ;;
-esac
-DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
-export DMESH_TEST_MPIEXEC_FLAGS
+check_respawn_mpi respawn.sh
 half=$((np / 2))
 repeat=${DMESH_RESPAWN_REPEAT:-1}
 i=0
