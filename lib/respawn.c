@@ -456,7 +456,7 @@ int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_I
 static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
 {
     MPI_Status st;
-    struct timespec t0, t;
+    struct timespec t0, t, pause = {0, 1000000}; /* 1 ms between probes */
     int flag = 0, rc, n = 0;
     char *b;
 
@@ -473,7 +473,7 @@ static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
                                    "(dmesh_timeout): this process was not started by "
                                    "dmesh_respawn or dmesh_grow",
                                    wait);
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        nanosleep(&pause, NULL);
     }
     if (st.MPI_TAG != JOIN_TAG || MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS ||
         n < (int)sizeof(dmesh_join_header_t))
