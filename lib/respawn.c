@@ -298,9 +298,8 @@ static int merge_in_order(MPI_Comm ic, int high, int key, const char *fn, MPI_Co
  * intercommunicator left Open MPI 5.0.7's allocation of communicator ids
  * broken (the kill sweep: a new process's MPI_Finalize crashed in
  * ompi_comm_nextcid, and the survivors' retry hung). */
-static void leave(MPI_Comm *ic, int err)
+static void leave(MPI_Comm *ic)
 {
-    (void)err;
     MPI_Comm_free(ic);
 }
 
@@ -375,7 +374,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
         err = dmesh_agree(comm, 1, err, fn);
     if (err == DMESH_SUCCESS)
         err = merge_in_order(ic, 0, key, fn, newcomm);
-    leave(&ic, err);
+    leave(&ic);
     return err;
 }
 
@@ -539,7 +538,7 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
     p.nnew = h.nnew;
     if (h.status != DMESH_SUCCESS) {
         plan_free(&p);
-        leave(&parent, h.status);
+        leave(&parent);
         return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
                                dmesh_error_string(h.status));
     }
@@ -562,7 +561,7 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
     err = answer;
     if (err == DMESH_SUCCESS)
         err = merge_in_order(parent, 1, key, "dmesh_join", &made);
-    leave(&parent, err);
+    leave(&parent);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     if (err == DMESH_SUCCESS)
         err = make_mesh(&p, &made, eh, newcomm, newmesh);
