@@ -71,4 +71,4 @@ test_test_respawn_LDADD = $(DMESH_TEST_LIBS)
 test_test_respawn_LDFLAGS = -no-install
 TESTS += test/respawn-np2.mpi test/respawn-np4.mpi test/respawn-np8.mpi
 EXTRA_DIST += test/respawn.sh
-CLEANFILES += test/respawn-np*.out
+CLEANFILES += test/respawn-np*.out test/respawn-again.*
