@@ -5,11 +5,12 @@
  * for a grow) start the new processes with MPI_Comm_spawn and send them,
  * from their rank 0, one message (respawn.h: a magic number, a version,
  * the reason, each new process's rank, the mesh as dmesh_serialize's text
- * and the dmesh_ info keys). The new processes answer once, together
- * (their rank 0 to the parents' rank 0), whether they can go on; only then
- * does anyone merge (MPI_Intercomm_merge), so that no side waits in a
- * merge the other side left. The merged communicator is split into the
- * old order (each new process at its rank), and the mesh is made on it by
+ * and the dmesh_ info keys), packed before the spawn is agreed. Once a new
+ * process has it, both sides always merge (MPI_Intercomm_merge) and agree
+ * on the outcome over the intercommunicator, so that no side waits in a
+ * merge the other side left; a spawn that failed sends a message that
+ * cancels instead. The merged communicator is split into the old order
+ * (each new process at its rank), and the mesh is made on it by
  * dmesh_deserialize on both sides, from the same text and the same keys.
  *
  * Every step that can fail on some processes only is followed by an
@@ -41,7 +42,7 @@
 #include "serialize.h"
 #include "ulfm.h"
 
-#define JOIN_TAG 27749         /* the parents' message and the answer */
+#define JOIN_TAG 27749         /* the parents' message */
 #define JOIN_WAIT_DEFAULT 60.0 /* seconds a new process waits for its parents */
 #define SPAWN_HINT                                                                                 \
     "(the launcher needs free slots: give more with Open MPI's --map-by :oversubscribe (5, 6) "    \
@@ -255,16 +256,21 @@ static int agree_both(MPI_Comm ic, int err, const char *fn)
 }
 
 /* Merge both sides of ic and order the result by key: *newcomm. Collective
- * over both sides; the same outcome everywhere. The merged communicator is
- * freed here (its processes come from two launches). */
-static int merge_in_order(MPI_Comm ic, int high, int key, const char *fn, MPI_Comm *newcomm)
+ * over both sides, whatever this process met before (err: its class, which
+ * the agreement spreads), so that no side waits in a merge the other left;
+ * the same outcome everywhere. The merged communicator is freed here (its
+ * processes come from two launches). */
+static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *fn,
+                          MPI_Comm *newcomm)
 {
     MPI_Comm merged = MPI_COMM_NULL, out = MPI_COMM_NULL;
-    int rc, err = DMESH_SUCCESS;
+    int rc;
 
     dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
-    if ((rc = MPI_Intercomm_merge(ic, high, &merged)) != MPI_SUCCESS)
+    if ((rc = MPI_Intercomm_merge(ic, high, &merged)) != MPI_SUCCESS && err == DMESH_SUCCESS)
         err = dmesh_error_mpi(rc, "MPI_Intercomm_merge");
+    if (rc != MPI_SUCCESS)
+        merged = MPI_COMM_NULL;
     else
         MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
     err = agree_both(ic, err, fn);
@@ -323,20 +329,39 @@ static int plan_pack(const join_plan_t *p, int status, char **buf, int *len)
                            p->keys != NULL ? p->keys : "", buf, len);
 }
 
+/* Rank 0 of the parents sends the message to every new process, each one
+ * whatever happened to the ones before (a process that got it merges); the
+ * first failure is returned. */
+static int send_plan(MPI_Comm ic, int nnew, const char *buf, int len)
+{
+    int i, rc, err = DMESH_SUCCESS;
+
+    for (i = 0; i < nnew; i++)
+        if ((rc = MPI_Send(buf, len, MPI_BYTE, i, JOIN_TAG, ic)) != MPI_SUCCESS &&
+            err == DMESH_SUCCESS)
+            err = dmesh_error_mpi(rc, "sending the new processes their plan");
+    return err;
+}
+
 /* Parents, collective over comm: start p->nnew processes, send them the
- * plan, take their answer, merge in order (key: this process's rank in
- * the new communicator). The same class on every parent. */
+ * plan, merge in order (key: this process's rank in the new communicator).
+ * The message is packed before the spawn is agreed, so that once the
+ * spawn succeeded every living new process gets it and merges; from there
+ * both sides always merge, and a failure is agreed over both sides. The
+ * same class on every parent. */
 static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *const argv[],
                       MPI_Info info, const join_plan_t *p, int key, MPI_Comm *newcomm)
 {
     MPI_Comm ic = MPI_COMM_NULL;
     char *cmd = NULL, **args = NULL, *store = NULL, *buf = NULL;
-    int *codes, rank = 0, err, rc, len = 0, i, answer = DMESH_SUCCESS, spawned;
+    int *codes, rank = 0, err, rc, len = 0, i, sent = DMESH_SUCCESS;
 
     MPI_Comm_rank(comm, &rank);
     codes = DMESH_FAULT_MALLOC((size_t)p->nnew * sizeof(int));
     err = codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
                         : program(fn, command, argv, &cmd, &args, &store);
+    if (err == DMESH_SUCCESS && rank == 0)
+        err = plan_pack(p, DMESH_SUCCESS, &buf, &len);
     err = dmesh_agree(comm, 0, err, fn);
     if (err == DMESH_SUCCESS) {
         for (i = 0; i < p->nnew; i++)
@@ -349,32 +374,23 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
     }
     program_free(args, argv, store);
     free(codes);
-    if (ic == MPI_COMM_NULL)
-        return err;
-    /* rank 0 tells the new processes to go on (or that the call failed),
-     * and hears whether they all can */
-    spawned = err == DMESH_SUCCESS; /* agreed */
-    if (rank == 0) {
-        int e = plan_pack(p, err, &buf, &len);
-        for (i = 0; e == DMESH_SUCCESS && i < p->nnew; i++)
-            if ((rc = MPI_Send(buf, len, MPI_BYTE, i, JOIN_TAG, ic)) != MPI_SUCCESS)
-                e = dmesh_error_mpi(rc, "sending the new processes their plan");
-        free(buf);
-        if (e == DMESH_SUCCESS && spawned &&
-            (rc = MPI_Recv(&answer, 1, MPI_INT, 0, JOIN_TAG, ic, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
-            e = dmesh_error_mpi(rc, "the new processes' answer");
-        if (e == DMESH_SUCCESS && answer != DMESH_SUCCESS)
-            e = dmesh_error_set(answer == DMESH_ERR_PROC_FAILED ? answer : DMESH_ERR_SPAWN,
-                                "%s: the new processes could not join (%s)", fn,
-                                dmesh_error_string(answer));
-        if (spawned)
-            err = e;
+    if (ic != MPI_COMM_NULL && err != DMESH_SUCCESS && rank == 0) {
+        /* started where the spawn failed elsewhere: tell them (best effort;
+         * without it they give up after dmesh_timeout) */
+        char *cancel = NULL;
+        int n = 0;
+        if (plan_pack(p, err, &cancel, &n) == DMESH_SUCCESS)
+            send_plan(ic, p->nnew, cancel, n);
+        free(cancel);
     }
-    if (spawned)
-        err = dmesh_agree(comm, 1, err, fn);
-    if (err == DMESH_SUCCESS)
-        err = merge_in_order(ic, 0, key, fn, newcomm);
-    leave(&ic);
+    if (ic != MPI_COMM_NULL && err == DMESH_SUCCESS) {
+        if (rank == 0)
+            sent = send_plan(ic, p->nnew, buf, len);
+        err = merge_in_order(ic, 0, key, sent, fn, newcomm);
+    }
+    free(buf);
+    if (ic != MPI_COMM_NULL)
+        leave(&ic);
     return err;
 }
 
@@ -513,10 +529,10 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     dmesh_join_header_t h;
     join_plan_t p;
-    MPI_Comm parent = MPI_COMM_NULL, made = MPI_COMM_NULL, world = MPI_COMM_NULL;
+    MPI_Comm parent = MPI_COMM_NULL, made = MPI_COMM_NULL;
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     char *buf = NULL;
-    int len = 0, rc, err, wrank = 0, answer = DMESH_SUCCESS, key = 0;
+    int len = 0, rc, err, wrank = 0, key = 0;
 
     DMESH_CHECK_PTR(newcomm);
     DMESH_CHECK_PTR(newmesh);
@@ -542,25 +558,16 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
         return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
                                dmesh_error_string(h.status));
     }
-    /* the new processes agree among themselves, then answer the parents */
-    MPI_Comm_dup(MPI_COMM_WORLD, &world);
-    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(world, &wrank);
+    /* told to go on: merge whatever this process met (the merge agrees
+     * over both sides) */
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     key = wrank < p.nnew ? p.place[wrank] : 0;
-    answer = dmesh_agree(world, 0,
-                         wrank < p.nnew ? DMESH_SUCCESS
-                                        : dmesh_error_set(DMESH_ERR_INTERNAL,
-                                                          "dmesh_join: %d new processes "
-                                                          "planned, this is number %d",
-                                                          p.nnew, wrank),
-                         "dmesh_join");
-    MPI_Comm_free(&world);
-    if (wrank == 0 && (rc = MPI_Send(&answer, 1, MPI_INT, 0, JOIN_TAG, parent)) != MPI_SUCCESS &&
-        answer == DMESH_SUCCESS)
-        answer = dmesh_error_mpi(rc, "dmesh_join: answering the parents");
-    err = answer;
-    if (err == DMESH_SUCCESS)
-        err = merge_in_order(parent, 1, key, "dmesh_join", &made);
+    err = wrank < p.nnew ? DMESH_SUCCESS
+                         : dmesh_error_set(DMESH_ERR_INTERNAL,
+                                           "dmesh_join: %d new processes planned, this is "
+                                           "number %d",
+                                           p.nnew, wrank);
+    err = merge_in_order(parent, 1, key, err, "dmesh_join", &made);
     leave(&parent);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     if (err == DMESH_SUCCESS)
