@@ -401,12 +401,11 @@ static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
     MPI_Info info = MPI_INFO_NULL;
     int err = keys_info(p->keys != NULL ? p->keys : "", &info);
 
-    /* every process takes part in the creation (its agreement covers a
-     * failed keys_info: the info then differs) */
+    /* the info is agreed first: a process without it must not leave the
+     * others in dmesh_deserialize's collectives */
+    err = dmesh_agree(*newcomm, 0, err, "dmesh_deserialize");
     if (err == DMESH_SUCCESS)
         err = dmesh_deserialize(*newcomm, p->text, info, newmesh);
-    else
-        err = dmesh_agree(*newcomm, 0, err, "dmesh_deserialize");
     if (info != MPI_INFO_NULL)
         MPI_Info_free(&info);
     if (err != DMESH_SUCCESS) {
