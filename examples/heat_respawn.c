@@ -17,16 +17,21 @@
  *
  *   mpiexec --with-ft ulfm -n 8 ./heat_respawn [GNX GNY ITERATIONS [SPARES]]
  *   (default 96 80 200 0; SPARES processes stay outside the mesh)
- *   DMESH_EXAMPLE_KILL_RANK=R DMESH_EXAMPLE_KILL_STEP=S: rank R of the first
- *   launch dies at the start of step S (a spare when R is past the mesh).
- *   DMESH_EXAMPLE_FINALIZE_BOUND=S: a process that lived through a failure
- *   ends itself S seconds into MPI_Finalize, saying so on stderr: Open MPI
- *   5.0.7's MPI_Finalize may not return after a process of the launch died
- *   (its fence over the launch; about one run in eight at 8 ranks, with or
- *   without dmesh).
+ *   DMESH_EXAMPLE_KILLS="R:S,R:S,...": the process at rank R dies at the
+ *   start of step S, one kill after the other (kill k only once k - 1
+ *   recoveries are behind: a rank killed again is the process that replaced
+ *   it; a spare when R is past the mesh).
+ *   DMESH_EXAMPLE_KILL_RANK=R DMESH_EXAMPLE_KILL_STEP=S: the same as
+ *   DMESH_EXAMPLE_KILLS="R:S".
+ * A new process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before dmesh_join:
+ * the repaired communicator and mesh it gets carry that handler, and a
+ * later failure must come back as an error code here, not end the job.
  * One failure at a time is repaired (a process and its buddy holder must
- * not die together). Free the mesh and the communicator before MPI_Finalize:
- * they hold processes of two launches.
+ * not die together; a failure during the repair is retried). Free the mesh
+ * and the communicator before MPI_Finalize: they hold processes of two
+ * launches. After a repair, dmesh bounds MPI_Finalize (DMESH_FINALIZE_BOUND,
+ * default 60 s): Open MPI 5.0.7's may not return after a process of the
+ * launch died.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +58,7 @@ typedef struct {
     int step[2];                /* the step of each generation, -1: none */
     int buddy_len[2];           /* values in each buddy copy */
     int recovered;              /* copy again at the step restored */
+    int recoveries;             /* repairs so far (agreed in restore) */
     MPI_Datatype column;
 } state_t;
 
@@ -179,6 +185,8 @@ static int restore(state_t *s, int fresh)
     if (s->member && !fresh)
         best = g >= 0 ? s->step[g] : -1;
     MPI_Allreduce(&best, &agreed, 1, MPI_INT, MPI_MIN, s->comm);
+    /* a new process learns how many repairs are behind */
+    MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm);
     if (!s->member)
         return agreed;
     s->recovered = 1;
@@ -204,21 +212,35 @@ static int restore(state_t *s, int fresh)
     return agreed;
 }
 
-static void finalize_hung(int sig)
+/* The step at which this process dies (-1: none): the kill of
+ * DMESH_EXAMPLE_KILLS (or DMESH_EXAMPLE_KILL_RANK and _STEP) for its rank
+ * that comes after the repairs behind. */
+static int kill_step_of(int rank, int recoveries)
 {
-    static const char msg[] = "heat_respawn: MPI_Finalize did not return in time: ended\n";
-    ssize_t w = write(2, msg, sizeof(msg) - 1);
+    const char *p = getenv("DMESH_EXAMPLE_KILLS");
+    char one[32];
+    int k = 0, r, step;
 
-    (void)sig;
-    (void)w;
-    _exit(0);
+    if (p == NULL && getenv("DMESH_EXAMPLE_KILL_RANK") && getenv("DMESH_EXAMPLE_KILL_STEP")) {
+        snprintf(one, sizeof(one), "%s:%s", getenv("DMESH_EXAMPLE_KILL_RANK"),
+                 getenv("DMESH_EXAMPLE_KILL_STEP"));
+        p = one;
+    }
+    while (p != NULL && sscanf(p, "%d:%d", &r, &step) == 2) {
+        if (k == recoveries)
+            return r == rank ? step : -1;
+        k++;
+        p = strchr(p, ',');
+        p = p != NULL ? p + 1 : NULL;
+    }
+    return -1;
 }
 
 int main(int argc, char **argv)
 {
     const char *names[2] = {"x", "y"};
-    int size, dims[2] = {0, 0}, iterations, spares, kill_rank = -1, kill_step = -1, first = 1;
-    int it = 0, recoveries = 0, rc, corner, c[2];
+    int size, dims[2] = {0, 0}, iterations, spares, rank = 0;
+    int it = 0, rc, corner, c[2];
     double res, global;
     MPI_Comm parent;
     state_t s;
@@ -231,10 +253,6 @@ int main(int argc, char **argv)
     spares = argc > 4 ? atoi(argv[4]) : 0;
     MPI_Comm_get_parent(&parent);
     if (parent == MPI_COMM_NULL) {
-        if (getenv("DMESH_EXAMPLE_KILL_RANK") && getenv("DMESH_EXAMPLE_KILL_STEP")) {
-            kill_rank = atoi(getenv("DMESH_EXAMPLE_KILL_RANK"));
-            kill_step = atoi(getenv("DMESH_EXAMPLE_KILL_STEP"));
-        }
         MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
         MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
         MPI_Comm_size(s.comm, &size);
@@ -245,23 +263,22 @@ int main(int argc, char **argv)
         if (corner)
             heat2d_print_problem(s.gnx, s.gny, iterations);
     } else {
-        /* a new process: the mesh and the communicator of the survivors */
+        /* a new process: the mesh and the communicator of the survivors,
+         * which get MPI_COMM_WORLD's handler: errors must come back as
+         * codes (a later failure is repaired, not fatal) */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         if (dmesh_join(MPI_INFO_NULL, NULL, &s.comm, &s.mesh) != DMESH_SUCCESS) {
             fprintf(stderr, "heat_respawn: dmesh_join: %s\n", dmesh_last_error());
             MPI_Finalize();
             return 1;
         }
         setup(&s);
-        first = 0;
         it = restore(&s, 1);
-        recoveries = 1; /* this process came in one */
     }
-    MPI_Comm_rank(s.comm, &rc);
-    if (first && rc == kill_rank)
-        kill_rank = -2; /* this one dies at kill_step */
+    MPI_Comm_rank(s.comm, &rank);
     while (it < iterations) {
         int bad = 0;
-        if (kill_rank == -2 && it + 1 == kill_step)
+        if (it + 1 == kill_step_of(rank, s.recoveries))
             raise(SIGKILL);
         if (s.member && it % CKPT == 0 && (s.step[(it / CKPT) % 2] != it || s.recovered))
             bad |= checkpoint(&s, it, (it / CKPT) % 2);
@@ -287,7 +304,10 @@ int main(int argc, char **argv)
         {
             MPI_Comm back = MPI_COMM_NULL;
             dmesh_t again = DMESH_NULL;
-            rc = dmesh_respawn(s.mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
+            /* a process that dies during the repair: the repair again */
+            do
+                rc = dmesh_respawn(s.mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
+            while (rc == DMESH_ERR_PROC_FAILED);
             if (rc != DMESH_SUCCESS) {
                 fprintf(stderr, "heat_respawn: dmesh_respawn: %s\n", dmesh_last_error());
                 MPI_Abort(MPI_COMM_WORLD, 1);
@@ -300,10 +320,9 @@ int main(int argc, char **argv)
             s.mesh = again;
             dmesh_flatten(s.mesh, NULL, MPI_INFO_NULL, &s.flat);
         }
+        s.recoveries++;
         it = restore(&s, 0);
-        recoveries++;
     }
-    MPI_Allreduce(MPI_IN_PLACE, &recoveries, 1, MPI_INT, MPI_MAX, s.comm);
     dmesh_get_coordinate(s.mesh, 2, c, &s.member);
     corner = s.member && c[0] == 0 && c[1] == 0;
     if (corner)
@@ -336,7 +355,7 @@ int main(int argc, char **argv)
                 heat2d_place(s.gnx, s.gny, x0, nx, y0, ny, k == 0 ? mine : blk, field);
             }
             heat2d_print_field(s.gnx, s.gny, field);
-            printf("heat_respawn: %d recoveries\n", recoveries);
+            printf("heat_respawn: %d recoveries\n", s.recoveries);
         }
         free(blk);
         free(field);
@@ -345,10 +364,7 @@ int main(int argc, char **argv)
     }
     teardown(&s);
     MPI_Comm_free(&s.comm);
-    if (recoveries > 0 && getenv("DMESH_EXAMPLE_FINALIZE_BOUND")) {
-        signal(SIGALRM, finalize_hung);
-        alarm((unsigned)atoi(getenv("DMESH_EXAMPLE_FINALIZE_BOUND")));
-    }
+    fflush(stdout);
     MPI_Finalize();
     return 0;
 }

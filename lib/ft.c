@@ -7,6 +7,7 @@
 
 #include "api_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +15,7 @@
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
+#include "finalize_bound.h"
 #include "ft.h"
 #include "hash.h"
 #include "mesh.h"
@@ -327,14 +329,17 @@ static int source_of(const dmesh_universe_t *u, const shrink_plan_t *s, dmesh_sh
     return DMESH_SUCCESS;
 }
 
-int dmesh_ft_shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors)
+int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors)
 {
+    char what[64];
     int rc;
 
-    if (!dmesh_universe_revoked(u))
+    if (revoke && !dmesh_universe_revoked(u))
         dmesh_universe_revoke(u); /* its failure leaves MPIX_Comm_shrink to decide */
-    if ((rc = dmesh_ulfm_shrink(dmesh_universe_comm(u), survivors)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "dmesh_shrink: MPIX_Comm_shrink");
+    if ((rc = dmesh_ulfm_shrink(dmesh_universe_comm(u), survivors)) != MPI_SUCCESS) {
+        snprintf(what, sizeof(what), "%s: MPIX_Comm_shrink", fn);
+        return dmesh_error_mpi(rc, what);
+    }
     return DMESH_SUCCESS;
 }
 
@@ -352,7 +357,7 @@ int dmesh_shrink(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dm
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
         return dmesh_ft_unsupported(__func__);
-    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, &comm));
+    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, __func__, newmesh != NULL, &comm));
     /* From here every survivor holds comm: the checks are agreed on it. */
     memset(&s, 0, sizeof(s));
     s.info = MPI_INFO_NULL;
@@ -383,6 +388,7 @@ int dmesh_shrink(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dm
         MPI_Comm_free(&comm); /* the new mesh's universe holds its own duplicate */
     if (err != DMESH_SUCCESS)
         return err;
+    dmesh_finalize_bound_arm();
     /* the program's communicator carries its own error handler, as
      * MPI_Comm_split's result would (the shrunk one has the private one's) */
     if (survivors != NULL && dmesh_universe_errhandler(mesh->u) != MPI_ERRHANDLER_NULL)

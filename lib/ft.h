@@ -31,8 +31,10 @@ int dmesh_ft_unsupported(const char *fn);
  * failed); *out malloc'd. Local. */
 int dmesh_ft_survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out);
 
-/* Revoke the universe (here) and shrink its private communicator: the
- * survivors' (MPIX_Comm_shrink), collective over them. */
-int dmesh_ft_shrink_comm(dmesh_universe_t *u, MPI_Comm *survivors);
+/* Revoke the universe (here, unless revoke is 0: a call whose own
+ * arguments are wrong takes part without revoking the program's mesh) and
+ * shrink its private communicator: the survivors' (MPIX_Comm_shrink),
+ * collective over them. fn: the call the program made, for the detail. */
+int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
 
 #endif /* DMESH_FT_H */

@@ -44,8 +44,10 @@ lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 # dmesh_get_failed, dmesh_shrink (ft.c).
 lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ft.h lib/ulfm.c lib/ulfm.h
 # Coming back whole: dmesh_respawn, dmesh_join, dmesh_grow (respawn.c) and
-# their pure parts, the parents' message and the grown mesh (respawn_plan.c).
-lib_libdmesh_core_la_SOURCES += lib/respawn.c lib/respawn_plan.c lib/respawn.h
+# their pure parts, the parents' message and the grown mesh (respawn_plan.c),
+# and the program they start (respawn_command.c).
+lib_libdmesh_core_la_SOURCES += lib/respawn.c lib/respawn_plan.c lib/respawn.h \
+	lib/respawn_command.c lib/respawn_command.h lib/finalize_bound.c lib/finalize_bound.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 

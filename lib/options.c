@@ -187,6 +187,9 @@ static const char *const known_names[] = {"dmesh_backend",
                                           "DMESH_ERRORS",
                                           "dmesh_node",
                                           "DMESH_NODE",
+                                          "dmesh_respawn_command",
+                                          "DMESH_RESPAWN_COMMAND",
+                                          "DMESH_FINALIZE_BOUND",
                                           NULL};
 
 /* Whether the first len bytes of name are one of list (NULL-terminated). */
@@ -278,12 +281,15 @@ enum {
     ENV_DEBUG,
     ENV_STRICT,
     ENV_NODE,
+    ENV_RESPAWN_COMMAND,
+    ENV_FINALIZE_BOUND,
     ENV_COUNT
 };
 
 static const char *const env_names[ENV_COUNT] = {
     "DMESH_CHECK", "DMESH_COMM_CREATE", "DMESH_DEVICE", "DMESH_TIMEOUT",
-    "DMESH_DEBUG", "DMESH_STRICT",      "DMESH_NODE"};
+    "DMESH_DEBUG", "DMESH_STRICT",      "DMESH_NODE",        "DMESH_RESPAWN_COMMAND",
+    "DMESH_FINALIZE_BOUND"};
 
 const char *const dmesh_node_rule_names[DMESH_NODE_RULES] = {"auto", "shared", "host"};
 
@@ -512,4 +518,168 @@ void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len
         buf[at] = ' ';
         b->axis_key(&o->opts, buf + at + 1, len - (size_t)at - 1);
     }
+}
+
+/*
+ * The options that travel to the processes dmesh_respawn and dmesh_grow
+ * start: the dmesh_ and nccl_ keys of the call's info, then, for each
+ * variable that shapes a mesh and whose key the info lacks, its value here
+ * under that key (or the value a process without it takes), so that a new
+ * process whose environment differs (another wrapper, a module not loaded)
+ * makes the mesh its parents make. DMESH_DEVICE and DMESH_DEBUG stay each
+ * process's own. Text: "key\tvalue\n" per key.
+ */
+static const struct {
+    int env;
+    const char *key, *fallback; /* fallback NULL: none sent when unset */
+} shared_env[] = {{ENV_CHECK, "dmesh_check", "true"},
+                  {ENV_COMM_CREATE, "dmesh_comm_create", "group"},
+                  {ENV_TIMEOUT, "dmesh_timeout", NULL},
+                  {ENV_STRICT, "dmesh_strict", "false"},
+                  {ENV_NODE, "dmesh_node", "auto"}};
+
+typedef struct {
+    char *t;
+    size_t len, cap;
+    int err;
+} text_t;
+
+static void text_add(text_t *x, const char *key, const char *val)
+{
+    size_t need = strlen(key) + strlen(val) + 3;
+
+    if (x->err != DMESH_SUCCESS || strpbrk(val, "\t\n") != NULL)
+        return; /* a value the text cannot carry stays with the caller's info */
+    if (x->len + need > x->cap) {
+        size_t cap = 2 * (x->len + need);
+        char *t = realloc(x->t, cap);
+        if (t == NULL) {
+            x->err = dmesh_error_set(DMESH_ERR_NOMEM, "the options of the new processes: "
+                                                      "out of memory");
+            return;
+        }
+        x->t = t;
+        x->cap = cap;
+    }
+    x->len += (size_t)snprintf(x->t + x->len, x->cap - x->len, "%s\t%s\n", key, val);
+}
+
+/* The variables of backend b that the info lacks, under their keys. */
+static void text_add_backend_env(MPI_Info info, int b, text_t *x)
+{
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+
+    for (int i = 0; i < ENV_BACKEND_MAX && env_backend_names[b][i] != NULL; i++) {
+        size_t n = strlen(env_backend_names[b][i]), k;
+        if (!env_backend_set[b][i] || n > MPI_MAX_INFO_KEY)
+            continue;
+        for (k = 0; k <= n; k++) /* DMESH_NCCL_CREATE stands for dmesh_nccl_create */
+            key[k] = (char)(env_backend_names[b][i][k] >= 'A' && env_backend_names[b][i][k] <= 'Z'
+                                ? env_backend_names[b][i][k] - 'A' + 'a'
+                                : env_backend_names[b][i][k]);
+        if (listed(dmesh_backends[b]->names, key, n) && !info_value(info, key, val))
+            text_add(x, key, env_backend_values[b][i]);
+    }
+}
+
+int dmesh_options_shared_text(MPI_Info info, char **text)
+{
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    text_t x = {NULL, 0, 0, DMESH_SUCCESS};
+    int nkeys = 0, i, rc = MPI_SUCCESS;
+
+    pthread_once(&env_once, env_read);
+    text_add(&x, "", ""); /* allocated even when empty */
+    x.len = 0;
+    x.t[0] = '\0';
+    if (info != MPI_INFO_NULL && (rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
+        x.err = dmesh_error_mpi(rc, "MPI_Info_get_nkeys");
+    for (i = 0; i < nkeys && x.err == DMESH_SUCCESS; i++) {
+        if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS)
+            x.err = dmesh_error_mpi(rc, "MPI_Info_get_nthkey");
+        else if ((strncmp(key, "dmesh_", 6) == 0 || strncmp(key, "nccl_", 5) == 0) &&
+                 strcmp(key, "dmesh_respawn_command") != 0 && info_value(info, key, val))
+            text_add(&x, key, val);
+    }
+    for (i = 0; i < (int)(sizeof(shared_env) / sizeof(shared_env[0])); i++)
+        if (!info_value(info, shared_env[i].key, val) &&
+            (env_set[shared_env[i].env] || shared_env[i].fallback != NULL))
+            text_add(&x, shared_env[i].key,
+                     env_set[shared_env[i].env] ? env_values[shared_env[i].env]
+                                                : shared_env[i].fallback);
+    for (int b = 0; b < dmesh_backend_count; b++)
+        text_add_backend_env(info, b, &x);
+    if (x.err != DMESH_SUCCESS) {
+        free(x.t);
+        return x.err;
+    }
+    *text = x.t;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_options_from_text(const char *text, MPI_Info *info)
+{
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    const char *p = text;
+    int rc = MPI_SUCCESS;
+
+    *info = MPI_INFO_NULL;
+    while (*p != '\0' && rc == MPI_SUCCESS) {
+        size_t k = strcspn(p, "\t\n"), v;
+        if (p[k] != '\t' || k > MPI_MAX_INFO_KEY)
+            return dmesh_error_set(DMESH_ERR_ARG, "the parents' options: a malformed key");
+        v = strcspn(p + k + 1, "\n");
+        if (v > MPI_MAX_INFO_VAL)
+            return dmesh_error_set(DMESH_ERR_ARG, "the parents' options: a value too long");
+        memcpy(key, p, k);
+        key[k] = '\0';
+        memcpy(val, p + k + 1, v);
+        val[v] = '\0';
+        if (*info == MPI_INFO_NULL)
+            rc = MPI_Info_create(info);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Info_set(*info, key, val);
+        p += k + 1 + v + (p[k + 1 + v] == '\n');
+    }
+    if (rc != MPI_SUCCESS) {
+        if (*info != MPI_INFO_NULL)
+            MPI_Info_free(info);
+        return dmesh_error_mpi(rc, "the parents' options");
+    }
+    return DMESH_SUCCESS;
+}
+
+int dmesh_options_timeout(MPI_Info info, double *seconds)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    const char *v = info_value(info, "dmesh_timeout", val) ? val : env_value(ENV_TIMEOUT);
+
+    *seconds = 0;
+    if (v == NULL)
+        return DMESH_SUCCESS;
+    return parse_seconds(v == val ? "dmesh_timeout" : "DMESH_TIMEOUT", v, seconds);
+}
+
+int dmesh_options_respawn_command(MPI_Info info, char cmd[MPI_MAX_INFO_VAL + 1])
+{
+    const char *v = env_value(ENV_RESPAWN_COMMAND);
+
+    cmd[0] = '\0';
+    if (info_value(info, "dmesh_respawn_command", cmd))
+        return cmd[0] != '\0';
+    if (v != NULL)
+        snprintf(cmd, MPI_MAX_INFO_VAL + 1, "%s", v);
+    return cmd[0] != '\0';
+}
+
+double dmesh_options_finalize_bound(void)
+{
+    const char *v = env_value(ENV_FINALIZE_BOUND);
+    double s = 60;
+
+    if (v != NULL && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0))
+        return 0;
+    if (v != NULL && parse_seconds("DMESH_FINALIZE_BOUND", v, &s) != DMESH_SUCCESS)
+        s = 60; /* read in MPI_Finalize, where nothing can report it: the default */
+    return s;
 }

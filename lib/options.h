@@ -80,4 +80,26 @@ int dmesh_options_check(MPI_Info info);
  * the agreement hash: equal options give equal text. */
 void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len);
 
+/* The options the processes that dmesh_respawn and dmesh_grow start must
+ * share with their parents: info's dmesh_ and nccl_ keys, and the DMESH_*
+ * variables that shape a mesh under their keys (where info lacks them), as
+ * text (*text malloc'd, "key\tvalue\n" each; "" for none). */
+int dmesh_options_shared_text(MPI_Info info, char **text);
+
+/* The info of dmesh_options_shared_text's text (MPI_INFO_NULL for none);
+ * DMESH_ERR_ARG for text it did not write. */
+int dmesh_options_from_text(const char *text, MPI_Info *info);
+
+/* dmesh_timeout of info, else DMESH_TIMEOUT, validated: *seconds, 0 when
+ * neither is set. */
+int dmesh_options_timeout(MPI_Info info, double *seconds);
+
+/* dmesh_respawn_command of info, else DMESH_RESPAWN_COMMAND, into cmd;
+ * whether one is given. */
+int dmesh_options_respawn_command(MPI_Info info, char cmd[MPI_MAX_INFO_VAL + 1]);
+
+/* DMESH_FINALIZE_BOUND in seconds: 60 when unset or bad, 0 for "0" or
+ * "off" (finalize_bound.c). */
+double dmesh_options_finalize_bound(void);
+
 #endif /* DMESH_OPTIONS_H */

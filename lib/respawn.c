@@ -35,10 +35,13 @@
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
+#include "finalize_bound.h"
 #include "ft.h"
 #include "hash.h"
 #include "mesh.h"
+#include "options.h"
 #include "respawn.h"
+#include "respawn_command.h"
 #include "serialize.h"
 #include "ulfm.h"
 
@@ -53,7 +56,7 @@ typedef struct {
     int reason, size, nnew;
     int *place; /* per new process, its rank in the new communicator */
     char *text; /* the mesh (dmesh_serialize) */
-    char *keys; /* the dmesh_ and nccl_ info keys, "key\tvalue\n" each */
+    char *keys; /* the options (dmesh_options_shared_text) */
 } join_plan_t;
 
 static void plan_free(join_plan_t *p)
@@ -76,132 +79,6 @@ static int mesh_text(dmesh_t mesh, char **out)
     DMESH_TRY(dmesh_serialize(mesh, t, need + 1, NULL));
     *out = t;
     return DMESH_SUCCESS;
-}
-
-/* The dmesh_ and nccl_ keys of info as text (malloc'd; "" for none). */
-static int keys_text(MPI_Info info, char **out)
-{
-    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1], *t;
-    int nkeys = 0, i, flag, rc = MPI_SUCCESS;
-    size_t len = 0, cap = 1;
-
-    if (info != MPI_INFO_NULL && (rc = MPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Info_get_nkeys");
-    cap += (size_t)nkeys * (MPI_MAX_INFO_KEY + MPI_MAX_INFO_VAL + 2);
-    if ((t = DMESH_FAULT_MALLOC(cap)) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "the info keys: out of memory");
-    t[0] = '\0';
-    for (i = 0; i < nkeys && rc == MPI_SUCCESS; i++) {
-        if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS ||
-            (strncmp(key, "dmesh_", 6) != 0 && strncmp(key, "nccl_", 5) != 0))
-            continue;
-        if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) == MPI_SUCCESS && flag)
-            len += (size_t)snprintf(t + len, cap - len, "%s\t%s\n", key, val);
-    }
-    if (rc != MPI_SUCCESS) {
-        free(t);
-        return dmesh_error_mpi(rc, "reading the info keys");
-    }
-    *out = t;
-    return DMESH_SUCCESS;
-}
-
-/* The info of keys_text's text (MPI_INFO_NULL for none). */
-static int keys_info(const char *text, MPI_Info *info)
-{
-    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
-    const char *p = text;
-    int rc = MPI_SUCCESS;
-
-    *info = MPI_INFO_NULL;
-    while (*p != '\0' && rc == MPI_SUCCESS) {
-        size_t k = strcspn(p, "\t"), v;
-        if (p[k] != '\t' || k > MPI_MAX_INFO_KEY)
-            break;
-        v = strcspn(p + k + 1, "\n");
-        if (v > MPI_MAX_INFO_VAL)
-            break;
-        memcpy(key, p, k);
-        key[k] = '\0';
-        memcpy(val, p + k + 1, v);
-        val[v] = '\0';
-        if (*info == MPI_INFO_NULL)
-            rc = MPI_Info_create(info);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Info_set(*info, key, val);
-        p += k + 1 + v + (p[k + 1 + v] == '\n');
-    }
-    if (rc != MPI_SUCCESS) {
-        if (*info != MPI_INFO_NULL)
-            MPI_Info_free(info);
-        return dmesh_error_mpi(rc, "the parents' info keys");
-    }
-    return DMESH_SUCCESS;
-}
-
-/* The program to start: command and argv, or the program's own
- * (MPI_INFO_ENV's "command" and "argv"). *args (NULL-terminated) and its
- * text *store are malloc'd when taken from the process. */
-static int program(const char *fn, const char *command, char *const argv[], char **cmd,
-                   char ***args, char **store)
-{
-    char val[MPI_MAX_INFO_VAL + 1], *s, **a;
-    int flag = 0, n = 0, rc;
-
-    *cmd = (char *)command;
-    *args = (char **)argv;
-    *store = NULL;
-    if (command != NULL)
-        return DMESH_SUCCESS;
-    /* the running executable itself where the system names it (Linux), as
-     * MPI_INFO_ENV's "command" may be a name the launcher resolved in PATH */
-    n = (int)readlink("/proc/self/exe", val, MPI_MAX_INFO_VAL);
-    flag = n > 0 && n < MPI_MAX_INFO_VAL;
-    if (flag)
-        val[n] = '\0';
-    n = 0;
-    rc = flag ? MPI_SUCCESS : MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL, val, &flag);
-    if (rc != MPI_SUCCESS || !flag || val[0] == '\0')
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "%s: command is NULL and the MPI does not give the program's "
-                               "own (MPI_INFO_ENV has no \"command\"): pass it",
-                               fn);
-    if (argv == MPI_ARGV_NULL) {
-        char args_val[MPI_MAX_INFO_VAL + 1];
-        flag = 0;
-        if (MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, args_val, &flag) != MPI_SUCCESS)
-            flag = 0;
-        if (!flag)
-            args_val[0] = '\0';
-        if ((s = DMESH_FAULT_MALLOC(strlen(val) + strlen(args_val) + 2)) == NULL ||
-            (a = DMESH_FAULT_MALLOC((strlen(args_val) / 2 + 2) * sizeof(char *))) == NULL) {
-            free(s);
-            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
-        }
-        strcpy(s, val);
-        strcpy(s + strlen(val) + 1, args_val);
-        /* MPI_INFO_ENV's argv: the arguments separated by spaces */
-        for (char *w = strtok(s + strlen(val) + 1, " "); w != NULL; w = strtok(NULL, " "))
-            a[n++] = w;
-        a[n] = NULL;
-        *cmd = s;
-        *args = a;
-        *store = s;
-        return DMESH_SUCCESS;
-    }
-    if ((s = DMESH_FAULT_MALLOC(strlen(val) + 1)) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
-    strcpy(s, val);
-    *cmd = s;
-    *store = s;
-    return DMESH_SUCCESS;
-}
-
-static void program_free(char **args, char *const argv[], char *store)
-{
-    if (args != (char **)argv)
-        free(args);
-    free(store);
 }
 
 /* The class of MPI_Comm_spawn's outcome. */
@@ -329,17 +206,31 @@ static int plan_pack(const join_plan_t *p, int status, char **buf, int *len)
                            p->keys != NULL ? p->keys : "", buf, len);
 }
 
-/* Rank 0 of the parents sends the message to every new process, each one
- * whatever happened to the ones before (a process that got it merges); the
- * first failure is returned. */
+/* Rank 0 of the parents sends the message to every new process at once
+ * (MPI_Isend each, then one wait), so that a slow process holds up none of
+ * the others; each gets it whatever happened to the others' (a process
+ * that got it merges). The first failure is returned. */
 static int send_plan(MPI_Comm ic, int nnew, const char *buf, int len)
 {
+    MPI_Request *req = DMESH_FAULT_MALLOC((size_t)nnew * sizeof(MPI_Request));
     int i, rc, err = DMESH_SUCCESS;
 
+    if (req == NULL) { /* one after the other, then */
+        for (i = 0; i < nnew; i++)
+            if ((rc = MPI_Send(buf, len, MPI_BYTE, i, JOIN_TAG, ic)) != MPI_SUCCESS &&
+                err == DMESH_SUCCESS)
+                err = dmesh_error_mpi(rc, "sending the new processes their plan");
+        return err;
+    }
     for (i = 0; i < nnew; i++)
-        if ((rc = MPI_Send(buf, len, MPI_BYTE, i, JOIN_TAG, ic)) != MPI_SUCCESS &&
-            err == DMESH_SUCCESS)
-            err = dmesh_error_mpi(rc, "sending the new processes their plan");
+        if ((rc = MPI_Isend(buf, len, MPI_BYTE, i, JOIN_TAG, ic, &req[i])) != MPI_SUCCESS) {
+            req[i] = MPI_REQUEST_NULL;
+            if (err == DMESH_SUCCESS)
+                err = dmesh_error_mpi(rc, "sending the new processes their plan");
+        }
+    if ((rc = MPI_Waitall(nnew, req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS && err == DMESH_SUCCESS)
+        err = dmesh_error_mpi(rc, "sending the new processes their plan");
+    free(req);
     return err;
 }
 
@@ -353,26 +244,28 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
                       MPI_Info info, const join_plan_t *p, int key, MPI_Comm *newcomm)
 {
     MPI_Comm ic = MPI_COMM_NULL;
-    char *cmd = NULL, **args = NULL, *store = NULL, *buf = NULL;
+    dmesh_program_t prog;
+    char *buf = NULL;
     int *codes, rank = 0, err, rc, len = 0, i, sent = DMESH_SUCCESS;
 
+    memset(&prog, 0, sizeof(prog));
     MPI_Comm_rank(comm, &rank);
     codes = DMESH_FAULT_MALLOC((size_t)p->nnew * sizeof(int));
     err = codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
-                        : program(fn, command, argv, &cmd, &args, &store);
+                        : dmesh_program(fn, command, argv, info, &prog);
     if (err == DMESH_SUCCESS && rank == 0)
         err = plan_pack(p, DMESH_SUCCESS, &buf, &len);
     err = dmesh_agree(comm, 0, err, fn);
     if (err == DMESH_SUCCESS) {
         for (i = 0; i < p->nnew; i++)
             codes[i] = MPI_SUCCESS;
-        rc = MPI_Comm_spawn(cmd, args, p->nnew, info, 0, comm, &ic, codes);
-        err = spawn_error(fn, rc, p->nnew, codes, cmd);
+        rc = MPI_Comm_spawn(prog.cmd, prog.args, p->nnew, info, 0, comm, &ic, codes);
+        err = spawn_error(fn, rc, p->nnew, codes, prog.cmd);
         if (ic != MPI_COMM_NULL)
             MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
         err = dmesh_agree(comm, 0, err, fn);
     }
-    program_free(args, argv, store);
+    dmesh_program_free(&prog);
     free(codes);
     if (ic != MPI_COMM_NULL && err != DMESH_SUCCESS && rank == 0) {
         /* started where the spawn failed elsewhere: tell them (best effort;
@@ -394,16 +287,20 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
     return err;
 }
 
-/* Both sides: the mesh of the plan on newcomm, with its error handler. */
+/* Both sides: the mesh of the plan on newcomm. newcomm gets its error
+ * handler eh first, so that the new universe records it and hands it on
+ * to every communicator of the mesh, as the old one did. */
 static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh, MPI_Comm *out,
                      dmesh_t *newmesh)
 {
     MPI_Info info = MPI_INFO_NULL;
-    int err = keys_info(p->keys != NULL ? p->keys : "", &info);
+    int err = dmesh_options_from_text(p->keys != NULL ? p->keys : "", &info);
 
     /* the info is agreed first: a process without it must not leave the
      * others in dmesh_deserialize's collectives */
     err = dmesh_agree(*newcomm, 0, err, "dmesh_deserialize");
+    if (err == DMESH_SUCCESS && eh != MPI_ERRHANDLER_NULL)
+        MPI_Comm_set_errhandler(*newcomm, eh);
     if (err == DMESH_SUCCESS)
         err = dmesh_deserialize(*newcomm, p->text, info, newmesh);
     if (info != MPI_INFO_NULL)
@@ -412,8 +309,6 @@ static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
         MPI_Comm_free(newcomm);
         return err;
     }
-    if (eh != MPI_ERRHANDLER_NULL)
-        MPI_Comm_set_errhandler(*newcomm, eh);
     *out = *newcomm;
     return DMESH_SUCCESS;
 }
@@ -429,7 +324,9 @@ int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_I
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
         return dmesh_ft_unsupported(__func__);
-    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, &shr));
+    /* outputs checked before anything is revoked: a call with a NULL one
+     * takes part (the others must not wait for it) and revokes nothing */
+    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, __func__, newcomm != NULL && newmesh != NULL, &shr));
     /* From here every survivor holds shr: the checks are agreed on it. */
     memset(&p, 0, sizeof(p));
     p.reason = DMESH_JOIN_RESPAWN;
@@ -447,7 +344,7 @@ int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_I
     if (err == DMESH_SUCCESS)
         err = mesh_text(handle, &p.text);
     if (err == DMESH_SUCCESS)
-        err = keys_text(info, &p.keys);
+        err = dmesh_options_shared_text(info, &p.keys);
     free(rank_of);
     err = dmesh_agree(shr, dmesh_hash(0, &p.nnew, sizeof(p.nnew)), err, __func__);
     if (err == DMESH_SUCCESS && p.nnew == 0) {
@@ -460,13 +357,16 @@ int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_I
         MPI_Comm_free(&shr);
     if (err == DMESH_SUCCESS)
         err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
+    if (err == DMESH_SUCCESS)
+        dmesh_finalize_bound_arm();
     plan_free(&p);
     return err;
 }
 
 /* The new processes' wait for the parents' message: until it comes, the
- * bound passes (DMESH_ERR_ARG: not dmesh's parent), or another message
- * comes first (the same). *buf malloc'd. */
+ * bound passes (DMESH_ERR_TIMEOUT: the parents are late, or not dmesh's),
+ * or another message comes first (DMESH_ERR_ARG: not dmesh's parent).
+ * *buf malloc'd. */
 static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
 {
     MPI_Status st;
@@ -482,10 +382,10 @@ static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
             break;
         clock_gettime(CLOCK_MONOTONIC, &t);
         if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > wait)
-            return dmesh_error_set(DMESH_ERR_ARG,
-                                   "dmesh_join: no message from the parent in %.0f s "
-                                   "(dmesh_timeout): this process was not started by "
-                                   "dmesh_respawn or dmesh_grow",
+            return dmesh_error_set(DMESH_ERR_TIMEOUT,
+                                   "dmesh_join: no message from the parents in %.0f s "
+                                   "(dmesh_timeout): they were not dmesh_respawn or "
+                                   "dmesh_grow, or are late",
                                    wait);
         nanosleep(&pause, NULL);
     }
@@ -507,34 +407,62 @@ static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
     return DMESH_SUCCESS;
 }
 
-/* dmesh_timeout of info or the environment, or the default wait. */
-static double join_wait(MPI_Info info)
+/* Whether a message of len bytes begins with dmesh's magic number: from
+ * there the parents wait in the merge, so this process goes there too,
+ * whatever else is wrong. */
+static int is_dmesh_message(const char *buf, int len)
 {
-    char val[MPI_MAX_INFO_VAL + 1];
-    const char *v = NULL;
-    int flag = 0;
-    double s;
+    uint32_t magic = 0;
 
-    if (info != MPI_INFO_NULL &&
-        MPI_Info_get(info, "dmesh_timeout", MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag)
-        v = val;
-    else
-        v = getenv("DMESH_TIMEOUT");
-    s = v != NULL ? strtod(v, NULL) : 0;
-    return s > 0 ? s : JOIN_WAIT_DEFAULT;
+    if (len < (int)sizeof(magic))
+        return 0;
+    memcpy(&magic, buf, sizeof(magic));
+    return magic == DMESH_JOIN_MAGIC;
+}
+
+/* The plan in a message whose magic number is dmesh's, with this process's
+ * key (its rank in the new communicator); the parents' status (*cancelled:
+ * their spawn failed, they do not merge), or what is wrong with the
+ * message or with the call's outputs. */
+static int read_plan(const char *buf, int len, int outputs_ok, join_plan_t *p, int *key,
+                     int *cancelled)
+{
+    dmesh_join_header_t h;
+    int wrank = 0, err;
+
+    memset(p, 0, sizeof(*p));
+    *key = 0;
+    *cancelled = 0;
+    if ((err = dmesh_join_unpack(buf, len, &h, &p->place, &p->text, &p->keys)) != DMESH_SUCCESS)
+        return err;
+    p->reason = h.reason;
+    p->size = h.size;
+    p->nnew = h.nnew;
+    *cancelled = h.status != DMESH_SUCCESS;
+    if (h.status != DMESH_SUCCESS)
+        return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
+                               dmesh_error_string(h.status));
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    if (wrank >= p->nnew)
+        return dmesh_error_set(DMESH_ERR_INTERNAL,
+                               "dmesh_join: %d new processes planned, this is number %d",
+                               p->nnew, wrank);
+    *key = p->place[wrank];
+    if (!outputs_ok)
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: argument 'newcomm' or 'newmesh' is "
+                                              "NULL");
+    return DMESH_SUCCESS;
 }
 
 int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
-    dmesh_join_header_t h;
     join_plan_t p;
     MPI_Comm parent = MPI_COMM_NULL, made = MPI_COMM_NULL;
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     char *buf = NULL;
-    int len = 0, rc, err, wrank = 0, key = 0;
+    double wait = 0;
+    int len = 0, rc, err, key = 0, cancelled = 0;
 
-    DMESH_CHECK_PTR(newcomm);
-    DMESH_CHECK_PTR(newmesh);
     if ((rc = MPI_Comm_get_parent(&parent)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_join: MPI_Comm_get_parent");
     if (parent == MPI_COMM_NULL)
@@ -543,30 +471,20 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
                                               "was not started by dmesh_respawn or dmesh_grow");
     MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
     memset(&p, 0, sizeof(p));
-    DMESH_TRY(receive_plan(parent, join_wait(info), &buf, &len));
-    err = dmesh_join_unpack(buf, len, &h, &p.place, &p.text, &p.keys);
-    free(buf);
-    if (err != DMESH_SUCCESS)
-        return err; /* not dmesh's parent: leave its communicator alone */
-    p.reason = h.reason;
-    p.size = h.size;
-    p.nnew = h.nnew;
-    if (h.status != DMESH_SUCCESS) {
-        plan_free(&p);
-        leave(&parent);
-        return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
-                               dmesh_error_string(h.status));
+    DMESH_TRY(dmesh_options_timeout(info, &wait));
+    DMESH_TRY(receive_plan(parent, wait > 0 ? wait : JOIN_WAIT_DEFAULT, &buf, &len));
+    if (!is_dmesh_message(buf, len)) {
+        free(buf);
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message is not dmesh's: "
+                                              "this process was not started by dmesh_respawn "
+                                              "or dmesh_grow");
     }
-    /* told to go on: merge whatever this process met (the merge agrees
-     * over both sides) */
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    key = wrank < p.nnew ? p.place[wrank] : 0;
-    err = wrank < p.nnew ? DMESH_SUCCESS
-                         : dmesh_error_set(DMESH_ERR_INTERNAL,
-                                           "dmesh_join: %d new processes planned, this is "
-                                           "number %d",
-                                           p.nnew, wrank);
-    err = merge_in_order(parent, 1, key, err, "dmesh_join", &made);
+    /* from here the parents are in the merge: this process merges too,
+     * carrying whatever it met (a cancel, a bad message, a NULL output) */
+    err = read_plan(buf, len, newcomm != NULL && newmesh != NULL, &p, &key, &cancelled);
+    free(buf);
+    if (!cancelled) /* a message this library cannot read (another version) included */
+        err = merge_in_order(parent, 1, key, err, "dmesh_join", &made);
     leave(&parent);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     if (err == DMESH_SUCCESS)
@@ -575,6 +493,8 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
         MPI_Errhandler_free(&eh);
     if (err == DMESH_SUCCESS && reason != NULL)
         *reason = p.reason;
+    if (err == DMESH_SUCCESS && p.reason == DMESH_JOIN_RESPAWN)
+        dmesh_finalize_bound_arm();
     plan_free(&p);
     return err;
 }
@@ -635,7 +555,7 @@ int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const 
     if (err == DMESH_SUCCESS)
         err = grown_text(handle, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnew);
     if (err == DMESH_SUCCESS)
-        err = keys_text(info, &p.keys);
+        err = dmesh_options_shared_text(info, &p.keys);
     p.size = dmesh_universe_comm_size(mesh->u) + p.nnew;
     if (err == DMESH_SUCCESS &&
         (p.place = DMESH_FAULT_MALLOC((size_t)(p.nnew > 0 ? p.nnew : 1) * sizeof(int))) == NULL)

@@ -136,9 +136,14 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
                                "flatten and unflatten give meshes that cannot grow)");
     for (d = 0; d < s->nroot; d++) {
         DMESH_TRY(dmesh_axis_numel(&s->root[d].axis, &old[d]));
+        /* checked before the sum: a signed overflow would be undefined */
+        if (d == dim && n > INT_MAX - old[d])
+            return dmesh_error_set(DMESH_ERR_SIZE,
+                                   "dmesh_grow: %d more indices of dim %d (now %d) exceed INT_MAX",
+                                   n, dim, old[d]);
         shape[d] = old[d] + (d == dim ? n : 0);
         total *= shape[d];
-        if (shape[d] < old[d] || total > INT_MAX || total + size > INT_MAX)
+        if (total > INT_MAX || total + size > INT_MAX)
             return dmesh_error_set(DMESH_ERR_SIZE,
                                    "dmesh_grow: %d more indices of dim %d: the mesh's size "
                                    "exceeds INT_MAX",

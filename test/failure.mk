@@ -69,6 +69,15 @@ test_test_respawn_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_respawn_LDADD = $(DMESH_TEST_LIBS)
 # no libtool wrapper: the new processes run the program itself (/proc/self/exe)
 test_test_respawn_LDFLAGS = -no-install
+# test_respawn_args: the new process starts as the launcher started its
+# parents (their arguments byte for byte, their wrapper, test/respawn-wrap.sh),
+# with their options and the program's error handlers.
+check_PROGRAMS += test/test_respawn_args
+test_test_respawn_args_SOURCES = test/test_respawn_args.c
+test_test_respawn_args_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_respawn_args_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_respawn_args_LDADD = $(DMESH_TEST_LIBS)
+test_test_respawn_args_LDFLAGS = -no-install
 TESTS += test/respawn-np2.mpi test/respawn-np4.mpi test/respawn-np8.mpi
-EXTRA_DIST += test/respawn.sh
+EXTRA_DIST += test/respawn.sh test/respawn-wrap.sh
 CLEANFILES += test/respawn-np*.out test/respawn-again.*

@@ -5,9 +5,11 @@
 # (its final residual and field hash, every bit); with ULFM in the build,
 # under mpiexec --with-ft ulfm, the first rank, a middle one and the last
 # die at step 37 (after the copy of step 30), and then a spare (a process
-# outside the mesh, SPARES=1) at step 12: each run must recover once, print
-# the reference's lines and end with mpiexec's exit 0. Without ULFM only
-# the reference runs. Skips (77) when NP is above DMESH_TEST_MAX_NP.
+# outside the mesh, SPARES=1) at step 12; two processes one after the
+# other; a process and then the one that replaced it; the example with no
+# arguments (the user guide's command line); through a launch wrapper.
+# Each run must recover as often as processes died, print the reference's
+# lines and end with mpiexec's exit 0. Without ULFM only the reference runs. Skips (77) when NP is above DMESH_TEST_MAX_NP.
 . "$top_srcdir/test/check.sh"
 np=$1
 max=$("$MPIRUN" --max-np) || exit 1
@@ -24,31 +26,56 @@ final "$out.ref" >"$out.want"
 [ -s "$out.want" ] || { cat "$out.ref"; check_fail "the reference run printed no field"; check_exit; }
 echo "heat-respawn.sh: reference at $np ranks: $(tr '\n' ' ' <"$out.want")"
 check_respawn_mpi heat-respawn.sh
-# Open MPI 5.0.7's MPI_Finalize may not return after a failure: the example
-# bounds it (5 s) and says so; the count is reported below
-DMESH_EXAMPLE_FINALIZE_BOUND=5
-export DMESH_EXAMPLE_FINALIZE_BOUND
+# Open MPI 5.0.7's MPI_Finalize may not return after a failure: dmesh bounds
+# it after a repair (DMESH_FINALIZE_BOUND, 5 s here) and says so; the count
+# is reported below
+DMESH_FINALIZE_BOUND=5
+export DMESH_FINALIZE_BOUND
 bounded=0
+runs=0
 
-for k in "0 37 0" "$((np / 2)) 37 0" "$((np - 1)) 37 0" "$((np - 1)) 12 1"; do
-    set -- $k
-    if [ "$3" -eq 0 ]; then want=$out.want; else
-        "$MPIRUN" "$np" $prog $args "$3" >"$out.ref1" 2>&1
+# run KILLS SPARES RECOVERIES [how]: DMESH_EXAMPLE_KILLS=KILLS; how "wrap"
+# starts the program through a wrapper (test/respawn-wrap.sh), "defaults"
+# with no arguments (the example's own problem, with its own reference)
+run() {
+    kills=$1 spares=$2 want_rec=$3 how=${4:-}
+    a="$args $spares" launch=$prog want=$out.want
+    [ "$how" != wrap ] || launch="$top_srcdir/test/respawn-wrap.sh $prog"
+    if [ "$how" = defaults ]; then
+        a=
+        "$MPIRUN" "$np" $prog >"$out.ref1" 2>&1
+        final "$out.ref1" >"$out.want1"
+        want=$out.want1
+    elif [ "$spares" -ne 0 ]; then
+        "$MPIRUN" "$np" $prog $args "$spares" >"$out.ref1" 2>&1
         final "$out.ref1" >"$out.want1"
         want=$out.want1
     fi
-    DMESH_EXAMPLE_KILL_RANK=$1 DMESH_EXAMPLE_KILL_STEP=$2 "$MPIRUN" "$np" $prog $args "$3" >"$out.run" 2>&1
+    DMESH_EXAMPLE_KILLS=$kills "$MPIRUN" "$np" $launch $a >"$out.run" 2>&1
     rc=$?
     final "$out.run" >"$out.got"
+    runs=$((runs + 1))
+    what="kills $kills (spares $spares${how:+, $how}), $np ranks"
     if [ $rc -eq 0 ] && cmp -s "$want" "$out.got" && [ -s "$want" ] &&
-        grep -aq '^heat_respawn: 1 recoveries' "$out.run"; then
-        echo "heat-respawn.sh: rank $1 killed at step $2 (spares $3), $np ranks: recovered once, the same residual and field, mpiexec exit 0"
+        grep -aq "^heat_respawn: $want_rec recoveries" "$out.run"; then
+        echo "heat-respawn.sh: $what: recovered $want_rec times, the same residual and field, mpiexec exit 0"
         ! grep -aq 'MPI_Finalize did not return' "$out.run" || bounded=$((bounded + 1))
     else
-        check_fail "rank $1 killed at step $2 (spares $3), $np ranks: mpiexec exit $rc"
+        check_fail "$what: mpiexec exit $rc"
         cat "$out.run"
     fi
-done
-echo "heat-respawn.sh: runs at $np ranks whose MPI_Finalize was bounded: $bounded of 4"
+}
+
+run "0:37" 0 1
+run "$((np / 2)):37" 0 1
+run "$((np - 1)):37" 0 1
+run "$((np - 1)):12" 1 1
+# two failures one after the other, and a replacement that dies
+run "1:37,$((np - 1)):52" 0 2
+run "$((np / 2)):23,$((np / 2)):45" 0 2
+# as the user guide runs it: no arguments; and through a wrapper
+run "$((np - 1)):50" 0 1 defaults
+run "1:37" 0 1 wrap
+echo "heat-respawn.sh: runs at $np ranks whose MPI_Finalize was bounded: $bounded of $runs"
 rm -f "$out.run" "$out.got" "$out.ref1" "$out.want1"
 check_exit

@@ -76,6 +76,31 @@ while [ $i -lt "$repeat" ]; do
     [ "$np" -ne 8 ] || run_case 7 respawn 5 2 2 2
     i=$((i + 1))
 done
+# The program as the launcher started it (test_respawn_args): no arguments;
+# several, one with spaces and one empty, with DMESH_COMM_CREATE=split in
+# the parents' environment (the new process flips it); one longer than
+# MPI_MAX_INFO_VAL; and through a wrapper that sets a variable and execs
+# the program: np - 1 survivors and the new process must pass.
+args_case() {
+    "$MPIRUN" "$np" "$@" >"$log.1" 2>&1
+    rc=$?
+    cat "$log.1" >>"$log"
+    ok=$(grep -ac '^test_respawn_args: passed' "$log.1")
+    if [ $rc -ne 0 ] || [ "$ok" -ne "$np" ]; then
+        check_fail "test_respawn_args $* at $np ranks: $ok of $np processes passed, mpiexec exit $rc"
+        cat "$log.1"
+    else
+        echo "respawn.sh: respawned as launched ($*) at $np ranks: $ok processes passed, mpiexec exit 0"
+    fi
+    rm -f "$log.1"
+}
+if [ "$np" -eq 4 ]; then
+    long=$(printf 'x%.0s' $(seq 1 300))
+    args_case ./test/test_respawn_args
+    DMESH_COMM_CREATE=split args_case ./test/test_respawn_args a "b c" "" d
+    DMESH_TEST_KILL=3 args_case ./test/test_respawn_args "$long" end
+    args_case "$top_srcdir/test/respawn-wrap.sh" ./test/test_respawn_args w "x y"
+fi
 # A second failure, of a process that the first respawn started: every
 # survivor respawns again; those that report must report the same class,
 # and a mesh they check must be right. Open MPI 5.0.7 measured: the second

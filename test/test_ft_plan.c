@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include <string.h>
@@ -164,6 +165,26 @@ START_TEST(grow_plan_not_root)
 }
 END_TEST
 
+/* n so large that the dim's size overflows int: DMESH_ERR_SIZE, checked
+ * without the overflow itself (n = INT_MAX - 1 on a dim of 2; with -O2 a
+ * check after a signed sum could fold away). */
+START_TEST(grow_plan_overflow)
+{
+    static const char text[] = "dmesh-mesh 1\ndevice cpu\nranks 4 identity\nroot - 2:2\n"
+                               "root - 2:1\ndim - 2:2 mpi\ndim - 2:1 mpi\nis-root 1\nend\n";
+    static const int ns[3] = {INT_MAX - 1, INT_MAX, INT_MAX / 2};
+    dmesh_saved_t s;
+    int nnew = 0, i;
+
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(dmesh_saved_parse(text, &s), DMESH_SUCCESS);
+        ck_assert_int_eq(dmesh_grow_plan(&s, 1, ns[i], 4, &nnew), DMESH_ERR_SIZE);
+        ck_assert_int_eq(s.n, 4); /* untouched */
+        dmesh_saved_free(&s);
+    }
+}
+END_TEST
+
 /* The parents' message comes back as packed; a wrong magic, version or
  * length, or a rank out of range, is DMESH_ERR_ARG. */
 START_TEST(join_message)
@@ -218,6 +239,7 @@ int main(void)
     tcase_add_test(tc, tensor_order_kept);
     tcase_add_test(tc, grow_plan);
     tcase_add_test(tc, grow_plan_not_root);
+    tcase_add_test(tc, grow_plan_overflow);
     tcase_add_test(tc, join_message);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
