@@ -978,12 +978,23 @@ DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *su
  * \param[in] mesh a mesh whose mesh tensor is the same on every process (a
  *            root mesh, or one copy of it)
  * \param[in] command the program to start, as MPI_Comm_spawn's; NULL: the
- *            program itself (MPI_INFO_ENV's "command", with its "argv" when
- *            \p argv is NULL too)
- * \param[in] argv its arguments, as MPI_Comm_spawn's (MPI_ARGV_NULL: none)
- * \param[in] info MPI_Comm_spawn's keys (host, wdir, ...) and dmesh_create()'s
- *            (the dmesh_ and nccl_ keys, which the new processes use too),
- *            or MPI_INFO_NULL
+ *            command that info's `dmesh_respawn_command` (or the variable
+ *            DMESH_RESPAWN_COMMAND) names, else the one the launcher
+ *            started (MPI_INFO_ENV's "command": a launch wrapper stays in
+ *            the chain; a relative path is taken from the launch's "wdir"),
+ *            else the running executable
+ * \param[in] argv its arguments, as MPI_Comm_spawn's (MPI_ARGV_NULL: none;
+ *            with \p command NULL too: this program's own arguments, byte
+ *            for byte from /proc/self/cmdline, whatever their length or
+ *            spaces, and the whole command line where the launcher started
+ *            a wrapper with it, as `mpiexec ./wrap.sh ./prog args` does)
+ * \param[in] info MPI_Comm_spawn's keys (host, wdir, ...), dmesh_create()'s
+ *            (the dmesh_ and nccl_ keys) and `dmesh_respawn_command`, or
+ *            MPI_INFO_NULL. The new processes make the mesh with these
+ *            keys and with the DMESH_* variables of this process that shape
+ *            a mesh (DMESH_CHECK, DMESH_COMM_CREATE, DMESH_TIMEOUT,
+ *            DMESH_STRICT, DMESH_NODE, DMESH_NCCL_CREATE) as keys, so that an
+ *            environment that differs there changes nothing
  * \param[out] newcomm the repaired communicator: the old one's size and
  *             order, owned by the caller (free it with MPI_Comm_free before
  *             MPI_Finalize), with the error handler of the communicator the
@@ -1002,8 +1013,13 @@ DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *su
  *       survivor returns the same class, with nothing made. \p mesh stays
  *       valid (revoked): free it with dmesh_free(). With nothing failed, no
  *       process is started and the mesh is made on the survivors' communicator.
- *       NCCL communicators are bootstrapped anew. Needs MPI_THREAD_SERIALIZED
- *       at least when other threads call MPI.
+ *       NCCL communicators are bootstrapped anew. Arguments are checked
+ *       before anything is revoked: a process whose \p newcomm or
+ *       \p newmesh is NULL takes part without revoking. A process that got
+ *       a repaired mesh bounds its MPI_Finalize (DMESH_FINALIZE_BOUND,
+ *       dmesh(7)). Thread level: the call takes seconds (a spawn); other
+ *       threads that call MPI meanwhile need MPI_THREAD_MULTIPLE
+ *       (MPI_THREAD_SERIALIZED only where they wait until it returns).
  */
 DMESH_EXPORT int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Info info,
                                MPI_Comm *newcomm, dmesh_t *newmesh);
@@ -1014,19 +1030,29 @@ DMESH_EXPORT int dmesh_respawn(dmesh_t mesh, const char *command, char *const ar
  *
  * What the mesh needs (shape, names, rank map, options, the reason) comes
  * from the parents in one message with a magic number and a version. A
- * process whose parent is not dmesh's gets DMESH_ERR_ARG, after at most the
- * wait of `dmesh_timeout` (default 60 s), never a hang.
+ * process whose parent sends something else gets DMESH_ERR_ARG; one whose
+ * parent sends nothing within `dmesh_timeout` (default 60 s) gets
+ * DMESH_ERR_TIMEOUT (a parent that is not dmesh's, or dmesh's parents
+ * late); never a hang. Once the message is dmesh's, this process always
+ * meets its parents in the merge, with what went wrong here (a NULL
+ * output, a message of another version): they never wait for it.
  * \param[in] info `dmesh_timeout` (the longest wait for the parents'
  *            message), or MPI_INFO_NULL; the mesh's options are the parents'
  * \param[out] reason unless NULL: DMESH_JOIN_RESPAWN (this process replaces
  *             a failed one: fetch its state from a copy) or DMESH_JOIN_GROW
  * \param[out] newcomm the communicator the parents got (its rank here is the
  *             failed process's, or after the old ones for a grow), owned by
- *             the caller, with MPI_COMM_WORLD's error handler
+ *             the caller, with MPI_COMM_WORLD's error handler at this call,
+ *             which the mesh's communicators carry too: set
+ *             MPI_ERRORS_RETURN (or the program's handler) on
+ *             MPI_COMM_WORLD before this call, or a later failure that this
+ *             process meets first ends the job
  * \param[out] newmesh the mesh on \p newcomm
- * \return DMESH_SUCCESS; DMESH_ERR_ARG when the process has no parent or
- *         its parent is not dmesh's; the class the parents' call returned
- *         when it failed (DMESH_ERR_PROC_FAILED, DMESH_ERR_SPAWN, ...)
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG when the process has no parent, its
+ *         parent is not dmesh's, or \p newcomm or \p newmesh is NULL;
+ *         DMESH_ERR_TIMEOUT when no message came within `dmesh_timeout`;
+ *         the class the parents' call returned when it failed
+ *         (DMESH_ERR_PROC_FAILED, DMESH_ERR_SPAWN, ...)
  * \note Collective over the processes started together and with the
  *       parents' dmesh_respawn() or dmesh_grow(). Frees the parent
  *       intercommunicator (MPI_Comm_get_parent gives MPI_COMM_NULL after).

@@ -73,7 +73,7 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
     else
         dmesh_error_set(err, "rank %d: %s", root, msg.text);
     snprintf(agreed_text, sizeof(agreed_text), "%s", dmesh_last_error());
-    return dmesh_error_agreed(err, root); /* the lowest rank that failed */
+    return dmesh_error_agreed(err, rank == root); /* the lowest rank that failed */
 }
 
 #define AGREE_NO_PROC_FAILED 1 /* bits of the failure-aware agreement's flag */
@@ -136,6 +136,6 @@ int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
                             "%s: ranks passed different arguments (compared: universe, shape, "
                             "names, layout, rank map, device type, backends and options)",
                             what),
-            0);
+            rank == 0);
     return DMESH_SUCCESS;
 }

@@ -39,8 +39,12 @@ int dmesh_creation_run(dmesh_creation_t *c, int err)
         err = ops->agree != NULL ? ops->agree(c, hash, err)
                                  : dmesh_universe_agree(c->u, hash, err, c->fn);
         /* the same on every rank: which rank passed what (error path only) */
-        if (err == DMESH_ERR_MISMATCH && c->over != MPI_COMM_NULL)
-            err = dmesh_error_agreed(dmesh_request_explain(c->over, &c->request, c->fn), 0);
+        if (err == DMESH_ERR_MISMATCH && c->over != MPI_COMM_NULL) {
+            int rank = 0;
+            MPI_Comm_rank(c->over, &rank);
+            err = dmesh_error_agreed(dmesh_request_explain(c->over, &c->request, c->fn),
+                                     rank == 0);
+        }
     }
     if (err == DMESH_SUCCESS && ops->make != NULL)
         err = ops->make(c);

@@ -81,10 +81,10 @@ int dmesh_error_set(int err, const char *fmt, ...)
     return err;
 }
 
-int dmesh_error_agreed(int err, int writer)
+int dmesh_error_agreed(int err, int is_writer)
 {
     agreed_at = details_set;
-    agreed_writer = writer;
+    agreed_writer = is_writer != 0;
     return err;
 }
 

@@ -18,13 +18,18 @@
 int dmesh_error_set(int err, const char *fmt, ...) DMESH_PRINTF(2, 3);
 
 /* The detail just set (dmesh_error_set) is the same on every rank of the
- * communicator the call is collective over (an agreed outcome): of them,
- * rank writer alone writes it before a fatal handler (raise.c). Returns
- * err. A detail set later on this thread is no longer agreed. */
-int dmesh_error_agreed(int err, int writer);
+ * communicator the agreement was over (an agreed outcome): of them, one
+ * alone writes it before a fatal handler (raise.c); is_writer: whether
+ * this process is that one. Kept as a yes or no, not as a rank: the
+ * handler may be raised on another communicator than the agreement's (a
+ * group's agreement, raised on the mesh's communicator), where the
+ * agreement's rank would name another process. Returns err. A detail set
+ * later on this thread is no longer agreed. */
+int dmesh_error_agreed(int err, int is_writer);
 
-/* The rank that writes the current detail when it is agreed, else -1
- * (every rank that failed writes its own). */
+/* Whether this process writes the current detail when it is agreed (1),
+ * another does (0), or it is not agreed (-1: every rank that failed
+ * writes its own). */
 int dmesh_error_writer(void);
 
 /* Record an MPI failure: "what: <MPI's error string>"; returns DMESH_ERR_MPI. */

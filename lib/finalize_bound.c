@@ -9,7 +9,10 @@
  * never) and, if MPI_Finalize has not returned by then, says so on stderr,
  * flushes the program's streams and ends the process with status 0: the
  * program's work is done when it calls MPI_Finalize. A program that goes
- * on after MPI_Finalize returned is left alone (MPI_Finalized tells). */
+ * on after MPI_Finalize returned is left alone: MPI_Finalized tells, asked
+ * from a thread of its own (Open MPI's waits for a lock that MPI_Finalize
+ * holds while it runs, so one that does not answer within a second says
+ * that MPI_Finalize is still running). */
 #include "config.h"
 
 #include "api_impl.h"
@@ -26,12 +29,47 @@
 static pthread_once_t arm_once = PTHREAD_ONCE_INIT;
 static double bound;
 
+/* 0: the probe has not returned; 1: MPI_Finalize is still running (or
+ * has not started); 2: it has returned. */
+static int probe_state;
+
+/* MPI_Finalized, which Open MPI makes wait for a lock that MPI_Finalize
+ * holds while it runs: a probe that does not return says as much. */
+static void *probe(void *arg)
+{
+    int done = 0;
+
+    (void)arg;
+    if (MPI_Finalized(&done) != MPI_SUCCESS)
+        done = 0;
+    __atomic_store_n(&probe_state, done ? 2 : 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* Whether MPI_Finalize has returned, asked from another thread and given
+ * a second to answer. */
+static int finalize_returned(void)
+{
+    struct timespec tick = {0, 10000000}; /* 10 ms */
+    pthread_attr_t a;
+    pthread_t t;
+    int i, started = 0;
+
+    if (pthread_attr_init(&a) != 0)
+        return 0;
+    if (pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0)
+        started = pthread_create(&t, &a, probe, NULL) == 0;
+    pthread_attr_destroy(&a);
+    for (i = 0; started && i < 100 && __atomic_load_n(&probe_state, __ATOMIC_ACQUIRE) == 0; i++)
+        nanosleep(&tick, NULL);
+    return __atomic_load_n(&probe_state, __ATOMIC_ACQUIRE) == 2;
+}
+
 static void *watch(void *arg)
 {
     static const char msg[] = "dmesh: MPI_Finalize did not return within DMESH_FINALIZE_BOUND "
                               "after a repair: the process ends (status 0)\n";
     struct timespec t;
-    int done = 0;
     ssize_t w;
 
     (void)arg;
@@ -39,7 +77,7 @@ static void *watch(void *arg)
     t.tv_nsec = (long)((bound - (double)t.tv_sec) * 1e9);
     while (nanosleep(&t, &t) != 0 && errno == EINTR)
         ;
-    if (MPI_Finalized(&done) == MPI_SUCCESS && done)
+    if (finalize_returned())
         return NULL;
     w = write(2, msg, sizeof(msg) - 1);
     (void)w;

@@ -70,7 +70,7 @@ int dmesh_handle_new(struct dmesh_mesh *m, const char *made_by, dmesh_t *h)
     return err;
 }
 
-void dmesh_handle_end(dmesh_t h)
+int dmesh_handle_end(dmesh_t h)
 {
     uintptr_t low = ((uintptr_t)1 << DMESH_HANDLE_GEN_SHIFT) - 1;
     uint32_t idx = (uint32_t)(((uintptr_t)h & low) - 1);
@@ -79,6 +79,10 @@ void dmesh_handle_end(dmesh_t h)
 
     pthread_mutex_lock(&lock);
     s = slot_of(idx);
+    if (s->gen != (uint32_t)((uintptr_t)h >> DMESH_HANDLE_GEN_SHIFT) || s->mesh == NULL) {
+        pthread_mutex_unlock(&lock);
+        return 0; /* ended already: its slot is on the free list once */
+    }
     gen = (s->gen + 1) & DMESH_HANDLE_GEN_MASK;
     __atomic_store_n(&s->gen, gen != 0 ? gen : 1, __ATOMIC_RELEASE);
     __atomic_store_n(&s->mesh, NULL, __ATOMIC_RELEASE);
@@ -87,6 +91,7 @@ void dmesh_handle_end(dmesh_t h)
     free_head = idx;
     live--;
     pthread_mutex_unlock(&lock);
+    return 1;
 }
 
 int dmesh_handle_each(void (*f)(struct dmesh_mesh *m, const char *made_by, void *arg), void *arg)

@@ -44,6 +44,7 @@ static inline struct dmesh_mesh *dmesh_handle_mesh(dmesh_t h)
     uintptr_t idx = (v & low) - 1; /* 0 wraps to a value past the table */
     dmesh_handle_slot_t *chunk;
     dmesh_handle_slot_t *slot;
+    struct dmesh_mesh *m;
 
     if (idx >= (uintptr_t)DMESH_HANDLE_CHUNKS * DMESH_HANDLE_CHUNK)
         return NULL;
@@ -53,14 +54,22 @@ static inline struct dmesh_mesh *dmesh_handle_mesh(dmesh_t h)
     slot = &chunk[idx & (DMESH_HANDLE_CHUNK - 1)];
     if (__atomic_load_n(&slot->gen, __ATOMIC_ACQUIRE) != (uint32_t)(v >> DMESH_HANDLE_GEN_SHIFT))
         return NULL;
-    return __atomic_load_n(&slot->mesh, __ATOMIC_ACQUIRE);
+    m = __atomic_load_n(&slot->mesh, __ATOMIC_ACQUIRE);
+    /* the generation again, after the mesh: a free and a new mesh in this
+     * slot between the two loads above would otherwise give the new mesh
+     * to the old handle (a slot's mesh changes only after its generation) */
+    if (__atomic_load_n(&slot->gen, __ATOMIC_ACQUIRE) != (uint32_t)(v >> DMESH_HANDLE_GEN_SHIFT))
+        return NULL;
+    return m;
 }
 
 /* A new handle for m, made by the call made_by (a string literal). */
 int dmesh_handle_new(struct dmesh_mesh *m, const char *made_by, dmesh_t *h);
 
-/* End handle h (a live one): its copies fail the look-up from now on. */
-void dmesh_handle_end(dmesh_t h);
+/* End handle h: its copies fail the look-up from now on. Returns 1, or 0
+ * where h was ended already (another thread freed a copy of it first):
+ * the caller then owns nothing. */
+int dmesh_handle_end(dmesh_t h);
 
 /* Call f on every live mesh (with the call that made it), under the
  * table's lock; returns how many there are. */

@@ -145,7 +145,10 @@ int dmesh_free(dmesh_t *mesh)
     if (*mesh == DMESH_NULL)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_mesh_get(*mesh, DMESH_ANY_DIM, "dmesh_free", &m));
-    dmesh_handle_end(m->handle);
+    /* of two threads freeing copies of one handle, one frees the mesh */
+    if (!dmesh_handle_end(m->handle))
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_free: freed or invalid mesh handle (another "
+                                              "thread freed it)");
     dmesh_universe_release(m->u);
     free(m);
     *mesh = DMESH_NULL;

@@ -17,6 +17,7 @@
 #include "hash.h"
 #include "node_find.h"
 #include "options.h"
+#include "ulfm.h"
 
 static char boot_id[48];
 static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
@@ -321,7 +322,12 @@ static int find_shared(MPI_Comm comm, int err, find_t *f, int *spread)
     if (f->rule == DMESH_NODE_SHARED)
         return dmesh_agree(comm, 0, err, "nodes (the shared-memory split)");
     *spread = spread_hosts(comm, err, f, &failed);
-    if (failed) /* the same on every rank */
+    /* failed is the same on every rank, but under fault tolerance, where
+     * the table's allreduce can fail on some ranks only (a process died)
+     * and leave the others with a table: every rank agrees then, on comm,
+     * so that none goes on to the node's communicator while another is in
+     * the agreement here */
+    if (failed || dmesh_ulfm_enabled(comm))
         return dmesh_agree(comm, 0, err != DMESH_SUCCESS ? err : f->err,
                            "nodes (the shared-memory split)");
     return DMESH_SUCCESS;

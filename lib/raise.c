@@ -85,21 +85,20 @@ static int world_rank(void)
 }
 
 /* Before a fatal handler ends the job: what failed, where, and why; once
- * per job for an agreed outcome. Its writer (the lowest rank that failed,
- * or rank 0) writes; the other ranks wait a moment before their handler,
- * so that the first abort cannot end the writer before its line. */
+ * per job for an agreed outcome. Its writer (the lowest rank of the
+ * agreement that failed, or its rank 0, whichever communicator the handler
+ * is raised on) writes; the other ranks wait a moment before their
+ * handler, so that the first abort cannot end the writer before its line. */
 static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
 {
     const char *detail = dmesh_last_error();
     char found[40] = "";
     size_t n = strlen(fn);
-    int rank = -1, size = 0, at = -1, skip = 0, writer = dmesh_error_writer();
+    int rank = -1, at = -1, skip = 0, writer = dmesh_error_writer();
 
-    if (!self) {
+    if (!self)
         MPI_Comm_rank(comm, &rank);
-        MPI_Comm_size(comm, &size);
-    }
-    if (!self && writer >= 0 && writer < size && rank != writer) {
+    if (!self && writer == 0) {
         struct timespec pause = {1, 0};
         nanosleep(&pause, NULL);
         return;

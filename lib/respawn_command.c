@@ -92,13 +92,17 @@ static int joins_to(const char *s, const char *end, const char *text, int prefix
  * given this program's whole command line, which MPI_INFO_ENV's "argv"
  * shows (Open MPI gives the arguments after "command" there, and
  * "command" itself when there are none). */
-static int first_arg(const char *cmdline, size_t len, const char *command, const char *argv_text)
+static int first_arg(const char *cmdline, size_t len, const char *argv_text)
 {
     const char *end = cmdline + len, *one = cmdline + strlen(cmdline) + 1;
-    int cut = strlen(argv_text) + 1 >= MPI_MAX_INFO_VAL;
+    char command[MPI_MAX_INFO_VAL + 1];
+    int cut = strlen(argv_text) + 1 >= MPI_MAX_INFO_VAL, flag = 0;
 
     if (argv_text[0] == '\0' || joins_to(one, end, argv_text, 0))
         return 1;
+    if (MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL, command, &flag) != MPI_SUCCESS ||
+        !flag)
+        command[0] = '\0';
     if (strcmp(argv_text, command) != 0 && joins_to(cmdline, end, argv_text, 0))
         return 0;
     if (cut && !joins_to(one, end, argv_text, 1) && joins_to(cmdline, end, argv_text, 1))
@@ -124,11 +128,31 @@ static int own_args(const char *fn, const char *cmdline, size_t len, int first, 
     return DMESH_SUCCESS;
 }
 
+/* Whether name is an executable file (a name without '/': in PATH, where
+ * MPI_Comm_spawn looks for it too). */
+static int executable(const char *name)
+{
+    char path[PATH_MAX];
+    const char *dirs = getenv("PATH"), *d;
+
+    if (strchr(name, '/') != NULL)
+        return access(name, X_OK) == 0;
+    for (d = dirs; d != NULL && *d != '\0'; d += strcspn(d, ":") + (d[strcspn(d, ":")] == ':')) {
+        int n = (int)strcspn(d, ":");
+        if (snprintf(path, sizeof(path), "%.*s/%s", n, n > 0 ? d : ".", name) <
+                (int)sizeof(path) &&
+            access(path, X_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The command that started this program: MPI_INFO_ENV's "command" (a
  * wrapper stays in the chain; a relative path is taken from the launch's
- * "wdir", so that a chdir since does not lose it), else the running
- * executable. */
-static int own_command(const char *fn, char *cmd, size_t size)
+ * "wdir", so that a chdir since does not lose it) where it names an
+ * executable from here, else the running executable (Open MPI 4 gives the
+ * command's last component only). */
+static int own_command(const char *fn, char *cmd, size_t size, int *from_mpi)
 {
     char val[MPI_MAX_INFO_VAL + 1], wdir[MPI_MAX_INFO_VAL + 1];
     int flag = 0, wflag = 0;
@@ -143,7 +167,8 @@ static int own_command(const char *fn, char *cmd, size_t size)
             snprintf(cmd, size, "%s/%s", wdir, val);
         else
             snprintf(cmd, size, "%s", val);
-        return DMESH_SUCCESS;
+        if ((*from_mpi = executable(cmd)) != 0)
+            return DMESH_SUCCESS;
     }
     n = readlink("/proc/self/exe", cmd, size - 1);
     if (n > 0 && (size_t)n < size - 1) {
@@ -185,7 +210,7 @@ int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_I
 {
     char argv_text[MPI_MAX_INFO_VAL + 1];
     size_t len = 0, size = PATH_MAX + MPI_MAX_INFO_VAL + 2;
-    int flag = 0, named;
+    int flag = 0, named, from_mpi = 0;
 
     memset(p, 0, sizeof(*p));
     p->cmd = (char *)command;
@@ -197,13 +222,14 @@ int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_I
     p->cmd = p->cmdbuf;
     named = dmesh_options_respawn_command(info, p->cmdbuf);
     if (!named)
-        DMESH_TRY(own_command(fn, p->cmdbuf, size));
+        DMESH_TRY(own_command(fn, p->cmdbuf, size, &from_mpi));
     if (argv != MPI_ARGV_NULL)
         return DMESH_SUCCESS;
     if (!read_cmdline(&p->cmdline, &len))
         return info_args(fn, p);
-    if (named || MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, argv_text, &flag) !=
+    /* a wrapper is known only where the command is the MPI's */
+    if (!from_mpi || MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, argv_text, &flag) !=
                      MPI_SUCCESS || !flag)
         argv_text[0] = '\0';
-    return own_args(fn, p->cmdline, len, first_arg(p->cmdline, len, p->cmd, argv_text), p);
+    return own_args(fn, p->cmdline, len, first_arg(p->cmdline, len, argv_text), p);
 }

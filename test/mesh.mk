@@ -45,6 +45,15 @@ EXTRA_DIST += test/leak-report.sh
 
 TESTS += test/test_mesh_valgrind-np1.mpi test/test_mesh_valgrind-np2.mpi
 
+# Mesh handles under MPI_THREAD_MULTIPLE: threads reading and freeing
+# copies of one handle while others make meshes (lib/handle.h).
+check_PROGRAMS += test/test_handle_threads
+test_test_handle_threads_SOURCES = test/test_handle_threads.c
+test_test_handle_threads_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_handle_threads_CFLAGS = $(AM_CFLAGS) -pthread
+test_test_handle_threads_LDADD = lib/libdmesh.la -lpthread
+TESTS += test/test_handle_threads-np1.mpi
+
 # Its own copy of lib/backend.c, whose table lists test/backend_dup.c's
 # backend: the rest of the library comes from libdmesh_core unchanged.
 check_PROGRAMS += test/test_backend

@@ -5,7 +5,8 @@
 #   1. plain: dmesh_join without a parent, dmesh_respawn without fault
 #      tolerance, bad arguments of dmesh_grow.
 #   2. foreign: a child of a plain MPI_Comm_spawn calls dmesh_join and gets
-#      DMESH_ERR_ARG within its dmesh_timeout (2 s), no hang.
+#      DMESH_ERR_TIMEOUT after its dmesh_timeout (2 s) while the parent is
+#      silent, DMESH_ERR_ARG once the parent sent a message of its own.
 #   3. grow: each dimension of a 2-D mesh grows by one index (2 -> 4
 #      processes at NP 2, 4 -> 6 at NP 4); an MPI that refuses to spawn
 #      (DMESH_ERR_SPAWN) skips these with its reason.
@@ -82,7 +83,7 @@ done
 # MPI_MAX_INFO_VAL; and through a wrapper that sets a variable and execs
 # the program: np - 1 survivors and the new process must pass.
 args_case() {
-    "$MPIRUN" "$np" "$@" >"$log.1" 2>&1
+    DMESH_FINALIZE_BOUND=5 "$MPIRUN" "$np" "$@" >"$log.1" 2>&1
     rc=$?
     cat "$log.1" >>"$log"
     ok=$(grep -ac '^test_respawn_args: passed' "$log.1")

@@ -19,7 +19,8 @@
  *       barrier, dmesh_respawn (the program itself, from MPI_INFO_ENV), then
  *       check; and a respawn of the respawned mesh with nothing failed
  *   test_respawn foreign   a plain MPI_Comm_spawn's child calls dmesh_join:
- *       DMESH_ERR_ARG within dmesh_timeout (2 s), no hang
+ *       DMESH_ERR_TIMEOUT after dmesh_timeout (2 s) while the parent sends
+ *       nothing, then DMESH_ERR_ARG once it sent a message of its own; no hang
  *   test_respawn plain     without a parent: dmesh_join is DMESH_ERR_ARG;
  *       without fault tolerance dmesh_respawn is DMESH_ERR_UNSUPPORTED;
  *       bad arguments of dmesh_grow are DMESH_ERR_ARG on every rank
@@ -269,11 +270,22 @@ static int child(int argc, char **argv)
         MPI_Comm parent;
         MPI_Info_create(&info);
         MPI_Info_set(info, "dmesh_timeout", "2");
+        /* a parent that sends nothing: it cannot be told from dmesh's
+         * parents that are late, DMESH_ERR_TIMEOUT */
+        rc = dmesh_join(info, &reason, &comm, &mesh);
+        CHECK(rc == DMESH_ERR_TIMEOUT && comm == MPI_COMM_NULL && mesh == DMESH_NULL,
+              "dmesh_join under a silent foreign parent: %d (%s)", rc, dmesh_last_error());
+        /* one that sends a message of its own: not dmesh's, DMESH_ERR_ARG */
+        MPI_Comm_get_parent(&parent);
+        MPI_Send(&failures, 1, MPI_INT, 0, 2, parent);
         rc = dmesh_join(info, &reason, &comm, &mesh);
         MPI_Info_free(&info);
         CHECK(rc == DMESH_ERR_ARG && comm == MPI_COMM_NULL && mesh == DMESH_NULL,
               "dmesh_join under a foreign parent: %d (%s)", rc, dmesh_last_error());
-        MPI_Comm_get_parent(&parent);
+        {
+            long theirs = 0;
+            MPI_Recv(&theirs, 1, MPI_LONG, 0, 5, parent, MPI_STATUS_IGNORE);
+        }
         MPI_Send(&failures, 1, MPI_INT, 0, 1, parent);
         MPI_Comm_disconnect(&parent);
         return failures != 0;
@@ -457,6 +469,9 @@ static int case_foreign(MPI_Comm world, const char *cmd)
     if (rc != MPI_SUCCESS)
         return 77; /* this MPI does not spawn here: test_respawn plain covers the rest */
     if (rank == 0) {
+        long mine = 42;
+        MPI_Recv(&got, 1, MPI_INT, 0, 2, ic, MPI_STATUS_IGNORE); /* its first join is over */
+        MPI_Send(&mine, 1, MPI_LONG, 0, 5, ic);
         MPI_Recv(&got, 1, MPI_INT, 0, 1, ic, MPI_STATUS_IGNORE);
         CHECK(got == 0, "the foreign child's checks failed (%d)", got);
     }
