@@ -246,6 +246,9 @@ int main(int argc, char **argv)
     state_t s;
 
     MPI_Init(&argc, &argv);
+    /* a write to a dead peer's socket must not end a survivor (SIGPIPE's
+     * default action): under fault tolerance it is a failure to repair */
+    signal(SIGPIPE, SIG_IGN);
     memset(&s, 0, sizeof(s));
     s.gnx = argc > 1 ? atoi(argv[1]) : 96;
     s.gny = argc > 2 ? atoi(argv[2]) : 80;

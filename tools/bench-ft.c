@@ -167,6 +167,26 @@ static void shrink_after_failure(const bench_args_t *a, MPI_Comm comm, int rank,
     MPI_Comm_free(&survivors);
 }
 
+/* Every part is bounded: a process still in one BENCH_FT_BOUND seconds
+ * after it began says so and ends, so that a run always ends (Open MPI
+ * 5.0.7 can leave processes inside MPI after a failure: user guide). */
+#define BENCH_FT_BOUND 300
+static void part_stuck(int sig)
+{
+    static const char msg[] = "dmesh-bench --ft: a part did not end within 300 s: ended\n";
+    ssize_t w = write(2, msg, sizeof(msg) - 1);
+
+    (void)sig;
+    (void)w;
+    _exit(3);
+}
+
+static void part_bound(void)
+{
+    signal(SIGALRM, part_stuck);
+    alarm(BENCH_FT_BOUND);
+}
+
 /* The arguments of a process started in rep `rep` by `variant` (0:
  * dmesh_respawn, 1: the tutorial's replace): BENCH_CHILD, variant, rep,
  * reps, ndims, shape... (static storage). */
@@ -196,9 +216,9 @@ static char **child_argv(const bench_args_t *a, int variant, int rep)
  * old order. */
 static void tutorial_replace(MPI_Comm comm, char **argv, MPI_Comm *out)
 {
-    MPI_Comm shr, ic, merged;
+    MPI_Comm shr, ic = MPI_COMM_NULL, merged;
     MPI_Group g_old, g_shr;
-    int size, nshr, r, rank, *in, *at, k = 0;
+    int size, nshr, r, rank, *in, *at, k = 0, rc, flag;
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -206,9 +226,22 @@ static void tutorial_replace(MPI_Comm comm, char **argv, MPI_Comm *out)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     dmesh_ulfm_revoke(comm);
-    dmesh_ulfm_shrink(comm, &shr);
-    MPI_Comm_size(shr, &nshr);
-    MPI_Comm_spawn(exe, argv, size - nshr, MPI_INFO_NULL, 0, shr, &ic, MPI_ERRCODES_IGNORE);
+    /* as the tutorial's MPIX_Comm_replace: the spawn's outcome is agreed
+     * over the survivors, and a spawn that failed somewhere is done again
+     * on a new shrink, so that no survivor goes on alone */
+    for (;;) {
+        dmesh_ulfm_shrink(comm, &shr);
+        MPI_Comm_size(shr, &nshr);
+        rc = MPI_Comm_spawn(exe, argv, size - nshr, MPI_INFO_NULL, 0, shr, &ic,
+                            MPI_ERRCODES_IGNORE);
+        flag = rc == MPI_SUCCESS;
+        dmesh_ulfm_agree(shr, &flag);
+        if (flag)
+            break;
+        if (rc == MPI_SUCCESS)
+            MPI_Comm_free(&ic);
+        MPI_Comm_free(&shr);
+    }
     in = malloc(2 * (size_t)size * sizeof(int));
     at = in + size;
     for (r = 0; r < size; r++)
@@ -330,6 +363,8 @@ int bench_ft_child(int argc, char **argv)
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    signal(SIGPIPE, SIG_IGN);
+    part_bound();
     memset(&a, 0, sizeof(a));
     if (argc < 6)
         return 2;
@@ -378,6 +413,9 @@ void bench_ft_finalize(void)
 
 int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size)
 {
+    /* a write to a dead peer's socket must not end a survivor */
+    signal(SIGPIPE, SIG_IGN);
+    part_bound();
     if (!dmesh_ulfm_enabled(comm)) {
         if (rank == 0)
             printf("dmesh-bench --ft: fault tolerance is off: %s\n", dmesh_ulfm_how());
@@ -391,6 +429,7 @@ int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size)
         printf(", medians of %d reps, slowest rank\n", a->reps);
     fflush(stdout);
     agreement_cost(a, comm, rank);
+    part_bound();
     /* dmesh_shrink revokes the private duplicate of the communicator the
      * mesh was made from: each part shrinks meshes of a duplicate of its own */
     {
@@ -400,6 +439,7 @@ int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size)
         shrink_cost(a, dup, rank);
         MPI_Comm_free(&dup);
     }
+    part_bound();
     if (size > 1 && a->shape[0] > 1) {
         MPI_Comm whole;
         MPI_Comm_dup(comm, &whole);
@@ -416,6 +456,7 @@ int bench_ft_after_respawn(const bench_args_t *a, MPI_Comm comm)
 
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
+    part_bound();
     shrink_after_failure(a, comm, rank, size);
     MPI_Comm_free(&comm);
     return 0;

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# respawn-counts.sh BUILD [RUNS]: how often examples/heat_respawn comes back
+# whole, as users run it, at 8 ranks under mpiexec --with-ft ulfm (Open MPI
+# 5; run inside the Debian 13 chroot, in a build of this tree). Not run by
+# make check: its counts are the ones doc/performance.md reports. Cases:
+#   noargs    no arguments (the example's own problem), one kill (20 runs)
+#   wrapper   through a launch wrapper (test/respawn-wrap.sh), one kill (10)
+#   two       two processes of the first launch, one after the other (20)
+#   again     a process, then the process that replaced it (20)
+# RUNS (default as above) overrides every case's count. Each run is bounded
+# (120 s); a run ends well when mpiexec exits 0, the recoveries are the
+# kills and the residual and field are the clean run's. Prints, per case,
+# "k of n" that ended well, that ended at all, and that reached dmesh's
+# MPI_Finalize bound (DMESH_FINALIZE_BOUND, 10 s here).
+set -u
+build=$1
+runs=${2:-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+prog=$build/examples/heat_respawn
+np=8
+export DMESH_FINALIZE_BOUND=10
+launch() { timeout -k 5 120 mpiexec --with-ft ulfm --map-by :oversubscribe --mca coll ^han -n $np "$@"; }
+final() { grep -a -E '^(iteration [0-9]+: residual|field: )' "$1"; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+launch "$prog" >"$out/ref" 2>&1
+final "$out/ref" >"$out/want"
+[ -s "$out/want" ] || { echo "respawn-counts: the clean run printed no field"; cat "$out/ref"; exit 1; }
+
+# count NAME N KILLS WANT_RECOVERIES [wrap]
+count() {
+    local name=$1 n=${runs:-$2} kills=$3 rec=$4 how=${5:-} i ok=0 ended=0 bounded=0 rc
+    local start=$SECONDS
+    for ((i = 0; i < n; i++)); do
+        # the killed rank goes round (R), and another one (S)
+        local k=${kills//R/$(((i % (np - 1)) + 1))}
+        k=${k//S/$((((i + 3) % (np - 1)) + 1))}
+        if [ "$how" = wrap ]; then
+            DMESH_EXAMPLE_KILLS=$k launch "$top/test/respawn-wrap.sh" "$prog" >"$out/run" 2>&1
+        else
+            DMESH_EXAMPLE_KILLS=$k launch "$prog" >"$out/run" 2>&1
+        fi
+        rc=$?
+        [ $rc -eq 124 ] || [ $rc -eq 137 ] || ended=$((ended + 1))
+        grep -aq 'MPI_Finalize did not return' "$out/run" && bounded=$((bounded + 1))
+        final "$out/run" >"$out/got"
+        if [ $rc -eq 0 ] && cmp -s "$out/want" "$out/got" &&
+            grep -aq "^heat_respawn: $rec recoveries" "$out/run"; then
+            ok=$((ok + 1))
+        else
+            echo "respawn-counts: $name run $i (kills $k): mpiexec exit $rc" >&2
+            tail -n 15 "$out/run" >&2
+        fi
+    done
+    echo "respawn-counts: $name: $ok of $n right and ended well, $ended of $n ended, $bounded of $n reached the MPI_Finalize bound ($((SECONDS - start)) s)"
+}
+
+count noargs 20 "R:50" 1
+count wrapper 10 "R:50" 1 wrap
+count two 20 "R:50,S:120" 2
+count again 20 "R:50,R:120" 2
