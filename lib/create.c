@@ -42,8 +42,7 @@ int dmesh_creation_run(dmesh_creation_t *c, int err)
         if (err == DMESH_ERR_MISMATCH && c->over != MPI_COMM_NULL) {
             int rank = 0;
             MPI_Comm_rank(c->over, &rank);
-            err = dmesh_error_agreed(dmesh_request_explain(c->over, &c->request, c->fn),
-                                     rank == 0);
+            err = dmesh_error_agreed(dmesh_request_explain(c->over, &c->request, c->fn), rank == 0);
         }
     }
     if (err == DMESH_SUCCESS && ops->make != NULL)

@@ -287,9 +287,9 @@ enum {
 };
 
 static const char *const env_names[ENV_COUNT] = {
-    "DMESH_CHECK", "DMESH_COMM_CREATE", "DMESH_DEVICE", "DMESH_TIMEOUT",
-    "DMESH_DEBUG", "DMESH_STRICT",      "DMESH_NODE",        "DMESH_RESPAWN_COMMAND",
-    "DMESH_FINALIZE_BOUND"};
+    "DMESH_CHECK",   "DMESH_COMM_CREATE",     "DMESH_DEVICE",
+    "DMESH_TIMEOUT", "DMESH_DEBUG",           "DMESH_STRICT",
+    "DMESH_NODE",    "DMESH_RESPAWN_COMMAND", "DMESH_FINALIZE_BOUND"};
 
 const char *const dmesh_node_rule_names[DMESH_NODE_RULES] = {"auto", "shared", "host"};
 

@@ -445,8 +445,8 @@ static int read_plan(const char *buf, int len, int outputs_ok, join_plan_t *p, i
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     if (wrank >= p->nnew)
         return dmesh_error_set(DMESH_ERR_INTERNAL,
-                               "dmesh_join: %d new processes planned, this is number %d",
-                               p->nnew, wrank);
+                               "dmesh_join: %d new processes planned, this is number %d", p->nnew,
+                               wrank);
     *key = p->place[wrank];
     if (!outputs_ok)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: argument 'newcomm' or 'newmesh' is "

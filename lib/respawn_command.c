@@ -21,7 +21,6 @@
 #include "options.h"
 #include "respawn_command.h"
 
-
 void dmesh_program_free(dmesh_program_t *p)
 {
     free(p->cmdline);
@@ -139,8 +138,7 @@ static int executable(const char *name)
         return access(name, X_OK) == 0;
     for (d = dirs; d != NULL && *d != '\0'; d += strcspn(d, ":") + (d[strcspn(d, ":")] == ':')) {
         int n = (int)strcspn(d, ":");
-        if (snprintf(path, sizeof(path), "%.*s/%s", n, n > 0 ? d : ".", name) <
-                (int)sizeof(path) &&
+        if (snprintf(path, sizeof(path), "%.*s/%s", n, n > 0 ? d : ".", name) < (int)sizeof(path) &&
             access(path, X_OK) == 0)
             return 1;
     }
@@ -228,8 +226,9 @@ int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_I
     if (!read_cmdline(&p->cmdline, &len))
         return info_args(fn, p);
     /* a wrapper is known only where the command is the MPI's */
-    if (!from_mpi || MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, argv_text, &flag) !=
-                     MPI_SUCCESS || !flag)
+    if (!from_mpi ||
+        MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, argv_text, &flag) != MPI_SUCCESS ||
+        !flag)
         argv_text[0] = '\0';
     return own_args(fn, p->cmdline, len, first_arg(p->cmdline, len, argv_text), p);
 }

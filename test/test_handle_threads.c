@@ -92,8 +92,7 @@ static void check_read(uintptr_t h)
     __atomic_add_fetch(&reads, 1, __ATOMIC_RELAXED);
     if (rc == DMESH_SUCCESS && strcmp(name, names[kind_of(h)]) != 0) {
         __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
-        fprintf(stderr, "a handle read another mesh (%s, made as %s)\n", name,
-                names[kind_of(h)]);
+        fprintf(stderr, "a handle read another mesh (%s, made as %s)\n", name, names[kind_of(h)]);
     } else if (rc != DMESH_SUCCESS && rc != DMESH_ERR_ARG) {
         __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
         fprintf(stderr, "a read returned %d\n", rc);

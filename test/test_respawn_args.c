@@ -84,8 +84,8 @@ static void check_args(MPI_Comm comm, int argc, char **argv)
         memcpy(root, mine, (size_t)len);
     MPI_Bcast(root, len0, MPI_CHAR, 0, comm);
     CHECK(len == len0 && memcmp(root, mine, (size_t)len) == 0,
-          "rank %d: %d arguments, %d bytes (wrapped: %s); rank 0 has %d bytes", rank, argc - 1,
-          len, getenv("DMESH_TEST_WRAPPED") ? "yes" : "no", len0);
+          "rank %d: %d arguments, %d bytes (wrapped: %s); rank 0 has %d bytes", rank, argc - 1, len,
+          getenv("DMESH_TEST_WRAPPED") ? "yes" : "no", len0);
     free(root);
     free(mine);
 }

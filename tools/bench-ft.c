@@ -93,17 +93,41 @@ static void agreement_cost(const bench_args_t *a, MPI_Comm comm, int rank)
     free(off);
 }
 
+/* What a program writes instead of dmesh_shrink: MPIX_Comm_shrink, then
+ * dmesh_init on its result; the slowest rank's time. */
+static double shrink_by_hand(const bench_args_t *a, MPI_Comm comm)
+{
+    MPI_Comm shr = MPI_COMM_NULL;
+    dmesh_t m = DMESH_NULL;
+    double t, t0;
+    int err;
+
+    MPI_Barrier(comm);
+    t0 = MPI_Wtime();
+    dmesh_ulfm_shrink(comm, &shr);
+    err = dmesh_init(shr, "cpu", a->ndims, a->shape, bench_names(a->ndims), MPI_INFO_NULL, &m);
+    t = slowest(t0, shr);
+    if (err != DMESH_SUCCESS)
+        bench_die("dmesh_init after MPIX_Comm_shrink", err);
+    dmesh_free(&m);
+    MPI_Comm_free(&shr);
+    return t;
+}
+
 /* 2: dmesh_shrink with nothing failed, chained (each shrink revokes the
- * mesh it shrinks), against the first dmesh_init on the survivors. */
+ * mesh it shrinks), against the first dmesh_init on the survivors, and,
+ * alternating, against what a program writes instead (MPIX_Comm_shrink
+ * and dmesh_init on its result). */
 static void shrink_cost(const bench_args_t *a, MPI_Comm comm, int rank)
 {
     double *ts = malloc((size_t)a->reps * sizeof(*ts)), *ti = malloc((size_t)a->reps * sizeof(*ti));
+    double *th = malloc((size_t)a->reps * sizeof(*th));
     dmesh_t m = DMESH_NULL, next = DMESH_NULL;
     MPI_Comm survivors = MPI_COMM_NULL;
     double t;
     int err;
 
-    if (ts == NULL || ti == NULL)
+    if (ts == NULL || ti == NULL || th == NULL)
         bench_die("out of memory", DMESH_ERR_NOMEM);
     if ((err = dmesh_init(comm, "cpu", a->ndims, a->shape, bench_names(a->ndims), MPI_INFO_NULL,
                           &m)) != DMESH_SUCCESS)
@@ -118,16 +142,21 @@ static void shrink_cost(const bench_args_t *a, MPI_Comm comm, int rank)
         dmesh_free(&m);
         m = next;
         ti[i] = init_fresh(a, survivors, a->shape);
+        th[i] = shrink_by_hand(a, survivors);
         MPI_Comm_free(&survivors);
     }
     dmesh_free(&m);
     if (rank == 0) {
         double ms = bench_median(ts, a->reps), mi = bench_median(ti, a->reps);
+        double mh = bench_median(th, a->reps);
         printf("dmesh_init on the survivors (fresh)  %10.3f ms\n", 1e3 * mi);
         printf("dmesh_shrink, no process failed      %10.3f ms   ratio %.2f\n", 1e3 * ms, ms / mi);
+        printf("MPIX_Comm_shrink + dmesh_init        %10.3f ms\n", 1e3 * mh);
+        printf("dmesh_shrink against it              %10.3f ms   ratio %.2f\n", 1e3 * ms, ms / mh);
     }
     free(ts);
     free(ti);
+    free(th);
 }
 
 /* 4: a real failure, once: the last rank dies between two calls. */
@@ -232,8 +261,8 @@ static void tutorial_replace(MPI_Comm comm, char **argv, MPI_Comm *out)
     for (;;) {
         dmesh_ulfm_shrink(comm, &shr);
         MPI_Comm_size(shr, &nshr);
-        rc = MPI_Comm_spawn(exe, argv, size - nshr, MPI_INFO_NULL, 0, shr, &ic,
-                            MPI_ERRCODES_IGNORE);
+        rc =
+            MPI_Comm_spawn(exe, argv, size - nshr, MPI_INFO_NULL, 0, shr, &ic, MPI_ERRCODES_IGNORE);
         flag = rc == MPI_SUCCESS;
         dmesh_ulfm_agree(shr, &flag);
         if (flag)
