@@ -8,11 +8,12 @@
  * thread that waits DMESH_FINALIZE_BOUND seconds (default 60; 0 or "off":
  * never) and, if MPI_Finalize has not returned by then, says so on stderr,
  * flushes the program's streams and ends the process with status 0: the
- * program's work is done when it calls MPI_Finalize. A program that goes
- * on after MPI_Finalize returned is left alone: MPI_Finalized tells, asked
- * from a thread of its own (Open MPI's waits for a lock that MPI_Finalize
- * holds while it runs, so one that does not answer within a second says
- * that MPI_Finalize is still running). */
+ * program's work is done when it calls MPI_Finalize. The process is left
+ * alone once it exits (an atexit handler says so). MPI_Finalized cannot
+ * tell: Open MPI 5's says yes from the start of MPI_Finalize, Open MPI 4's
+ * waits for a lock that MPI_Finalize holds. A program that works on after
+ * MPI_Finalize for longer than the bound is ended too: it sets
+ * DMESH_FINALIZE_BOUND=off (or a longer bound). */
 #include "config.h"
 
 #include "api_impl.h"
@@ -20,6 +21,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,40 +31,12 @@
 static pthread_once_t arm_once = PTHREAD_ONCE_INIT;
 static double bound;
 
-/* 0: the probe has not returned; 1: MPI_Finalize is still running (or
- * has not started); 2: it has returned. */
-static int probe_state;
+/* Set when the process exits (atexit): MPI_Finalize has returned. */
+static int exiting;
 
-/* MPI_Finalized, which Open MPI makes wait for a lock that MPI_Finalize
- * holds while it runs: a probe that does not return says as much. */
-static void *probe(void *arg)
+static void at_exit(void)
 {
-    int done = 0;
-
-    (void)arg;
-    if (MPI_Finalized(&done) != MPI_SUCCESS)
-        done = 0;
-    __atomic_store_n(&probe_state, done ? 2 : 1, __ATOMIC_RELEASE);
-    return NULL;
-}
-
-/* Whether MPI_Finalize has returned, asked from another thread and given
- * a second to answer. */
-static int finalize_returned(void)
-{
-    struct timespec tick = {0, 10000000}; /* 10 ms */
-    pthread_attr_t a;
-    pthread_t t;
-    int i, started = 0;
-
-    if (pthread_attr_init(&a) != 0)
-        return 0;
-    if (pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0)
-        started = pthread_create(&t, &a, probe, NULL) == 0;
-    pthread_attr_destroy(&a);
-    for (i = 0; started && i < 100 && __atomic_load_n(&probe_state, __ATOMIC_ACQUIRE) == 0; i++)
-        nanosleep(&tick, NULL);
-    return __atomic_load_n(&probe_state, __ATOMIC_ACQUIRE) == 2;
+    __atomic_store_n(&exiting, 1, __ATOMIC_RELEASE);
 }
 
 static void *watch(void *arg)
@@ -77,7 +51,7 @@ static void *watch(void *arg)
     t.tv_nsec = (long)((bound - (double)t.tv_sec) * 1e9);
     while (nanosleep(&t, &t) != 0 && errno == EINTR)
         ;
-    if (finalize_returned())
+    if (__atomic_load_n(&exiting, __ATOMIC_ACQUIRE))
         return NULL;
     w = write(2, msg, sizeof(msg) - 1);
     (void)w;
@@ -107,7 +81,7 @@ static void arm(void)
     int keyval = MPI_KEYVAL_INVALID;
 
     bound = dmesh_options_finalize_bound();
-    if (bound > 0 &&
+    if (bound > 0 && atexit(at_exit) == 0 &&
         MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_finalize, &keyval, NULL) == MPI_SUCCESS)
         MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
 }

@@ -20,6 +20,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=$build/examples/heat_respawn
 np=8
 export DMESH_FINALIZE_BOUND=10
+# the spawned processes need free slots too: --map-by covers the first launch only
+export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
+# as test/mpirun.sh: IPv4 only between the processes (the chroot's TCP)
+export OMPI_MCA_btl_tcp_disable_family=6
 launch() { timeout -k 5 120 mpiexec --with-ft ulfm --map-by :oversubscribe --mca coll ^han -n $np "$@"; }
 final() { grep -a -E '^(iteration [0-9]+: residual|field: )' "$1"; }
 out=$(mktemp -d)
