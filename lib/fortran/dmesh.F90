@@ -86,7 +86,8 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_PROC_FAILED = 16  !< a process failed, or the universe was revoked
   integer, parameter, public :: DMESH_ERR_UNSUPPORTED = 17  !< no fault tolerance in the MPI or its launch
   integer, parameter, public :: DMESH_ERR_SPAWN = 18  !< the MPI or its launcher refused to start processes
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 19  !< one past the last error class
+  integer, parameter, public :: DMESH_ERR_DATA_LOST = 19  !< a process and every holder of its copy failed
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 20  !< one past the last error class
   !> @}
 
   !> \brief dmesh_shrink() dim value: keep every dimension's size.
