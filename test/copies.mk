@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# test/copies.mk: copies in memory (included by Makefile.am).
+#   test_copies_plan  the pure parts: partners, XOR sets and parity, the
+#                     version a restore gives back (every build)
+#   test_copies       store and restore without failures at 1, 2, 4 and 8
+#                     ranks: data round trips, versions, DMESH_COPIES_NONE,
+#                     agreed mismatches, partners against coordinates and
+#                     nodes, an XOR rebuild of a member whose copies go
+#   copies-npN        (test/copies.sh) the same program under mpiexec
+#                     --with-ft ulfm: a process killed, dmesh_respawn, the
+#                     state back bit for bit; a second kill right after the
+#                     restore; a process and its partner killed together:
+#                     DMESH_ERR_DATA_LOST everywhere
+check_PROGRAMS += test/test_copies_plan
+test_test_copies_plan_SOURCES = test/test_copies_plan.c
+test_test_copies_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
+test_test_copies_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_test_copies_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/test_copies_plan
