@@ -17,3 +17,13 @@ test_test_copies_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
 test_test_copies_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_test_copies_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_copies_plan
+check_PROGRAMS += test/test_copies
+test_test_copies_SOURCES = test/test_copies.c
+test_test_copies_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_copies_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_copies_LDADD = $(DMESH_TEST_LIBS)
+# no libtool wrapper: the new processes run the program itself (/proc/self/exe)
+test_test_copies_LDFLAGS = -no-install
+TESTS += test/copies-np1.mpi test/copies-np2.mpi test/copies-np4.mpi test/copies-np8.mpi
+EXTRA_DIST += test/copies.sh
+CLEANFILES += test/copies-np*.out

@@ -195,7 +195,7 @@ START_TEST(restore_xor)
     ck_assert_int_eq(src[1], DMESH_COPIES_SRC_PARITY);
     ck_assert_int_eq(src[6], DMESH_COPIES_SRC_PARITY);
     for (int r = 0; r < 8; r++)
-        ck_assert(refresh[r]); /* both sets make their parity anew */
+        ck_assert(refresh[r]);                    /* both sets make their parity anew */
     rec[3].own = rec[3].held = DMESH_COPIES_NONE; /* two in the first set */
     ck_assert_int_eq(dmesh_copies_plan_restore(&p, rec, &v, src, refresh), DMESH_ERR_DATA_LOST);
 }
