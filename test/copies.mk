@@ -27,3 +27,14 @@ test_test_copies_LDFLAGS = -no-install
 TESTS += test/copies-np1.mpi test/copies-np2.mpi test/copies-np4.mpi test/copies-np8.mpi
 EXTRA_DIST += test/copies.sh
 CLEANFILES += test/copies-np*.out
+# The Fortran bindings, both modules (test/fortran/test_copies_body.inc).
+if DMESH_HAVE_FORTRAN
+check_PROGRAMS += test/test_copies_fortran test/test_copies_f08
+test_test_copies_fortran_SOURCES = test/fortran/test_copies.F90 test/fortran/test_copies_body.inc
+test_test_copies_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_copies_f08_SOURCES = test/fortran/test_copies_f08.F90 test/fortran/test_copies_body.inc
+test_test_copies_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_copies_fortran_OBJECTS) $(test_test_copies_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/test_copies_body.inc
+TESTS += test/test_copies_fortran-np2.mpi test/test_copies_f08-np2.mpi
+endif

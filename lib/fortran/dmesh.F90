@@ -1315,6 +1315,7 @@ end module dmesh_base
 
 #include "dmesh_sim.inc"
 #include "dmesh_version.inc"
+#include "dmesh_copies.inc"
 
 ! The modules dmesh and dmesh_f08 differ only in their MPI handle types.
 ! Each is written as this table of C preprocessor macros and an include of
@@ -1348,6 +1349,7 @@ module dmesh
 #define DMESH_RESPAWN_S dmesh_respawn_int
 #define DMESH_GROW_S dmesh_grow_int
 #define DMESH_JOIN_S dmesh_join_int
+#define DMESH_COPIES_OPEN_S dmesh_copies_open_int
 #include "dmesh_handles.inc"
 end module dmesh
 
@@ -1370,5 +1372,6 @@ module dmesh_f08
 #define DMESH_RESPAWN_S dmesh_respawn_f08
 #define DMESH_GROW_S dmesh_grow_f08
 #define DMESH_JOIN_S dmesh_join_f08
+#define DMESH_COPIES_OPEN_S dmesh_copies_open_f08
 #include "dmesh_handles.inc"
 end module dmesh_f08
