@@ -244,7 +244,14 @@ static int case_plain(MPI_Comm comm)
     s.a[0] = -1.0;
     rc = dmesh_copies_restore(c, &n);
     CHECK(rc == DMESH_ERR_MISMATCH && s.a[0] == -1.0, "restore with another buffer: %d", rc);
-    dmesh_copies_free(&c);
+    {
+        dmesh_copies_t stale = c;
+        dmesh_copies_free(&c);
+        CHECK(c == DMESH_COPIES_NULL && dmesh_copies_store(stale, 10) == DMESH_ERR_ARG &&
+                  strstr(dmesh_last_error(), "freed or invalid copies handle") != NULL,
+              "a freed copies handle: %s", dmesh_last_error());
+        CHECK(dmesh_copies_free(&c) == DMESH_SUCCESS, "freeing DMESH_COPIES_NULL");
+    }
     /* along dim 0 by name: the next index of dim 0, same column */
     info = info_of("dmesh_copies_dim", "0", NULL, NULL);
     rc = dmesh_copies_open(mesh, "other", info, &d);
