@@ -19,6 +19,7 @@
 #include "hash.h"
 #include "mesh.h"
 #include "option_value.h"
+#include "ulfm.h"
 
 #define COPIES_MAGIC 0x646d636f70696573ull /* "dmcopies" */
 #define PACK_MAGIC 0x646d63707976ull
@@ -49,6 +50,24 @@ MPI_Comm dmesh_copies_raise_comm(dmesh_copies_t h)
         if (x == h)
             return x->raise;
     return MPI_COMM_NULL;
+}
+
+void dmesh_copies_universe_revoked(const void *u)
+{
+    for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
+        if (x->universe == u) {
+            if (x->set != MPI_COMM_NULL)
+                dmesh_ulfm_revoke(x->set);
+            if (x->comm != MPI_COMM_NULL)
+                dmesh_ulfm_revoke(x->comm);
+        }
+}
+
+void dmesh_copies_universe_gone(const void *u)
+{
+    for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
+        if (x->universe == u)
+            x->universe = NULL;
 }
 
 /* ---- the packed form: header, (id, bytes) per buffer, then the bytes ---- */
@@ -547,5 +566,6 @@ int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copie
         free(fresh);
         return err;
     }
+    c->universe = m->u;
     return attach(c, d, fresh, copies);
 }

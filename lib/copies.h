@@ -127,10 +127,19 @@ struct dmesh_copies_s {
                                communicator the mesh was made from: failures
                                are raised there */
     dmesh_copies_plan_t plan;
-    int me;     /* flat index */
-    int *ranks; /* the members as ranks of the mesh's communicator */
+    int me;               /* flat index */
+    int *ranks;           /* the members as ranks of the mesh's communicator */
+    const void *universe; /* of the mesh opened on (compared, never read) */
     struct dmesh_copies_s *next_live;
 };
+
+/* dmesh_revoke of universe u (universe_comms.c): the copies opened on its
+ * meshes are revoked too, so that a process blocked in their store or
+ * restore returns. */
+void dmesh_copies_universe_revoked(const void *u);
+
+/* Universe u goes (universe.c): its address is no longer the copies'. */
+void dmesh_copies_universe_gone(const void *u);
 
 /* The handle h checked (a freed or foreign one is DMESH_ERR_ARG, found
  * without reading it), with its copies; fn: the call. */
