@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "agree.h"
 #include "copies.h"
@@ -83,7 +84,23 @@ typedef struct {
     uint64_t bytes;
 } pack_entry_t;
 
-int dmesh_copies_pack(const dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+char *dmesh_copies_alloc(size_t n)
+{
+    void *p = NULL;
+
+    if (n < 2 * HUGE_PAGE)
+        return malloc(n > 0 ? n : 1);
+    if (posix_memalign(&p, HUGE_PAGE, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* a hint */
+#endif
+    return p;
+}
+
+int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len)
 {
     size_t n = sizeof(pack_head_t) + (size_t)d->nbufs * sizeof(pack_entry_t), at;
     pack_head_t h = {PACK_MAGIC, version, (uint64_t)d->nbufs, 0};
@@ -91,7 +108,7 @@ int dmesh_copies_pack(const dmesh_copies_data_t *d, int64_t version, char **copy
 
     for (int i = 0; i < d->nbufs; i++)
         n += d->bufs[i].bytes;
-    if ((p = malloc(n > 0 ? n : 1)) == NULL)
+    if ((p = dmesh_copies_alloc(n)) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM,
                                "dmesh_copies_store: no memory for a copy of %zu bytes", n);
     h.len = n;

@@ -152,7 +152,7 @@ MPI_Comm dmesh_copies_raise_comm(dmesh_copies_t h);
 
 /* Pack the registered buffers (with their ids and sizes) into a new
  * malloc'd copy; *len its bytes. */
-int dmesh_copies_pack(const dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len);
+int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len);
 
 /* DMESH_ERR_MISMATCH unless copy (of len bytes at least, maybe padded)
  * holds the registered ids and sizes; *len_out: its own length. */
@@ -164,6 +164,12 @@ int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy);
 
 /* Replace the slot by a new one (the old one freed). */
 void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n);
+
+/* n bytes for a copy (NULL when there is no memory); large ones aligned to
+ * and advised for huge pages: first touch of fresh memory costs a page
+ * fault per page, which dominated a new process's restore. */
+char *dmesh_copies_alloc(size_t n);
+
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s);
 
 #endif /* DMESH_COPIES_H */

@@ -81,7 +81,7 @@ static void *alloc(size_t n, int *err)
 {
     void *p = NULL;
 
-    if (*err == DMESH_SUCCESS && (p = malloc(n > 0 ? n : 1)) == NULL)
+    if (*err == DMESH_SUCCESS && (p = dmesh_copies_alloc(n)) == NULL)
         *err = dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", n);
     return p;
 }
@@ -117,7 +117,9 @@ static int store_partner(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, xfer_
         err = wait_all(q, e ? e : err);
         q->n = 0;
         n->held_len = theirs;
-        n->held = alloc(theirs, &err);
+        if (!err && (n->held = dmesh_copies_alloc(theirs)) == NULL)
+            err =
+                dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", (size_t)theirs);
     }
     if ((err = dmesh_agree(c->comm, hash, err, "dmesh_copies_store")) != DMESH_SUCCESS ||
         h == c->me)
@@ -141,7 +143,8 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
         err = dmesh_error_mpi(rc, "dmesh_copies_store: MPI_Allreduce");
     if (m > 1) {
         n->held_len = dmesh_copies_chunk_size(longest, m);
-        n->held = alloc(n->held_len, &err);
+        if (!err && (n->held = dmesh_copies_alloc(n->held_len)) == NULL)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", n->held_len);
         contrib = alloc((size_t)m * n->held_len, &err);
     }
     if ((err = dmesh_agree(c->comm, hash, err, "dmesh_copies_store")) == DMESH_SUCCESS && m > 1)

@@ -71,7 +71,7 @@ static void memory_of(dmesh_copies_t c, size_t bytes, double *between, double *p
     if (c->set != MPI_COMM_NULL)
         MPI_Comm_size(c->set, &m);
     *between = (double)(s->own_len + s->held_len) / (double)bytes;
-    *peak = 2 * *between +
+    *peak = (double)(2 * (s->own_len + s->held_len)) / (double)bytes +
             (c->plan.scheme == DMESH_COPIES_XOR ? m * (double)s->held_len : 0) / (double)bytes;
 }
 
@@ -90,17 +90,21 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
     dmesh_copies_get_partners(c, 1, &holder, &n);
     me = c->me;
     owner = c->ranks[dmesh_copies_owner(&c->plan, me)];
-    for (int r = 0; r < reps; r++) {
-        keep = malloc(bytes);
-        recv = malloc(bytes);
+    keep = malloc(bytes); /* the floor's buffers are touched once, before the reps */
+    recv = malloc(bytes);
+    memset(keep, 0, bytes);
+    memset(recv, 0, bytes);
+    for (int r = 0; r < reps; r++) { /* stores: the steady state of a program */
         fs[r] = floor_once(comm, data, keep, recv, bytes, holder, owner);
-        fr[r] = floor_once(comm, data, keep, recv, bytes, owner, holder);
-        free(keep);
-        free(recv);
         MPI_Barrier(comm);
         double t0 = MPI_Wtime();
         dmesh_copies_store(c, r + 1);
         st[r] = slowest(t0, comm);
+    }
+    memory_of(c, bytes, &between, &peak);
+    for (int r = 0; r < reps; r++) { /* a new process's restore, one per rep */
+        fr[r] = floor_once(comm, data, keep, recv, bytes, owner, holder);
+        double t0;
         old = c;
         if (rank == x)
             dmesh_copies_free(&c);
@@ -114,7 +118,8 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         dmesh_copies_restore(c, &ver);
         rs[r] = slowest(t0, comm);
     }
-    memory_of(c, bytes, &between, &peak);
+    free(keep);
+    free(recv);
     if (rank == 0) {
         double f1 = median(fs, reps), s1 = median(st, reps), f2 = median(fr, reps),
                r2 = median(rs, reps);
