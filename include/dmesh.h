@@ -67,7 +67,8 @@ enum dmesh_error {
     DMESH_ERR_PROC_FAILED = 16, /**< a process of the universe failed, or it was revoked */
     DMESH_ERR_UNSUPPORTED = 17, /**< the MPI or its launch offers no fault tolerance */
     DMESH_ERR_SPAWN = 18,       /**< the MPI or its launcher refused to start processes */
-    DMESH_ERR_LASTCODE = 19     /**< one past the last error class */
+    DMESH_ERR_DATA_LOST = 19,   /**< a process and every holder of its copy failed together */
+    DMESH_ERR_LASTCODE = 20     /**< one past the last error class */
 };
 
 #ifdef __cplusplus
@@ -1087,6 +1088,166 @@ DMESH_EXPORT int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh
  */
 DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[],
                             MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Copies in memory
+ * The other half of coming back whole: the state of each process, copied
+ * in the memory of other processes of the mesh, so that a process that
+ * dmesh_respawn() started in place of a failed one gets its predecessor's
+ * state back. A program opens its copies once (dmesh_copies_open()),
+ * registers the buffers that make up its state (dmesh_copies_add()),
+ * stores a version every few steps (dmesh_copies_store()) and, after a
+ * failure and dmesh_respawn() or dmesh_join(), opens the same name on the
+ * new mesh and calls dmesh_copies_restore().
+ *
+ * Two schemes (info key `dmesh_copies_scheme`):
+ * - `partner` (default): each process keeps its own copy and that of one
+ *   other member: the next member along the copies' dimension (a ring).
+ *   A version survives the loss of any set of processes that holds no
+ *   process together with its partner. Memory: twice the registered bytes
+ *   between stores, four times at the peak of a store.
+ * - `xor`: the members along the dimension form sets of k
+ *   (`dmesh_copies_group`, default 4; the last set takes the rest when
+ *   fewer than two would be left); each keeps its own copy and 1/(k-1) of
+ *   the set's parity (XOR), as SCR's XOR scheme does: one failure per set
+ *   is recovered.
+ *
+ * The copies' dimension (`dmesh_copies_dim`, a name or an index): by
+ * default the outermost dimension whose groups span more than one node (so
+ * that no node holds a process and its partner, when that dimension's
+ * groups have no two ranks on one node); on one node, the flattened
+ * mesh's next member.
+ *
+ * The copies are the process's, kept by name, not the mesh's: after
+ * dmesh_respawn() the survivors open the same name on the new mesh and
+ * find their copies and registered buffers there; a new process's copies
+ * start empty. Contiguous datatypes are copied with memcpy, others with
+ * MPI_Pack. Buffers are host memory, on a "cuda" mesh too: device memory
+ * is not supported yet (copy device state to a host buffer before a store
+ * and back after a restore).
+ * @{ */
+
+/** \brief Handle of a process's copies (opaque). */
+typedef struct dmesh_copies_s *dmesh_copies_t;
+/** \brief The null copies handle. */
+#define DMESH_COPIES_NULL ((dmesh_copies_t)0)
+/** \brief Version: nothing stored yet (dmesh_copies_restore()). */
+#define DMESH_COPIES_NONE (-1)
+
+/**
+ * \brief Open this process's copies called \p name on \p mesh.
+ *
+ * The first time the copies are empty. When the process opened \p name
+ * before (on the mesh that dmesh_respawn() replaced), its copies and
+ * registered buffers move to \p mesh and the old handle no longer works
+ * (free it with dmesh_copies_free()); a process that dmesh_respawn()
+ * started opens empty copies and registers its buffers, then calls
+ * dmesh_copies_restore().
+ * \param[in] mesh the mesh (a root mesh or one derived from it)
+ * \param[in] name the copies' name, at most DMESH_MAX_NAME - 1 bytes
+ * \param[in] info `dmesh_copies_dim`, `dmesh_copies_scheme` (`partner` or
+ *            `xor`), `dmesh_copies_group` (k for `xor`, >= 2), or
+ *            MPI_INFO_NULL. Processes that carry copies keep the dimension
+ *            their copies were stored along.
+ * \param[out] copies the handle (DMESH_COPIES_NULL on failure)
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, pointer, name or
+ *         info value; DMESH_ERR_NAME for an unknown dimension name;
+ *         DMESH_ERR_MISMATCH when the processes passed different names,
+ *         schemes, groups or dimensions; DMESH_ERR_PROC_FAILED,
+ *         DMESH_ERR_MPI, DMESH_ERR_NOMEM
+ * \note Collective over the communicator the mesh was made from (members
+ *       of the mesh and not, as dmesh_flatten()); every process returns the
+ *       same class. A process outside the mesh gets a handle whose store
+ *       and restore do nothing. The first call on a universe may find its
+ *       nodes (dmesh_get_dim_locality()).
+ */
+DMESH_EXPORT int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info,
+                                   dmesh_copies_t *copies);
+
+/**
+ * \brief Register buffer \p id of this process's state: \p count elements
+ *        of \p type at \p buf. The same \p id again replaces it.
+ * \param[in] copies the copies
+ * \param[in] id the buffer's number (>= 0), the same on the process that
+ *            replaces this one
+ * \param[in] buf the buffer (host memory), kept by the copies: it must stay
+ *            valid until it is replaced or the copies are freed
+ * \param[in] count number of elements (>= 0)
+ * \param[in] type any datatype MPI_Pack takes (a committed one); kept by
+ *            the copies: do not free it while registered
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, id, count or
+ *         type (a type that is not contiguous needs \p count <= INT_MAX);
+ *         DMESH_ERR_NOMEM
+ * \note Local.
+ */
+DMESH_EXPORT int dmesh_copies_add(dmesh_copies_t copies, int id, void *buf, MPI_Count count,
+                                  MPI_Datatype type);
+
+/**
+ * \brief Store version \p version of every registered buffer: here and at
+ *        its holders (the partner, or the XOR set's parity).
+ *
+ * All or nothing: the older version is dropped only once every process
+ * holds the new one.
+ * \param[in] copies the copies
+ * \param[in] version greater than the last version stored or restored
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or a version not
+ *         greater than the last; DMESH_ERR_MISMATCH when the processes
+ *         passed different versions; DMESH_ERR_PROC_FAILED when a process
+ *         failed during the call (the previous version stays the newest
+ *         whole one); DMESH_ERR_MPI, DMESH_ERR_NOMEM
+ * \note Collective over the mesh's members; every process returns the
+ *       same class.
+ */
+DMESH_EXPORT int dmesh_copies_store(dmesh_copies_t copies, int version);
+
+/**
+ * \brief Give every process's buffers the newest version that every member
+ *        can get back: its own copy, or for a process that replaced a
+ *        failed one, its predecessor's copy from the holders.
+ *
+ * Survivors roll back to that version too. On return redundancy is whole
+ * again: a new process holds the copies its predecessor held for others,
+ * so a failure right after the restore loses nothing.
+ * \param[in] copies the copies
+ * \param[out] version the version restored, DMESH_COPIES_NONE when nothing
+ *             was stored (buffers untouched)
+ * \return DMESH_SUCCESS; DMESH_ERR_DATA_LOST when a process and every
+ *         holder of its copy failed together (nothing restored, every
+ *         buffer untouched, on every process); DMESH_ERR_MISMATCH when the
+ *         registered ids or sizes differ from what was stored;
+ *         DMESH_ERR_PROC_FAILED when a process failed during the call;
+ *         DMESH_ERR_ARG, DMESH_ERR_MPI, DMESH_ERR_NOMEM
+ * \note Collective over the mesh's members; every process returns the
+ *       same class.
+ */
+DMESH_EXPORT int dmesh_copies_restore(dmesh_copies_t copies, int *version);
+
+/**
+ * \brief The processes holding this process's copy: its partner, or the
+ *        other members of its XOR set, as ranks of the communicator the
+ *        mesh was made from (ascending for `xor`).
+ * \param[in] copies the copies
+ * \param[in] maxranks capacity of \p ranks
+ * \param[out] ranks the ranks (may be NULL when \p maxranks is 0)
+ * \param[out] n how many there are (0 on a mesh of one member, or outside
+ *             the mesh); at most \p maxranks are written
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ * \note Local.
+ */
+DMESH_EXPORT int dmesh_copies_get_partners(dmesh_copies_t copies, int maxranks, int ranks[],
+                                           int *n);
+
+/**
+ * \brief Free a copies handle and, unless its name was opened again on
+ *        another mesh since, the process's copies of that name.
+ * \param[in,out] copies the handle; DMESH_COPIES_NULL afterwards
+ *                (DMESH_COPIES_NULL is accepted)
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ * \note Local.
+ */
+DMESH_EXPORT int dmesh_copies_free(dmesh_copies_t *copies);
 /** @} */
 
 #ifdef __cplusplus

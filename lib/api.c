@@ -15,6 +15,7 @@
 #include "dmesh_layout.h"
 
 #include "api_names.h"
+#include "copies.h"
 #include "error.h"
 #include "mesh_local.h"
 #include "raise.h"
@@ -323,6 +324,48 @@ int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const ar
 
     null_comm(err, newcomm);
     ON_MESH(mesh, null_mesh(err, newmesh));
+}
+
+/* Calls on copies raise on the handler of the communicator their mesh was
+ * made from (copies.h); dmesh_copies_free, and a handle that is not valid,
+ * on MPI_COMM_SELF's. */
+#define ON_COPIES(copies, call) ON_COMM(dmesh_copies_raise_comm(copies), call)
+
+static int null_copies(int err, dmesh_copies_t *out)
+{
+    if (err != DMESH_SUCCESS && out != NULL)
+        *out = DMESH_COPIES_NULL;
+    return err;
+}
+
+int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
+{
+    ON_MESH(mesh, null_copies(impl_dmesh_copies_open(mesh, name, info, copies), copies));
+}
+
+int dmesh_copies_add(dmesh_copies_t copies, int id, void *buf, MPI_Count count, MPI_Datatype type)
+{
+    ON_COPIES(copies, impl_dmesh_copies_add(copies, id, buf, count, type));
+}
+
+int dmesh_copies_store(dmesh_copies_t copies, int version)
+{
+    ON_COPIES(copies, impl_dmesh_copies_store(copies, version));
+}
+
+int dmesh_copies_restore(dmesh_copies_t copies, int *version)
+{
+    ON_COPIES(copies, impl_dmesh_copies_restore(copies, version));
+}
+
+int dmesh_copies_get_partners(dmesh_copies_t copies, int maxranks, int ranks[], int *n)
+{
+    ON_COPIES(copies, impl_dmesh_copies_get_partners(copies, maxranks, ranks, n));
+}
+
+int dmesh_copies_free(dmesh_copies_t *copies)
+{
+    ON_SELF(impl_dmesh_copies_free(copies));
 }
 
 const char *dmesh_error_string(int err)

@@ -54,7 +54,13 @@
     X(dmesh_shrink)                                                                                \
     X(dmesh_respawn)                                                                               \
     X(dmesh_join)                                                                                  \
-    X(dmesh_grow)
+    X(dmesh_grow)                                                                                  \
+    X(dmesh_copies_open)                                                                           \
+    X(dmesh_copies_add)                                                                            \
+    X(dmesh_copies_store)                                                                          \
+    X(dmesh_copies_restore)                                                                        \
+    X(dmesh_copies_get_partners)                                                                   \
+    X(dmesh_copies_free)
 
 #define DMESH_API_LAYOUT_NAMES(X)                                                                  \
     X(dmesh_axis_canonical)                                                                        \

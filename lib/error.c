@@ -56,6 +56,8 @@ static const char *const error_strings[DMESH_ERR_LASTCODE] = {
     [DMESH_ERR_PROC_FAILED] = "DMESH_ERR_PROC_FAILED: a process failed or the universe was revoked",
     [DMESH_ERR_UNSUPPORTED] = "DMESH_ERR_UNSUPPORTED: no fault tolerance in this MPI or launch",
     [DMESH_ERR_SPAWN] = "DMESH_ERR_SPAWN: the MPI or its launcher refused to start processes",
+    [DMESH_ERR_DATA_LOST] =
+        "DMESH_ERR_DATA_LOST: a process and every holder of its copy failed together",
 };
 
 const char *dmesh_error_string(int err)

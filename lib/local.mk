@@ -48,6 +48,9 @@ lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ft.h lib/ulfm.c lib/ulfm.h
 # and the program they start (respawn_command.c).
 lib_libdmesh_core_la_SOURCES += lib/respawn.c lib/respawn_plan.c lib/respawn.h \
 	lib/respawn_command.c lib/respawn_command.h lib/finalize_bound.c lib/finalize_bound.h
+# Copies in memory: the objects (copies.c), store and restore
+# (copies_xfer.c), and their pure parts (copies_plan.c).
+lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies_xfer.c lib/copies_plan.c lib/copies.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 

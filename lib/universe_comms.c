@@ -17,6 +17,7 @@
 #include "agree.h"
 #include "backend.h"
 #include "comm_mpi.h"
+#include "copies.h"
 #include "error.h"
 #include "fault.h"
 #include "handout.h"
@@ -429,6 +430,7 @@ int dmesh_universe_revoke(dmesh_universe_t *u)
      * private duplicate of its own (this one stays with its universes). */
     if (u->pcomm != NULL)
         dmesh_private_comm_detach(u->pcomm);
+    dmesh_copies_universe_revoked(u);
     u->revoked = 1;
     return err;
 }

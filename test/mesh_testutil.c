@@ -53,7 +53,7 @@ static const char *class_name(int rc)
         "DMESH_ERR_MPI",        "DMESH_ERR_NCCL",        "DMESH_ERR_CUDA",
         "DMESH_ERR_HWLOC",      "DMESH_ERR_NOMEM",       "DMESH_ERR_INTERNAL",
         "DMESH_ERR_TIMEOUT",    "DMESH_ERR_PROC_FAILED", "DMESH_ERR_UNSUPPORTED",
-        "DMESH_ERR_SPAWN"};
+        "DMESH_ERR_SPAWN",      "DMESH_ERR_DATA_LOST"};
 
     if (rc < 0 || rc >= (int)(sizeof(names) / sizeof(names[0])))
         return "(not an error class)";

@@ -30,7 +30,8 @@ program test_ft_fortran
   call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
   if (DMESH_ERR_PROC_FAILED /= 16 .or. DMESH_ERR_UNSUPPORTED /= 17 .or. &
-      DMESH_ERR_SPAWN /= 18 .or. DMESH_ERR_LASTCODE /= 19 .or. DMESH_KEEP_SHAPE >= 0) &
+      DMESH_ERR_SPAWN /= 18 .or. DMESH_ERR_DATA_LOST /= 19 .or. &
+      DMESH_ERR_LASTCODE /= 20 .or. DMESH_KEEP_SHAPE >= 0) &
     error stop "constants"
   call dmesh_init(MPI_COMM_WORLD, "cpu", [np / 2, 2], m, ierr, names=[character(len=2) :: "dp", "tp"])
   if (ierr /= DMESH_SUCCESS) error stop "init"

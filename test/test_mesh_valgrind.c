@@ -276,6 +276,13 @@ static int e_grow(dmesh_t h)
 {
     return dmesh_grow(h, 0, 1, NULL, NULL, MPI_INFO_NULL, &s_comm, &s_made);
 }
+static int e_copies_open(dmesh_t h)
+{
+    dmesh_copies_t c = (dmesh_copies_t)(void *)s_buf; /* must come back null */
+    int rc = dmesh_copies_open(h, "state", MPI_INFO_NULL, &c);
+
+    return c == DMESH_COPIES_NULL ? rc : -1;
+}
 static int e_free(dmesh_t h)
 {
     return dmesh_free(&h);
@@ -316,6 +323,7 @@ static const entry_t entries[] = {
     {"dmesh_shrink", e_shrink},
     {"dmesh_respawn", e_respawn},
     {"dmesh_grow", e_grow},
+    {"dmesh_copies_open", e_copies_open},
     {"dmesh_free", e_free},
 };
 

@@ -5,7 +5,8 @@
  *   bench-local.c  local operations in ns per call, memory of a live mesh
  *   bench-layout.c layout-only scale (no communicators) and memory model
  *   bench-pmpi.c   PMPI wrappers that attribute creation time (--profile)
- *   bench-ft.c     what fault tolerance costs (--ft, under ULFM) */
+ *   bench-ft.c     what fault tolerance costs (--ft, under ULFM)
+ *   bench-copies.c the copies in memory against the floor (--copies) */
 #ifndef DMESH_BENCH_H
 #define DMESH_BENCH_H
 
@@ -40,6 +41,8 @@ typedef struct {
     int json, csv, layout_only, create_only, profile;
     int nccl;        /* --nccl: the NCCL creation strategies side by side (bench-nccl.c) */
     int ft;          /* --ft: fault tolerance's costs (bench-ft.c) */
+    int copies;      /* --copies: the copies in memory against the floor (bench-copies.c) */
+    int copies_mib;  /* --copies-mib: one size instead of 16 and 256 MiB */
     long long world; /* layout-only world size */
 } bench_args_t;
 
@@ -124,6 +127,9 @@ void bench_nccl(const bench_args_t *a, MPI_Comm comm, int rank, const char *what
  * cost in dmesh_init, dmesh_shrink against dmesh_init on the survivors, then
  * once after a real failure (the last rank dies); rank 0 prints. Returns 1
  * when the run has no fault tolerance (nothing measured). */
+/* --copies (bench-copies.c): store and a new process's restore against the
+ * floor, and the copies' memory; prints on rank 0. */
+int bench_copies(const bench_args_t *a, MPI_Comm comm, int rank);
 int bench_ft(const bench_args_t *a, MPI_Comm comm, int rank, int size);
 /* The first argument of a process that --ft starts (bench-ft.c): it joins
  * the benchmark's reps (bench_ft_child, after MPI_Init) and returns the

@@ -7,7 +7,7 @@
 bin_PROGRAMS += tools/dmesh-bench
 tools_dmesh_bench_SOURCES = tools/dmesh-bench.c tools/bench.h tools/bench-create.c \
 	tools/bench-local.c tools/bench-layout.c tools/bench-pmpi.c tools/args.c tools/args.h \
-	tools/bench-nccl.c tools/bench-util.c tools/bench-ft.c
+	tools/bench-nccl.c tools/bench-util.c tools/bench-ft.c tools/bench-copies.c
 tools_dmesh_bench_LDADD = lib/libdmesh_core.la -lm
 
 # dmesh-bench-double (not installed): dmesh-bench with the NCCL and CUDA

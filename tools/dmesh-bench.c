@@ -30,21 +30,25 @@
 static void usage(FILE *f)
 {
     fprintf(
-        f, "usage: mpiexec -n N dmesh-bench [--shape 2,2,2] [--reps 20] [--warmup 3]\n"
-           "                   [--create-only] [--profile] [--json | --csv]\n"
-           "       mpiexec -n N dmesh-bench --nccl [--shape 2,2,2] [--reps 5]\n"
-           "       mpiexec --with-ft ulfm -n N dmesh-bench --ft [--shape 4,2] [--reps 10]\n"
-           "       dmesh-bench --layout-only [--world 1048576] [--json]\n"
-           "Times dmesh_init against one MPI_Comm_split per dim (baseline A) and one\n"
-           "MPI_Comm_create per group of every dim (baseline B, a new_group loop), then local\n"
-           "operations and memory. Each rep: MPI_Barrier, MPI_Wtime, max over ranks; the\n"
-           "report gives min and median over reps. The default shape factors N into up to 3 dims.\n"
-           "--create-only skips local operations; --profile attributes the creation time to\n"
-           "MPI calls (PMPI wrappers); --nccl compares the NCCL creation strategies\n"
-           "(init, split, scalable) of a cuda mesh; --ft times the failure-aware agreement\n"
-           "and dmesh_shrink against dmesh_init (the last rank dies at the end); --layout-only\n"
-           "decomposes every rank of a 4-D mesh of --world ranks without MPI and reports the\n"
-           "memory of a mesh at 2^10 and 2^20.\n");
+        f,
+        "usage: mpiexec -n N dmesh-bench [--shape 2,2,2] [--reps 20] [--warmup 3]\n"
+        "                   [--create-only] [--profile] [--json | --csv]\n"
+        "       mpiexec -n N dmesh-bench --nccl [--shape 2,2,2] [--reps 5]\n"
+        "       mpiexec --with-ft ulfm -n N dmesh-bench --ft [--shape 4,2] [--reps 10]\n"
+        "       mpiexec -n N dmesh-bench --copies [--copies-mib M] [--reps 5]\n"
+        "       dmesh-bench --layout-only [--world 1048576] [--json]\n"
+        "Times dmesh_init against one MPI_Comm_split per dim (baseline A) and one\n"
+        "MPI_Comm_create per group of every dim (baseline B, a new_group loop), then local\n"
+        "operations and memory. Each rep: MPI_Barrier, MPI_Wtime, max over ranks; the\n"
+        "report gives min and median over reps. The default shape factors N into up to 3 dims.\n"
+        "--create-only skips local operations; --profile attributes the creation time to\n"
+        "MPI calls (PMPI wrappers); --nccl compares the NCCL creation strategies\n"
+        "(init, split, scalable) of a cuda mesh; --ft times the failure-aware agreement\n"
+        "and dmesh_shrink against dmesh_init (the last rank dies at the end); --copies times\n"
+        "dmesh_copies_store and a new process's restore of 16 and 256 MiB per process\n"
+        "against MPI_Sendrecv + memcpy of the same bytes, and the copies' memory; --layout-only\n"
+        "decomposes every rank of a 4-D mesh of --world ranks without MPI and reports the\n"
+        "memory of a mesh at 2^10 and 2^20.\n");
 }
 
 static int parse_shape(const char *s, bench_args_t *a)
@@ -62,6 +66,7 @@ static int parse_flag(const char *s, bench_args_t *a)
                 : strcmp(s, "--profile") == 0     ? &a->profile
                 : strcmp(s, "--nccl") == 0        ? &a->nccl
                 : strcmp(s, "--ft") == 0          ? &a->ft
+                : strcmp(s, "--copies") == 0      ? &a->copies
                                                   : NULL;
     if (flag != NULL)
         *flag = 1;
@@ -82,6 +87,8 @@ static int parse_valued(const char *opt, const char *val, bench_args_t *a)
         a->warmup = (int)v;
     else if (strcmp(opt, "--world") == 0 && tool_parse_long(prog, opt, val, 16, INT_MAX, &v) == 0)
         a->world = v;
+    else if (strcmp(opt, "--copies-mib") == 0 && tool_parse_long(prog, opt, val, 1, 4096, &v) == 0)
+        a->copies_mib = (int)v;
     else
         return -1;
     return 0;
@@ -99,7 +106,8 @@ static int parse_args(int argc, char **argv, bench_args_t *a)
         if (parse_flag(argv[i], a))
             continue;
         if (strcmp(argv[i], "--shape") != 0 && strcmp(argv[i], "--reps") != 0 &&
-            strcmp(argv[i], "--warmup") != 0 && strcmp(argv[i], "--world") != 0)
+            strcmp(argv[i], "--warmup") != 0 && strcmp(argv[i], "--world") != 0 &&
+            strcmp(argv[i], "--copies-mib") != 0)
             return tool_unknown_option("dmesh-bench", argv[i]);
         if (i + 1 == argc)
             return tool_missing_value("dmesh-bench", argv[i]);
@@ -471,6 +479,12 @@ int main(int argc, char **argv)
         MPI_Comm_free(&comm);
         MPI_Finalize();
         return 0;
+    }
+    if (a.copies) {
+        int rc = bench_copies(&a, comm, r.rank);
+        MPI_Comm_free(&comm);
+        MPI_Finalize();
+        return rc;
     }
     if (a.ft) { /* a process dies at its end: errors return */
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);

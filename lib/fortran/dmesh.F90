@@ -86,7 +86,8 @@ module dmesh_base
   integer, parameter, public :: DMESH_ERR_PROC_FAILED = 16  !< a process failed, or the universe was revoked
   integer, parameter, public :: DMESH_ERR_UNSUPPORTED = 17  !< no fault tolerance in the MPI or its launch
   integer, parameter, public :: DMESH_ERR_SPAWN = 18  !< the MPI or its launcher refused to start processes
-  integer, parameter, public :: DMESH_ERR_LASTCODE = 19  !< one past the last error class
+  integer, parameter, public :: DMESH_ERR_DATA_LOST = 19  !< a process and every holder of its copy failed
+  integer, parameter, public :: DMESH_ERR_LASTCODE = 20  !< one past the last error class
   !> @}
 
   !> \brief dmesh_shrink() dim value: keep every dimension's size.
@@ -1314,6 +1315,7 @@ end module dmesh_base
 
 #include "dmesh_sim.inc"
 #include "dmesh_version.inc"
+#include "dmesh_copies.inc"
 
 ! The modules dmesh and dmesh_f08 differ only in their MPI handle types.
 ! Each is written as this table of C preprocessor macros and an include of
@@ -1347,6 +1349,7 @@ module dmesh
 #define DMESH_RESPAWN_S dmesh_respawn_int
 #define DMESH_GROW_S dmesh_grow_int
 #define DMESH_JOIN_S dmesh_join_int
+#define DMESH_COPIES_OPEN_S dmesh_copies_open_int
 #include "dmesh_handles.inc"
 end module dmesh
 
@@ -1369,5 +1372,6 @@ module dmesh_f08
 #define DMESH_RESPAWN_S dmesh_respawn_f08
 #define DMESH_GROW_S dmesh_grow_f08
 #define DMESH_JOIN_S dmesh_join_f08
+#define DMESH_COPIES_OPEN_S dmesh_copies_open_f08
 #include "dmesh_handles.inc"
 end module dmesh_f08

@@ -56,3 +56,11 @@ if DMESH_HAVE_FORTRAN
 lib_fortran_libdmesh_fortran_la_SOURCES += lib/fortran/dmesh_version.inc
 lib/fortran/dmesh.lo: lib/fortran/dmesh_version.inc
 endif
+
+# Copies in memory: the module dmesh_copies_base, included into dmesh.F90
+# and used by dmesh and dmesh_f08 (dmesh_copies_open is in dmesh_handles.inc).
+DMESH_FORTRAN_MODS += dmesh_copies_base.mod
+if DMESH_HAVE_FORTRAN
+lib_fortran_libdmesh_fortran_la_SOURCES += lib/fortran/dmesh_copies.inc lib/fortran/dmesh_copies_f.c
+lib/fortran/dmesh.lo: lib/fortran/dmesh_copies.inc
+endif

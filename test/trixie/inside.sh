@@ -33,7 +33,7 @@ faults)
     # NCCL the kill sweep covers the creation of NCCL communicators too,
     # against the test doubles (no GPU)
     set -- --enable-fault-injection DMESH_TEST_MAX_NP="${max_np:-8}"
-    tests=${tests:-test/test_ft_plan test/ft-np4.mpi test/ft-np8.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi}
+    tests=${tests:-test/test_ft_plan test/ft-np4.mpi test/ft-np8.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi test/test_copies_plan test/copies-np8.mpi}
     ;;
 mpich)
     dir=$top/_build-$label-mpich mpi="MPICH $(mpichversion | sed -n 's/^MPICH Version: *//p')"

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copies in memory (dmesh_copies_*): a process's state kept in the memory
+ * of other members of a mesh. copies.c holds the objects (the process's
+ * named copies, the handles that open them on a mesh, the packing of the
+ * registered buffers), copies_xfer.c the collective store and restore,
+ * copies_plan.c the pure parts: who holds whose copy, the XOR sets and
+ * their parity, and which version a restore can give every member. */
+#ifndef DMESH_COPIES_H
+#define DMESH_COPIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "dmesh.h"
+
+enum { DMESH_COPIES_PARTNER = 0, DMESH_COPIES_XOR = 1 };
+
+/* ---- pure: copies_plan.c ------------------------------------------------ */
+
+/* Where the copies of a mesh's members go: the members in row-major order
+ * of the mesh's shape (flat index), along dimension dim (-1: the flattened
+ * mesh). */
+typedef struct {
+    int ndims, shape[DMESH_MAX_DIMS];
+    int n;      /* members */
+    int dim;    /* -1: flattened */
+    int scheme; /* DMESH_COPIES_PARTNER or _XOR */
+    int k;      /* XOR set size */
+} dmesh_copies_plan_t;
+
+/* The default dimension: the outermost one of size > 1 whose locality
+ * (DMESH_LOCALITY_*) is not NODE; -1 when there is none. */
+int dmesh_copies_pick_dim(int ndims, const int shape[], const int kind[]);
+
+/* Partner: the member holding r's copy (r itself on a plan of one member
+ * along its dimension), and the member whose copy r holds. */
+int dmesh_copies_holder(const dmesh_copies_plan_t *p, int r);
+int dmesh_copies_owner(const dmesh_copies_plan_t *p, int r);
+
+/* XOR: r's set as members (ascending), *m of them (at most
+ * DMESH_COPIES_MAX_SET), and r's place in it. */
+#define DMESH_COPIES_MAX_SET 1024
+void dmesh_copies_set(const dmesh_copies_plan_t *p, int r, int members[], int *m, int *pos);
+
+/* XOR: the chunk of member j that the parity held by member i covers, in a
+ * set of m (i != j): a bijection of the others onto 0 .. m - 2 for each j. */
+static inline int dmesh_copies_chunk(int i, int j, int m)
+{
+    return (i - j - 1 + m) % m;
+}
+
+/* XOR: the chunk size (a multiple of 8 bytes) for the longest copy of a set
+ * of m members. */
+size_t dmesh_copies_chunk_size(size_t longest, int m);
+
+/* XOR: the contribution of member me (its copy of len bytes, chunks of c)
+ * to parity block i of a set of m (c bytes into out): its chunk for i, or
+ * zeros for i == me. */
+void dmesh_copies_contribution(const char *copy, size_t len, size_t c, int me, int i, int m,
+                               char *out);
+
+/* What each member holds, as a restore gathers it. */
+typedef struct {
+    int64_t own;      /* version of its own copy, DMESH_COPIES_NONE */
+    int64_t held;     /* partner: version of the copy it holds; xor: of its parity */
+    int64_t own_len;  /* bytes of its own copy */
+    int64_t held_len; /* partner: bytes of the copy it holds; xor: the chunk size */
+} dmesh_copies_record_t;
+
+enum {
+    DMESH_COPIES_SRC_SELF = 0, /* its own copy */
+    DMESH_COPIES_SRC_HOLDER,   /* partner: the copy its holder keeps */
+    DMESH_COPIES_SRC_PARITY,   /* xor: rebuilt from its set */
+    DMESH_COPIES_SRC_LOST
+};
+
+/* The restore of the n members of p holding rec: *version, the newest that
+ * every member can get back (DMESH_COPIES_NONE when none stored any);
+ * src[r] how member r gets it; refresh[r]: partner: r must receive the copy
+ * it holds for its owner again; xor: r's set computes its parity again.
+ * DMESH_ERR_DATA_LOST when some member can get back no version that the
+ * others can (src[] then marks the members without the newest one LOST);
+ * DMESH_ERR_NOMEM. */
+int dmesh_copies_plan_restore(const dmesh_copies_plan_t *p, const dmesh_copies_record_t rec[],
+                              int64_t *version, int src[], int refresh[]);
+
+/* ---- objects: copies.c -------------------------------------------------- */
+
+typedef struct {
+    int id;
+    void *buf;
+    MPI_Count count;
+    MPI_Datatype type;
+    size_t bytes; /* packed size */
+    int contiguous;
+} dmesh_copies_buf_t;
+
+/* One stored version as this process keeps it. */
+typedef struct {
+    int64_t version; /* DMESH_COPIES_NONE: nothing */
+    char *own;       /* this process's copy (copies.c's packed form) */
+    size_t own_len;
+    char *held;      /* partner: the copy held for its owner; xor: parity */
+    size_t held_len; /* partner: bytes; xor: the chunk size */
+    int64_t held_version;
+} dmesh_copies_slot_t;
+
+/* A process's copies of one name (kept by the process). */
+typedef struct dmesh_copies_data {
+    char name[DMESH_MAX_NAME];
+    dmesh_copies_buf_t *bufs; /* ascending ids */
+    int nbufs, capbufs;
+    dmesh_copies_slot_t slot;
+    int dim, scheme, k;          /* the plan they were stored with (dim -1: flattened) */
+    struct dmesh_copies_s *open; /* the handle that has them */
+    struct dmesh_copies_data *next;
+} dmesh_copies_data_t;
+
+struct dmesh_copies_s {
+    uint64_t magic;
+    dmesh_copies_data_t *d; /* NULL once opened again elsewhere */
+    MPI_Comm comm;          /* the members, by flat index; MPI_COMM_NULL outside */
+    MPI_Comm set;           /* xor: this member's set */
+    MPI_Comm raise;         /* MPI_COMM_SELF's duplicate with the handler of the
+                               communicator the mesh was made from: failures
+                               are raised there */
+    dmesh_copies_plan_t plan;
+    int me;               /* flat index */
+    int *ranks;           /* the members as ranks of the mesh's communicator */
+    const void *universe; /* of the mesh opened on (compared, never read) */
+    struct dmesh_copies_s *next_live;
+};
+
+/* dmesh_revoke of universe u (universe_comms.c): the copies opened on its
+ * meshes are revoked too, so that a process blocked in their store or
+ * restore returns. */
+void dmesh_copies_universe_revoked(const void *u);
+
+/* Universe u goes (universe.c): its address is no longer the copies'. */
+void dmesh_copies_universe_gone(const void *u);
+
+/* The handle h checked (a freed or foreign one is DMESH_ERR_ARG, found
+ * without reading it), with its copies; fn: the call. */
+int dmesh_copies_get(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c);
+
+/* Where the entry points raise a failure of a call on h: its private
+ * communicator with the user's handler, MPI_COMM_NULL (MPI_COMM_SELF) for a
+ * handle that is not valid. */
+MPI_Comm dmesh_copies_raise_comm(dmesh_copies_t h);
+
+/* Pack the registered buffers (with their ids and sizes) into a new
+ * malloc'd copy; *len its bytes. */
+int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len);
+
+/* DMESH_ERR_MISMATCH unless copy (of len bytes at least, maybe padded)
+ * holds the registered ids and sizes; *len_out: its own length. */
+int dmesh_copies_check(const dmesh_copies_data_t *d, const char *copy, size_t len, size_t *len_out);
+
+/* Copy a checked copy into the registered buffers (a copy made by
+ * dmesh_copies_pack from them). */
+int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy);
+
+/* Replace the slot by a new one (the old one freed). */
+void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n);
+
+/* n bytes for a copy (NULL when there is no memory); large ones aligned to
+ * and advised for huge pages: first touch of fresh memory costs a page
+ * fault per page, which dominated a new process's restore. */
+char *dmesh_copies_alloc(size_t n);
+
+void dmesh_copies_slot_free(dmesh_copies_slot_t *s);
+
+#endif /* DMESH_COPIES_H */

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dmesh_copies_store and dmesh_copies_restore: the collective moves of the
+ * copies (copies.h). Each follows the rule of collective paths: every step
+ * that can fail on some processes (an allocation, a transfer that meets a
+ * failed process) is followed by dmesh_agree over the members, and only
+ * then does a process change what it keeps. Buffers are allocated and
+ * agreed before any transfer, so that no process waits for a peer that
+ * could not post its receive. A store keeps the previous version until the
+ * agreement after the transfers; a restore computes from every member's
+ * versions (one MPI_Allgather) the newest version all can get back, the
+ * same plan on every process (copies_plan.c). */
+#include "config.h"
+
+#include "api_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "agree.h"
+#include "copies.h"
+#include "error.h"
+#include "hash.h"
+
+#define XFER_CHUNK ((size_t)1 << 30) /* bytes per message: counts are ints */
+#define TAG_COPY 7301
+
+/* Non-blocking transfers of one step. */
+typedef struct {
+    MPI_Request r[64];
+    int n;
+} xfer_t;
+
+static int post(xfer_t *q, int send, void *buf, size_t len, int peer, MPI_Comm comm, int err)
+{
+    size_t off = 0;
+
+    do {
+        int n = (int)(len - off < XFER_CHUNK ? len - off : XFER_CHUNK), rc;
+        if (q->n == (int)(sizeof(q->r) / sizeof(q->r[0])))
+            return err ? err : dmesh_error_set(DMESH_ERR_ARG, "copies: a copy over 16 GiB");
+        rc = send ? MPI_Isend((char *)buf + off, n, MPI_BYTE, peer, TAG_COPY, comm, &q->r[q->n])
+                  : MPI_Irecv((char *)buf + off, n, MPI_BYTE, peer, TAG_COPY, comm, &q->r[q->n]);
+        if (rc != MPI_SUCCESS)
+            return err ? err : dmesh_error_mpi(rc, "copies: a transfer");
+        q->n++;
+        off += (size_t)n;
+    } while (off < len);
+    return err;
+}
+
+/* Wait for every transfer; the first failure's class. */
+static int wait_all(xfer_t *q, int err)
+{
+    MPI_Status st[64];
+    int rc = MPI_Waitall(q->n, q->r, st);
+
+    if (rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < q->n; i++)
+            if (st[i].MPI_ERROR != MPI_SUCCESS && st[i].MPI_ERROR != MPI_ERR_PENDING) {
+                rc = st[i].MPI_ERROR;
+                break;
+            }
+    return err                 ? err
+           : rc == MPI_SUCCESS ? DMESH_SUCCESS
+                               : dmesh_error_mpi(rc, "copies: a transfer");
+}
+
+/* After a failed agreement: the transfers still pending end (the
+ * communicator was revoked) before their buffers go. */
+static void drain(xfer_t *q)
+{
+    for (int i = 0; i < q->n; i++)
+        if (q->r[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&q->r[i]);
+            MPI_Wait(&q->r[i], MPI_STATUS_IGNORE);
+        }
+    q->n = 0;
+}
+
+static void *alloc(size_t n, int *err)
+{
+    void *p = NULL;
+
+    if (*err == DMESH_SUCCESS && (p = dmesh_copies_alloc(n)) == NULL)
+        *err = dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", n);
+    return p;
+}
+
+/* XOR: the parity block of member pos of the set (m members) for its copy
+ * own (len bytes), chunks of c; par (c bytes) and contrib (m * c) given. */
+static int xor_parity(MPI_Comm set, int m, int pos, const char *own, size_t len, size_t c,
+                      char *contrib, char *par, int err)
+{
+    int rc;
+
+    if (err)
+        return err;
+    for (int i = 0; i < m; i++)
+        dmesh_copies_contribution(own, len, c, pos, i, m, contrib + (size_t)i * c);
+    rc = MPI_Reduce_scatter_block(contrib, par, (int)(c / 8), MPI_UINT64_T, MPI_BXOR, set);
+    return rc == MPI_SUCCESS ? DMESH_SUCCESS
+                             : dmesh_error_mpi(rc, "copies: MPI_Reduce_scatter_block");
+}
+
+/* ---- store --------------------------------------------------------------- */
+
+/* Partner: the lengths both ways, then (after the agreement) the copies. */
+static int store_partner(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, xfer_t *q, int err,
+                         uint64_t hash)
+{
+    int h = dmesh_copies_holder(&c->plan, c->me), o = dmesh_copies_owner(&c->plan, c->me);
+    uint64_t mine = n->own_len, theirs = 0;
+
+    if (h != c->me) {
+        int e = post(q, 0, &theirs, sizeof(theirs), o, c->comm, DMESH_SUCCESS);
+        e = post(q, 1, &mine, sizeof(mine), h, c->comm, e);
+        err = wait_all(q, e ? e : err);
+        q->n = 0;
+        n->held_len = theirs;
+        if (!err && (n->held = dmesh_copies_alloc(theirs)) == NULL)
+            err =
+                dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", (size_t)theirs);
+    }
+    if ((err = dmesh_agree(c->comm, hash, err, "dmesh_copies_store")) != DMESH_SUCCESS ||
+        h == c->me)
+        return err;
+    err = post(q, 0, n->held, n->held_len, o, c->comm, DMESH_SUCCESS);
+    err = post(q, 1, n->own, n->own_len, h, c->comm, err);
+    return wait_all(q, err);
+}
+
+/* XOR: the longest copy of the set sets the chunk; then the parity. */
+static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, uint64_t hash)
+{
+    int m = 1, pos = 0, rc;
+    uint64_t mine = n->own_len, longest = 0;
+    char *contrib = NULL;
+
+    MPI_Comm_size(c->set, &m);
+    MPI_Comm_rank(c->set, &pos);
+    rc = MPI_Allreduce(&mine, &longest, 1, MPI_UINT64_T, MPI_MAX, c->set);
+    if (rc != MPI_SUCCESS && !err)
+        err = dmesh_error_mpi(rc, "dmesh_copies_store: MPI_Allreduce");
+    if (m > 1) {
+        n->held_len = dmesh_copies_chunk_size(longest, m);
+        if (!err && (n->held = dmesh_copies_alloc(n->held_len)) == NULL)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", n->held_len);
+        contrib = alloc((size_t)m * n->held_len, &err);
+    }
+    if ((err = dmesh_agree(c->comm, hash, err, "dmesh_copies_store")) == DMESH_SUCCESS && m > 1)
+        err = xor_parity(c->set, m, pos, n->own, n->own_len, n->held_len, contrib, n->held, err);
+    free(contrib);
+    return err;
+}
+
+int dmesh_copies_store(dmesh_copies_t h, int version)
+{
+    struct dmesh_copies_s *c;
+    dmesh_copies_slot_t n = {DMESH_COPIES_NONE, NULL, 0, NULL, 0, DMESH_COPIES_NONE};
+    xfer_t q = {.n = 0};
+    int err = DMESH_SUCCESS;
+    uint64_t hash;
+
+    DMESH_TRY(dmesh_copies_get(h, __func__, &c));
+    if (c->comm == MPI_COMM_NULL)
+        return DMESH_SUCCESS; /* outside the mesh */
+    if (version < 0 || version <= c->d->slot.version)
+        err = dmesh_error_set(DMESH_ERR_ARG,
+                              "%s: version %d is not greater than the last one stored or "
+                              "restored (%lld)",
+                              __func__, version, (long long)c->d->slot.version);
+    if (!err)
+        err = dmesh_copies_pack(c->d, version, &n.own, &n.own_len);
+    hash = dmesh_hash(DMESH_HASH_INIT, &version, sizeof(version));
+    if (c->plan.scheme == DMESH_COPIES_PARTNER)
+        err = store_partner(c, &n, &q, err, hash);
+    else
+        err = store_xor(c, &n, err, hash);
+    err = dmesh_agree(c->comm, 0, err, "dmesh_copies_store");
+    if (err != DMESH_SUCCESS) { /* the previous version stays */
+        drain(&q);
+        free(n.own);
+        free(n.held);
+        return err;
+    }
+    n.version = n.held_version = version;
+    if (n.held == NULL)
+        n.held_version = DMESH_COPIES_NONE;
+    dmesh_copies_slot_set(&c->d->slot, &n);
+    return DMESH_SUCCESS;
+}
+
+/* ---- restore ------------------------------------------------------------- */
+
+/* What a restore moves to this process, allocated before the transfers. */
+typedef struct {
+    int64_t v; /* the version restored */
+    const dmesh_copies_record_t *rec;
+    const int *src, *refresh;
+    char *own; /* the copy received or rebuilt, NULL: its own */
+    size_t own_len;
+    char *held; /* the copy or parity held anew, NULL: kept */
+    size_t held_len;
+    char *scratch;    /* xor: the rebuild's and the parity's */
+    int m, pos, lost; /* xor: the set, this member's place, its rebuilt one (-1) */
+    int members[DMESH_COPIES_MAX_SET];
+} restore_t;
+
+static int partner_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
+{
+    int h = dmesh_copies_holder(&c->plan, c->me), o = dmesh_copies_owner(&c->plan, c->me);
+
+    if (t->src[c->me] == DMESH_COPIES_SRC_HOLDER) {
+        t->own_len = (size_t)t->rec[h].held_len;
+        t->own = alloc(t->own_len, &err);
+    }
+    if (t->refresh[c->me]) {
+        t->held_len = (size_t)t->rec[o].own_len;
+        t->held = alloc(t->held_len, &err);
+    }
+    return err;
+}
+
+static int partner_moves(struct dmesh_copies_s *c, restore_t *t, xfer_t *q)
+{
+    int h = dmesh_copies_holder(&c->plan, c->me), o = dmesh_copies_owner(&c->plan, c->me);
+    dmesh_copies_slot_t *s = &c->d->slot;
+    int err = DMESH_SUCCESS;
+
+    if (t->own != NULL)
+        err = post(q, 0, t->own, t->own_len, h, c->comm, err);
+    if (t->held != NULL)
+        err = post(q, 0, t->held, t->held_len, o, c->comm, err);
+    if (o != c->me && t->src[o] == DMESH_COPIES_SRC_HOLDER)
+        err = post(q, 1, s->held, (size_t)t->rec[c->me].held_len, o, c->comm, err);
+    if (h != c->me && t->refresh[h])
+        err = post(q, 1, s->own, (size_t)t->rec[c->me].own_len, h, c->comm, err);
+    return wait_all(q, err);
+}
+
+/* XOR: the set's chunk (from its members that hold the version's parity). */
+static size_t xor_chunk(const restore_t *t)
+{
+    size_t ch = 0;
+
+    for (int i = 0; i < t->m; i++)
+        if (t->rec[t->members[i]].held == t->v && (size_t)t->rec[t->members[i]].held_len > ch)
+            ch = (size_t)t->rec[t->members[i]].held_len;
+    return ch;
+}
+
+static int xor_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
+{
+    size_t ch;
+
+    dmesh_copies_set(&c->plan, c->me, t->members, &t->m, &t->pos);
+    t->lost = -1;
+    if (!t->refresh[c->me])
+        return err;
+    for (int i = 0; i < t->m; i++)
+        if (t->src[t->members[i]] == DMESH_COPIES_SRC_PARITY)
+            t->lost = i;
+    if ((ch = xor_chunk(t)) == 0) { /* no parity of the version: from the copies */
+        size_t longest = 0;
+        for (int i = 0; i < t->m; i++)
+            if ((size_t)t->rec[t->members[i]].own_len > longest)
+                longest = (size_t)t->rec[t->members[i]].own_len;
+        ch = dmesh_copies_chunk_size(longest, t->m);
+    }
+    t->held_len = ch;
+    t->held = alloc(ch, &err);
+    t->scratch = alloc((size_t)t->m * ch, &err);
+    if (t->lost == t->pos) {
+        t->own_len = (size_t)(t->m - 1) * ch;
+        t->own = alloc(t->own_len, &err);
+    }
+    return err;
+}
+
+/* XOR: the lost member's copy, then the set's parity anew. */
+static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
+{
+    dmesh_copies_slot_t *s = &c->d->slot;
+    size_t ch = t->held_len, len;
+    int err = DMESH_SUCCESS, rc, x = t->lost;
+    const char *own;
+
+    if (!t->refresh[c->me])
+        return err;
+    if (x >= 0) { /* slot chunk(i, x) of the sum: parity i and the others' chunks */
+        char *b = x == t->pos ? t->own : t->scratch;
+        int count = (int)((size_t)(t->m - 1) * ch / 8);
+        memset(b, 0, (size_t)(t->m - 1) * ch);
+        for (int i = 0; i < t->m && x != t->pos; i++) {
+            char *slot = b + (size_t)dmesh_copies_chunk(i, x, t->m) * ch;
+            if (i == t->pos)
+                memcpy(slot, s->held, ch);
+            else if (i != x)
+                dmesh_copies_contribution(s->own, s->own_len, ch, t->pos, i, t->m, slot);
+        }
+        if (x == t->pos)
+            rc = MPI_Reduce(MPI_IN_PLACE, b, count, MPI_UINT64_T, MPI_BXOR, x, c->set);
+        else
+            rc = MPI_Reduce(b, NULL, count, MPI_UINT64_T, MPI_BXOR, x, c->set);
+        if (rc != MPI_SUCCESS)
+            return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Reduce");
+    }
+    own = t->own != NULL ? t->own : s->own;
+    len = t->own != NULL ? t->own_len : s->own_len;
+    return xor_parity(c->set, t->m, t->pos, own, len, ch, t->scratch, t->held, err);
+}
+
+/* Every member's versions, and the plan made of them (the same on every
+ * member); DMESH_ERR_DATA_LOST names the members that lost the newest. */
+static int gather_plan(struct dmesh_copies_s *c, dmesh_copies_record_t *rec, int *src, int *refresh,
+                       int64_t *v, int err)
+{
+    dmesh_copies_slot_t *s = &c->d->slot;
+    dmesh_copies_record_t mine = {s->version, s->held_version, (int64_t)s->own_len,
+                                  (int64_t)s->held_len};
+    int rc = MPI_Allgather(&mine, 4, MPI_INT64_T, rec, 4, MPI_INT64_T, c->comm);
+
+    if (err)
+        return err;
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Allgather");
+    if ((err = dmesh_copies_plan_restore(&c->plan, rec, v, src, refresh)) == DMESH_ERR_DATA_LOST) {
+        int first = -1, count = 0;
+        for (int r = 0; r < c->plan.n; r++)
+            if (src[r] == DMESH_COPIES_SRC_LOST) {
+                first = first < 0 ? r : first;
+                count++;
+            }
+        return dmesh_error_set(DMESH_ERR_DATA_LOST,
+                               "dmesh_copies_restore: the copies of %d process%s (the first: "
+                               "rank %d) died with every holder of them; nothing restored",
+                               count, count == 1 ? "" : "es", first >= 0 ? c->ranks[first] : -1);
+    }
+    return err;
+}
+
+/* After the moves: this member's copy of the version checked against the
+ * registered buffers (*len: its length). */
+static int check_own(struct dmesh_copies_s *c, restore_t *t, int err)
+{
+    size_t len = 0;
+
+    if (err)
+        return err;
+    if (t->own != NULL) {
+        err = dmesh_copies_check(c->d, t->own, t->own_len, &len);
+        t->own_len = len;
+        return err;
+    }
+    return dmesh_copies_check(c->d, c->d->slot.own, c->d->slot.own_len, &len);
+}
+
+/* The agreed outcome: keep the version's copies, roll the buffers back. */
+static int commit(struct dmesh_copies_s *c, restore_t *t)
+{
+    dmesh_copies_slot_t n = c->d->slot;
+
+    if (t->own != NULL) {
+        n.own = t->own;
+        n.own_len = t->own_len;
+    }
+    if (t->held != NULL) {
+        n.held = t->held;
+        n.held_len = t->held_len;
+        n.held_version = t->v;
+    }
+    n.version = t->v;
+    dmesh_copies_slot_set(&c->d->slot, &n);
+    t->own = t->held = NULL;
+    return dmesh_copies_unpack(c->d, c->d->slot.own);
+}
+
+static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *refresh, int err)
+{
+    xfer_t q = {.n = 0};
+    int xor = c->plan.scheme == DMESH_COPIES_XOR;
+
+    t->src = src;
+    t->refresh = refresh;
+    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_restore")) != DMESH_SUCCESS)
+        return err; /* every member has its records' memory before the allgather */
+    err = gather_plan(c, (dmesh_copies_record_t *)t->rec, src, refresh, &t->v, err);
+    if (!err && t->v != DMESH_COPIES_NONE)
+        err = xor? xor_alloc(c, t, err) : partner_alloc(c, t, err);
+    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_restore")) != DMESH_SUCCESS ||
+        t->v == DMESH_COPIES_NONE)
+        return err;
+    err = xor? xor_moves(c, t) : partner_moves(c, t, &q);
+    err = check_own(c, t, err);
+    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_restore")) != DMESH_SUCCESS) {
+        drain(&q);
+        return err;
+    }
+    err = commit(c, t);
+    return dmesh_agree(c->comm, 0, err, "dmesh_copies_restore");
+}
+
+int dmesh_copies_restore(dmesh_copies_t h, int *version)
+{
+    struct dmesh_copies_s *c;
+    restore_t t;
+    dmesh_copies_record_t *rec;
+    int *src, *refresh, err = DMESH_SUCCESS;
+
+    DMESH_TRY(dmesh_copies_get(h, __func__, &c));
+    if (c->comm == MPI_COMM_NULL) { /* outside the mesh */
+        if (version != NULL)
+            *version = DMESH_COPIES_NONE;
+        return DMESH_SUCCESS;
+    }
+    memset(&t, 0, sizeof(t));
+    rec = malloc((size_t)c->plan.n * sizeof(*rec));
+    src = malloc(2 * (size_t)c->plan.n * sizeof(int));
+    refresh = src != NULL ? src + c->plan.n : NULL;
+    if (version == NULL)
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'version' is NULL", __func__);
+    else if (rec == NULL || src == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory for %d records", __func__, c->plan.n);
+    t.rec = rec;
+    err = restore_steps(c, &t, src, refresh, err);
+    free(t.own);
+    free(t.held);
+    free(t.scratch);
+    free(rec);
+    free(src);
+    if (err == DMESH_SUCCESS)
+        *version = (int)t.v;
+    return err;
+}

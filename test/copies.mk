@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# test/copies.mk: copies in memory (included by Makefile.am).
+#   test_copies_plan  the pure parts: partners, XOR sets and parity, the
+#                     version a restore gives back (every build)
+#   test_copies       store and restore without failures at 1, 2, 4 and 8
+#                     ranks: data round trips, versions, DMESH_COPIES_NONE,
+#                     agreed mismatches, partners against coordinates and
+#                     nodes, an XOR rebuild of a member whose copies go
+#   copies-npN        (test/copies.sh) the same program under mpiexec
+#                     --with-ft ulfm: a process killed, dmesh_respawn, the
+#                     state back bit for bit; a second kill right after the
+#                     restore; a process and its partner killed together:
+#                     DMESH_ERR_DATA_LOST everywhere
+check_PROGRAMS += test/test_copies_plan
+test_test_copies_plan_SOURCES = test/test_copies_plan.c
+test_test_copies_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
+test_test_copies_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_test_copies_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/test_copies_plan
+check_PROGRAMS += test/test_copies
+test_test_copies_SOURCES = test/test_copies.c
+test_test_copies_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_copies_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_copies_LDADD = $(DMESH_TEST_LIBS)
+# no libtool wrapper: the new processes run the program itself (/proc/self/exe)
+test_test_copies_LDFLAGS = -no-install
+TESTS += test/copies-np1.mpi test/copies-np2.mpi test/copies-np4.mpi test/copies-np8.mpi
+EXTRA_DIST += test/copies.sh
+CLEANFILES += test/copies-np*.out
+# The Fortran bindings, both modules (test/fortran/test_copies_body.inc).
+if DMESH_HAVE_FORTRAN
+check_PROGRAMS += test/test_copies_fortran test/test_copies_f08
+test_test_copies_fortran_SOURCES = test/fortran/test_copies.F90 test/fortran/test_copies_body.inc
+test_test_copies_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_copies_f08_SOURCES = test/fortran/test_copies_f08.F90 test/fortran/test_copies_body.inc
+test_test_copies_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_copies_fortran_OBJECTS) $(test_test_copies_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/test_copies_body.inc
+TESTS += test/test_copies_fortran-np2.mpi test/test_copies_f08-np2.mpi
+endif

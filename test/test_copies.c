@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copies in memory (doc/user-guide.md, "Copies in memory"):
+ *   test_copies plain   without failures: store and restore round trips of
+ *       a contiguous and a strided buffer, versions, DMESH_COPIES_NONE,
+ *       agreed errors (a version not greater, different versions,
+ *       different registered buffers), partners against the coordinates,
+ *       and for both schemes a member whose copies go (it frees them and
+ *       opens the name anew, as a new process does): restored from its
+ *       partner or rebuilt from its XOR set, redundancy whole again after
+ *       (its owner's copies go next), and a member lost with its partner:
+ *       DMESH_ERR_DATA_LOST on every process, buffers untouched.
+ *   test_copies respawn K S0 [S1]   under mpiexec --with-ft ulfm: a program
+ *       that stores every 2 steps; rank K dies at step 5; the survivors
+ *       respawn, every process opens and restores (version 4) and the run
+ *       ends with the clean run's state bit for bit.
+ *   test_copies again K S0 [S1]     the same, then the process whose copy
+ *       K's replacement must hold again dies right after the restore.
+ *   test_copies pair K S0 [S1]      K and the holder of its copy die
+ *       together: DMESH_ERR_DATA_LOST on every process.
+ * Prints "test_copies: CASE passed" on each process that passed. */
+#include "config.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "dmesh.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "test_copies: %s:%d: ", __FILE__, __LINE__);                           \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#define N 4099  /* doubles of state: not a multiple of anything */
+#define NV 64   /* ints of the strided buffer (every other one registered) */
+#define STEPS 8 /* of the fault cases */
+#define NAME "state"
+
+typedef struct {
+    double a[N];
+    int v[2 * NV];
+} state_t;
+
+static MPI_Datatype strided; /* NV ints, every other one */
+
+/* One step of the computation, deterministic per rank. */
+static void compute(state_t *s, int rank, int step)
+{
+    for (int i = 0; i < N; i++)
+        s->a[i] = s->a[i] * 0.999 + (double)(rank * 7 + i % 13 + step);
+    for (int i = 0; i < NV; i++)
+        s->v[2 * i] += rank + step * i;
+}
+
+static void fill(state_t *s, int rank, int gen)
+{
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < N; i++)
+        s->a[i] = rank * 1000.0 + i + gen * 0.5;
+    for (int i = 0; i < 2 * NV; i++)
+        s->v[i] = rank * 100 + i + gen;
+}
+
+/* Whether the registered parts of two states are equal. */
+static int same_state(const state_t *x, const state_t *y)
+{
+    for (int i = 0; i < NV; i++)
+        if (x->v[2 * i] != y->v[2 * i])
+            return 0;
+    return memcmp(x->a, y->a, sizeof(x->a)) == 0;
+}
+
+static void add_state(dmesh_copies_t c, state_t *s)
+{
+    int rc = dmesh_copies_add(c, 0, s->a, N, MPI_DOUBLE);
+    CHECK(rc == DMESH_SUCCESS, "add 0: %d (%s)", rc, dmesh_last_error());
+    rc = dmesh_copies_add(c, 3, s->v, 1, strided);
+    CHECK(rc == DMESH_SUCCESS, "add 3: %d (%s)", rc, dmesh_last_error());
+}
+
+static MPI_Info info_of(const char *k1, const char *v1, const char *k2, const char *v2)
+{
+    MPI_Info info;
+
+    MPI_Info_create(&info);
+    if (k1 != NULL)
+        MPI_Info_set(info, k1, v1);
+    if (k2 != NULL)
+        MPI_Info_set(info, k2, v2);
+    return info;
+}
+
+static int same_everywhere(MPI_Comm comm, int x)
+{
+    int lo, hi;
+
+    MPI_Allreduce(&x, &lo, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&x, &hi, 1, MPI_INT, MPI_MAX, comm);
+    return lo == hi;
+}
+
+/* ---- plain --------------------------------------------------------------- */
+
+/* Round trips, versions and agreed errors on copies c. */
+static void round_trips(MPI_Comm comm, dmesh_copies_t c, state_t *s, int rank)
+{
+    state_t v1, v2;
+    int rc, ver = 99;
+
+    fill(s, rank, 0);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == DMESH_COPIES_NONE, "restore of nothing: %d, %d", rc, ver);
+    fill(&v1, rank, 0);
+    CHECK(memcmp(s, &v1, sizeof(v1)) == 0, "restore of nothing changed the buffers");
+    rc = dmesh_copies_store(c, 1);
+    CHECK(rc == DMESH_SUCCESS, "store 1: %d (%s)", rc, dmesh_last_error());
+    compute(s, rank, 1);
+    v2 = *s;
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 1, "restore 1: %d, %d (%s)", rc, ver, dmesh_last_error());
+    CHECK(memcmp(s->a, v1.a, sizeof(v1.a)) == 0, "restore 1: doubles differ");
+    for (int i = 0; i < 2 * NV; i++) /* only the registered ints come back */
+        CHECK(s->v[i] == (i % 2 ? v2.v[i] : v1.v[i]), "restore 1: int %d is %d", i, s->v[i]);
+    rc = dmesh_copies_store(c, 1);
+    CHECK(rc == DMESH_ERR_ARG, "store 1 again: %d", rc);
+    if (same_everywhere(comm, 0) && !same_everywhere(comm, rank)) { /* two ranks at least */
+        rc = dmesh_copies_store(c, rank == 0 ? 5 : 6);
+        CHECK(rc == DMESH_ERR_MISMATCH, "store of different versions: %d", rc);
+        CHECK(same_everywhere(comm, rc), "store of different versions: classes differ");
+    }
+    compute(s, rank, 2);
+    v2 = *s;
+    rc = dmesh_copies_store(c, 2);
+    CHECK(rc == DMESH_SUCCESS, "store 2: %d (%s)", rc, dmesh_last_error());
+    compute(s, rank, 3);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 2 && memcmp(s->a, v2.a, sizeof(v2.a)) == 0,
+          "restore 2: %d, %d", rc, ver);
+}
+
+/* Member x's copies go (it frees them and opens anew with zeroed buffers,
+ * as a new process would); every process opens the name again. */
+static void lose(dmesh_t mesh, MPI_Info info, dmesh_copies_t *c, state_t *s, int me, int x)
+{
+    dmesh_copies_t old = *c;
+    int rc;
+
+    if (me == x) {
+        dmesh_copies_free(c);
+        memset(s, 0, sizeof(*s));
+    }
+    rc = dmesh_copies_open(mesh, NAME, info, c);
+    CHECK(rc == DMESH_SUCCESS, "open again: %d (%s)", rc, dmesh_last_error());
+    if (me == x)
+        add_state(*c, s);
+    else {
+        int n = 0;
+        CHECK(dmesh_copies_get_partners(old, 0, NULL, &n) == DMESH_ERR_ARG,
+              "the old handle still works");
+        dmesh_copies_free(&old);
+    }
+}
+
+static void losses(MPI_Comm comm, dmesh_t mesh, const char *scheme, int rank, int size)
+{
+    MPI_Info info = info_of("dmesh_copies_scheme", scheme, "dmesh_copies_group", "3");
+    dmesh_copies_t c = DMESH_COPIES_NULL;
+    state_t s, want;
+    int rc, ver = 0, x = size > 2 ? 1 : 0, p[8], np = 0, holder;
+
+    rc = dmesh_copies_open(mesh, NAME, info, &c);
+    CHECK(rc == DMESH_SUCCESS, "open %s: %d (%s)", scheme, rc, dmesh_last_error());
+    fill(&s, rank, 1);
+    add_state(c, &s);
+    rc = dmesh_copies_store(c, 7);
+    CHECK(rc == DMESH_SUCCESS, "store %s: %d (%s)", scheme, rc, dmesh_last_error());
+    fill(&want, rank, 1);
+    dmesh_copies_get_partners(c, 8, p, &np);
+    holder = np > 0 ? p[0] : -1; /* partner: the holder; xor: the lowest other member */
+    MPI_Bcast(&holder, 1, MPI_INT, x, comm);
+    lose(mesh, info, &c, &s, rank, x);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 7, "%s: restore after a loss: %d, %d (%s)", scheme, rc, ver,
+          dmesh_last_error());
+    CHECK(same_state(&s, &want), "%s: the lost member's state differs", scheme);
+    if (strcmp(scheme, "partner") == 0 && size > 2) {
+        /* x holds its owner's copy again: lose the owner, then x and its holder
+         * (with a third process that holds the version) */
+        int owner = (x - 1 + size) % size; /* flattened on one node: the previous */
+        lose(mesh, info, &c, &s, rank, owner);
+        rc = dmesh_copies_restore(c, &ver);
+        CHECK(rc == DMESH_SUCCESS && ver == 7 && same_state(&s, &want),
+              "partner: the owner's copy was not held again: %d, %d", rc, ver);
+        lose(mesh, info, &c, &s, rank, rank == holder ? rank : x);
+        memset(&want, 0, sizeof(want));
+        rc = dmesh_copies_restore(c, &ver);
+        CHECK(rc == DMESH_ERR_DATA_LOST, "partner: a member and its holder lost: %d", rc);
+        if (rank == x || rank == holder)
+            CHECK(memcmp(&s, &want, sizeof(s)) == 0, "data lost: buffers touched");
+    }
+    dmesh_copies_free(&c);
+    MPI_Info_free(&info);
+}
+
+static int case_plain(MPI_Comm comm)
+{
+    int rank, size, shape[2], nd, rc, n = -1, p[4], coords[2], ranks[64], member;
+    dmesh_t mesh;
+    dmesh_copies_t c = DMESH_COPIES_NULL, d = DMESH_COPIES_NULL;
+    MPI_Info info;
+    state_t s;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    nd = size % 2 == 0 && size > 2 ? 2 : 1;
+    shape[0] = nd == 2 ? size / 2 : size;
+    shape[1] = 2;
+    rc = dmesh_init(comm, "cpu", nd, shape, NULL, MPI_INFO_NULL, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d", rc);
+    rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, &c);
+    CHECK(rc == DMESH_SUCCESS, "open: %d (%s)", rc, dmesh_last_error());
+    add_state(c, &s);
+    round_trips(comm, c, &s, rank);
+    /* partners: on one node the flattened mesh's next member */
+    dmesh_get_ranks(mesh, 64, ranks, &n);
+    rc = dmesh_copies_get_partners(c, 4, p, &n);
+    CHECK(rc == DMESH_SUCCESS && n == (size > 1) && (size == 1 || p[0] == ranks[(rank + 1) % size]),
+          "partners: %d, n %d, p %d", rc, n, p[0]);
+    /* different buffers registered: agreed mismatch, buffers untouched */
+    if (rank == size - 1)
+        dmesh_copies_add(c, 9, &n, 1, MPI_INT);
+    s.a[0] = -1.0;
+    rc = dmesh_copies_restore(c, &n);
+    CHECK(rc == DMESH_ERR_MISMATCH && s.a[0] == -1.0, "restore with another buffer: %d", rc);
+    {
+        dmesh_copies_t stale = c;
+        dmesh_copies_free(&c);
+        CHECK(c == DMESH_COPIES_NULL && dmesh_copies_store(stale, 10) == DMESH_ERR_ARG &&
+                  strstr(dmesh_last_error(), "freed or invalid copies handle") != NULL,
+              "a freed copies handle: %s", dmesh_last_error());
+        CHECK(dmesh_copies_free(&c) == DMESH_SUCCESS, "freeing DMESH_COPIES_NULL");
+    }
+    /* along dim 0 by name: the next index of dim 0, same column */
+    info = info_of("dmesh_copies_dim", "0", NULL, NULL);
+    rc = dmesh_copies_open(mesh, "other", info, &d);
+    CHECK(rc == DMESH_SUCCESS, "open along dim 0: %d (%s)", rc, dmesh_last_error());
+    dmesh_get_coordinate(mesh, 2, coords, &member);
+    coords[0] = (coords[0] + 1) % shape[0];
+    rc = dmesh_copies_get_partners(d, 4, p, &n);
+    CHECK(rc == DMESH_SUCCESS &&
+              (shape[0] == 1 || p[0] == ranks[nd == 2 ? coords[0] * 2 + coords[1] : coords[0]]),
+          "partners along dim 0: %d", p[0]);
+    dmesh_copies_free(&d);
+    MPI_Info_set(info, "dmesh_copies_dim", "nodim");
+    rc = dmesh_copies_open(mesh, "bad", info, &d);
+    CHECK(rc != DMESH_SUCCESS && d == DMESH_COPIES_NULL, "open with a bad dim: %d", rc);
+    MPI_Info_free(&info);
+    if (size >= 2) {
+        losses(comm, mesh, "partner", rank, size);
+        losses(comm, mesh, "xor", rank, size);
+    }
+    dmesh_free(&mesh);
+    return failures != 0;
+}
+
+/* ---- with failures (ULFM) ------------------------------------------------ */
+
+typedef struct {
+    const char *mode; /* respawn, again, pair */
+    int kill;         /* the rank that dies at step 5 */
+    int ndims, shape[2];
+    int original; /* a process of the first launch */
+    int respawns; /* how many this process took part in */
+} run_t;
+
+static int parse(int argc, char **argv, run_t *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->mode = argv[1];
+    r->kill = atoi(argv[2]);
+    r->ndims = argc - 3 > 2 ? 2 : argc - 3;
+    for (int d = 0; d < r->ndims; d++)
+        r->shape[d] = atoi(argv[3 + d]);
+    return r->ndims >= 1;
+}
+
+/* Open, register, restore: what every process does after a (re)start. */
+static int open_restore(dmesh_t mesh, dmesh_copies_t *c, state_t *s, int *ver)
+{
+    dmesh_copies_t old = *c;
+    int rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, c);
+
+    if (rc != DMESH_SUCCESS)
+        return rc;
+    if (old != DMESH_COPIES_NULL)
+        dmesh_copies_free(&old); /* after the open: the copies moved */
+    else
+        add_state(*c, s);
+    return dmesh_copies_restore(*c, ver);
+}
+
+/* The survivors' recovery: revoke, respawn, open, restore. */
+static int recover(run_t *r, MPI_Comm *comm, dmesh_t *mesh, dmesh_copies_t *c, state_t *s, int *ver)
+{
+    MPI_Comm nc = MPI_COMM_NULL;
+    dmesh_t nm = DMESH_NULL;
+    int rc;
+
+    dmesh_revoke(*mesh);
+    do
+        rc = dmesh_respawn(*mesh, NULL, NULL, MPI_INFO_NULL, &nc, &nm);
+    while (rc == DMESH_ERR_PROC_FAILED);
+    if (rc != DMESH_SUCCESS)
+        return rc;
+    r->respawns++;
+    dmesh_free(mesh);
+    MPI_Comm_free(comm);
+    *comm = nc;
+    *mesh = nm;
+    return open_restore(*mesh, c, s, ver);
+}
+
+/* The program: STEPS steps, a store every 2, the state checked at the end
+ * against a clean run computed here. Returns the class that ended it. */
+static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, state_t *s, int from)
+{
+    int rank, rc = DMESH_SUCCESS, ver, step = from, holder = -1, n = 0;
+    double sum, all;
+
+    MPI_Comm_rank(comm, &rank);
+    while (step <= STEPS) {
+        if (r->original && r->respawns == 0 && step == 5) {
+            dmesh_copies_get_partners(c, 1, &holder, &n);
+            MPI_Bcast(&holder, 1, MPI_INT, r->kill, comm);
+            if (rank == r->kill || (strcmp(r->mode, "pair") == 0 && rank == holder))
+                raise(SIGKILL);
+        }
+        compute(s, rank, step);
+        sum = s->a[rank % N];
+        rc = MPI_Allreduce(&sum, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
+        if (rc == MPI_SUCCESS && step % 2 == 0)
+            rc = dmesh_copies_store(c, step) == DMESH_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+        if (rc != MPI_SUCCESS) {
+            rc = recover(r, &comm, &mesh, &c, s, &ver);
+            if (rc != DMESH_SUCCESS)
+                break;
+            CHECK(ver == 4, "restored version %d, not 4", ver);
+            if (strcmp(r->mode, "again") == 0 && r->original && r->respawns == 1 &&
+                rank == (r->kill - 1 + r->shape[0] * (r->ndims > 1 ? r->shape[1] : 1)) %
+                            (r->shape[0] * (r->ndims > 1 ? r->shape[1] : 1)))
+                raise(SIGKILL); /* the owner of the replacement's partner copy, right away */
+            step = ver + 1;
+            continue;
+        }
+        step++;
+    }
+    if (rc == DMESH_SUCCESS) {
+        state_t clean;
+        fill(&clean, rank, 0);
+        for (int t = 1; t <= STEPS; t++)
+            compute(&clean, rank, t);
+        CHECK(same_state(&clean, s), "rank %d: the state differs from a clean run", rank);
+    }
+    dmesh_copies_free(&c);
+    dmesh_free(&mesh);
+    MPI_Comm_free(&comm);
+    return rc;
+}
+
+static int case_fault(int argc, char **argv, MPI_Comm world, MPI_Comm parent)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL;
+    dmesh_copies_t c = DMESH_COPIES_NULL;
+    static state_t s;
+    run_t r;
+    int rc, rank, ver = DMESH_COPIES_NONE, nf = 0;
+
+    if (!parse(argc, argv, &r))
+        return 1;
+    r.original = parent == MPI_COMM_NULL;
+    if (r.original) {
+        MPI_Comm_dup(world, &comm);
+        rc = dmesh_init(comm, "cpu", r.ndims, r.shape, NULL, MPI_INFO_NULL, &mesh);
+        CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d", rc);
+        if (dmesh_get_failed(mesh, 0, NULL, &nf) == DMESH_ERR_UNSUPPORTED)
+            return 77;
+        MPI_Comm_rank(comm, &rank);
+        fill(&s, rank, 0);
+        rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, &c);
+        CHECK(rc == DMESH_SUCCESS, "open: %d (%s)", rc, dmesh_last_error());
+        add_state(c, &s);
+        rc = dmesh_copies_restore(c, &ver);
+        CHECK(rc == DMESH_SUCCESS && ver == DMESH_COPIES_NONE, "first restore: %d, %d", rc, ver);
+    } else {
+        rc = dmesh_join(MPI_INFO_NULL, NULL, &comm, &mesh);
+        CHECK(rc == DMESH_SUCCESS, "dmesh_join: %d (%s)", rc, dmesh_last_error());
+        if (rc != DMESH_SUCCESS)
+            return 1;
+        MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+        memset(&s, 0, sizeof(s));
+        rc = open_restore(mesh, &c, &s, &ver);
+        r.respawns = 1;
+        if (rc == DMESH_SUCCESS)
+            CHECK(ver == 4, "restored version %d, not 4", ver);
+    }
+    if (rc == DMESH_SUCCESS)
+        rc = program(&r, comm, mesh, c, &s, ver == DMESH_COPIES_NONE ? 1 : ver + 1);
+    else {
+        dmesh_copies_free(&c);
+        dmesh_free(&mesh);
+        MPI_Comm_free(&comm);
+    }
+    if (strcmp(r.mode, "pair") == 0)
+        CHECK(rc == DMESH_ERR_DATA_LOST, "a process and its holder lost: %d (%s)", rc,
+              dmesh_last_error());
+    else
+        CHECK(rc == DMESH_SUCCESS, "the run ended with %d (%s)", rc, dmesh_last_error());
+    return failures != 0;
+}
+
+/* Open MPI 5's MPI_Finalize may hang after a failure (test_respawn.c): 5 s. */
+static void finalize_hung(int sig)
+{
+    static const char msg[] = "test_copies: MPI_Finalize did not return in 5 s: ended\n";
+    ssize_t w = write(2, msg, sizeof(msg) - 1);
+
+    (void)sig;
+    (void)w;
+    _exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Comm parent, world;
+    int rc = 1, rank = 0, all = 0, fault;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_get_parent(&parent);
+    MPI_Type_vector(NV, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    MPI_Comm_dup(MPI_COMM_WORLD, &world);
+    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(world, &rank);
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_copies plain | respawn|again|pair K S0 [S1]\n");
+        return 1;
+    }
+    fault = strcmp(argv[1], "plain") != 0;
+    if (!fault) {
+        rc = case_plain(world);
+        MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, world);
+        rc = all;
+    } else if (argc >= 4)
+        rc = case_fault(argc, argv, world, parent);
+    if (rc == 0)
+        printf("test_copies: %s passed\n", argv[1]);
+    fflush(stdout);
+    MPI_Type_free(&strided);
+    if (fault) {
+        signal(SIGALRM, finalize_hung);
+        alarm(5);
+    }
+    MPI_Comm_free(&world);
+    MPI_Finalize();
+    return rc;
+}
