@@ -7,7 +7,6 @@
 #include "api_impl.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,37 +49,6 @@ int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const
     dmesh_universe_retain(u);
     *out = m->handle;
     return DMESH_SUCCESS;
-}
-
-/* One unfreed mesh of a printing universe: counted (arg: a count), or
- * written (arg: NULL). */
-static void unfreed(struct dmesh_mesh *m, const char *made_by, void *arg)
-{
-    char text[200];
-    size_t needed = 0;
-
-    if (!dmesh_universe_debugging(m->u))
-        return;
-    if (arg != NULL) {
-        (*(int *)arg)++;
-        return;
-    }
-    if (dmesh_to_string(m->handle, text, sizeof(text), &needed) != DMESH_SUCCESS)
-        snprintf(text, sizeof(text), "?");
-    dmesh_universe_debug(m->u, "  made by %s: %s%s", made_by != NULL ? made_by : "?", text,
-                         needed >= sizeof(text) ? "..." : "");
-}
-
-void dmesh_mesh_report_unfreed(void)
-{
-    int n = 0;
-
-    dmesh_handle_each(unfreed, &n);
-    if (n == 0)
-        return;
-    fprintf(stderr, "dmesh: at MPI_Finalize, %d mesh%s never freed (dmesh_free):\n", n,
-            n == 1 ? "" : "es");
-    dmesh_handle_each(unfreed, NULL);
 }
 
 int dmesh_dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all)

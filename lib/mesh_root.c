@@ -19,6 +19,7 @@
 #include "error.h"
 #include "create.h"
 #include "fault.h"
+#include "finalize.h"
 #include "mesh.h"
 #include "node.h"
 #include "request.h"
@@ -620,8 +621,9 @@ static int root_create(const root_call_t *c, dmesh_t *mesh)
     memset(&a, 0, sizeof(a));
     DMESH_TRY(check_comm(c->comm, c->fn, &a.size));
     a.opts.check = check;
-    /* The first mesh on comm duplicates it while the arguments are checked. */
-    dmesh_private_comm_begin(c->comm, &s);
+    /* The first mesh on comm duplicates it while the arguments are checked;
+     * a failed finalize hook is agreed as the duplication's failure. */
+    dmesh_private_comm_begin(c->comm, dmesh_finalize_hook(), &s);
     err = c->err != DMESH_SUCCESS ? c->err : root_validate(c, mesh, &a);
     if (err != DMESH_SUCCESS)
         a.opts.check = check;          /* what a partial parse left there is not the call's */

@@ -16,6 +16,7 @@
 #include "create.h"
 #include "error.h"
 #include "fault.h"
+#include "finalize.h"
 #include "mesh.h"
 #include "request.h"
 #include "serialize.h"
@@ -267,7 +268,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
         return err;
     }
     saved_root(&s, err, &o, &root_layout, root_names, &root);
-    rc = dmesh_universe_create(comm, &root, &u);
+    rc = dmesh_universe_create(comm, dmesh_finalize_hook(), &root, &u);
     if (rc != DMESH_SUCCESS) {
         dmesh_saved_free(&s);
         return rc;

@@ -105,14 +105,14 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **out)
+int dmesh_universe_create(MPI_Comm user_comm, int err, const dmesh_root_desc_t *root,
+                          dmesh_universe_t **out)
 {
     dmesh_private_comm_pending_t s;
     dmesh_universe_t *u = NULL;
-    int err;
 
     /* one agreement decides a new private duplicate and the universe */
-    dmesh_private_comm_begin(user_comm, &s);
+    dmesh_private_comm_begin(user_comm, err, &s);
     err = dmesh_private_comm_complete(&s, DMESH_SUCCESS);
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_new(s.p, dmesh_private_comm_next_id(s.p), root, &u);

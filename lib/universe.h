@@ -91,8 +91,10 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
                        dmesh_universe_t **u);
 
 /* Collective over user_comm: the private duplicate (begun, completed), a
- * new universe on it, and one agreement that decides both. */
-int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **u);
+ * new universe on it, and one agreement that decides both; err: the
+ * caller's local failure before it (dmesh_private_comm_begin). */
+int dmesh_universe_create(MPI_Comm user_comm, int err, const dmesh_root_desc_t *root,
+                          dmesh_universe_t **u);
 
 /* Local: the universe's copy of name (made on first use; lives as long as
  * u). Two names of one universe are equal exactly when their copies are the
