@@ -17,6 +17,7 @@
 #include "mesh.h"
 #include "pcomm.h"
 #include "universe.h"
+#include "universe_comms.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int finalize_keyval = MPI_KEYVAL_INVALID;

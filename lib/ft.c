@@ -18,12 +18,13 @@
 #include "hash.h"
 #include "mesh.h"
 #include "ulfm.h"
+#include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"
 
 /* With fault tolerance on, the universes make their communicators with
  * MPI_Comm_split over the private communicator, never with
- * MPI_Comm_create_group (universe.c, dmesh_universe_reserve): in Open MPI
+ * MPI_Comm_create_group (universe_comms.c, dmesh_universe_reserve): in Open MPI
  * 5.0.7 MPI_Comm_create_group over a group with a dead member blocks for
  * ever (its CID allocation is not interrupted by the failure; measured: the
  * kill sweep of dmesh_init hung there, on the dead process's group mate),

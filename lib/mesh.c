@@ -15,6 +15,7 @@
 #include "fault.h"
 #include "handle.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 /* dmesh_mesh_get's failure: its detail. */
 int dmesh_mesh_get_failed(dmesh_t mesh, long long dim, const char *func)

@@ -22,6 +22,7 @@
 #include "mesh.h"
 #include "request.h"
 #include "text.h"
+#include "universe_comms.h"
 
 /* The cache key of (layout, periods, reorder): at most 16 sizes whose
  * product fits an int (about 40 characters) and 16 period flags. */

@@ -19,6 +19,7 @@
 #include "mesh.h"
 #include "request.h"
 #include "text.h"
+#include "universe_comms.h"
 
 /* A derived mesh being assembled (slice, flatten, unflatten, concatenate). */
 typedef struct {

@@ -12,6 +12,7 @@
 #include "create.h"
 #include "error.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 /* A lazy NCCL creation for the creation driver (create.h): collective
  * over the dim's group (its MPI communicator), not over the universe. */

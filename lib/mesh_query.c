@@ -15,6 +15,7 @@
 #include "mesh.h"
 #include "mesh_local.h"
 #include "text.h"
+#include "universe_comms.h"
 
 #define DMESH_STACK_DEPTH 64
 

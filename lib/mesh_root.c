@@ -16,14 +16,16 @@
 #include <string.h>
 #include <strings.h>
 
-#include "error.h"
+#include "agree.h"
 #include "create.h"
+#include "error.h"
 #include "fault.h"
 #include "finalize.h"
 #include "mesh.h"
 #include "node.h"
 #include "request.h"
 #include "text.h"
+#include "universe_comms.h"
 #include "version.h"
 
 /* The validated arguments of a root creation call. */

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "mesh.h"
 #include "node.h"
+#include "universe_comms.h"
 
 /* The rank-map index where the caller's copy of the mesh starts: the
  * caller's index minus the offset of its coordinate. A non-member sees the

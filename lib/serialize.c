@@ -21,6 +21,7 @@
 #include "request.h"
 #include "serialize.h"
 #include "text.h"
+#include "universe_comms.h"
 #include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,

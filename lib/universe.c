@@ -1,27 +1,25 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Universes: the rank map, the root's description and names, the names
- * registered by flatten, the nodes, the teardown and the ends of a
- * universe (abort, revoke). Its communicator cache and the creation steps
- * are universe_cache.c's, the private communicator pcomm.c's, the
- * agreement agree.c's. */
+/* Universes (universe.h): the rank map, the root's description and names,
+ * the names registered by flatten, the device, the nodes and the
+ * universe's release. Its communicators (the cache with its creation
+ * steps, the agreement over the universe, the hand-out, the teardown,
+ * dmesh_abort and dmesh_revoke) are universe_comms.c's, which this file
+ * calls and which never calls it; the private communicator is pcomm.c's,
+ * the agreement primitive agree.c's. */
 #include "config.h"
 
 #include "api_impl.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agree.h"
-#include "backend.h"
 #include "error.h"
 #include "fault.h"
-#include "handout.h"
 #include "node.h"
 #include "topo.h"
-#include "ulfm.h"
 #include "universe.h"
+#include "universe_comms.h"
 
 /* The universe's copy of the root description. */
 static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)

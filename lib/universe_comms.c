@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A universe's communicators (universe.h): the reservation of a call's
+/* A universe's communicators (universe_comms.h): the reservation of a call's
  * cache entries, the creation of their MPI communicators and the backends'
  * pairing, the agreement over the universe, the rollback of a failed call,
  * the communicators handed to the program, and their ends (teardown,
@@ -22,6 +22,7 @@
 #include "handout.h"
 #include "ulfm.h"
 #include "universe.h"
+#include "universe_comms.h"
 
 /* The MPI group made for an entry's group creation, once used or not. */
 static void members_free(dmesh_comm_entry_t *e)
@@ -443,12 +444,6 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
         dmesh_universe_revoke(u);
     /* the universe's identity: a mesh of another universe on one rank differs */
     return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
-}
-
-long long dmesh_universe_colour_base(const dmesh_universe_t *u)
-{
-    /* a rank map private to each group: its first rank tells the groups apart */
-    return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
 }
 
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)
