@@ -36,7 +36,7 @@ static void unfreed(struct dmesh_mesh *m, const char *made_by, void *arg)
         (*(int *)arg)++;
         return;
     }
-    if (dmesh_to_string(m->handle, text, sizeof(text), &needed) != DMESH_SUCCESS)
+    if (dmesh_to_string_impl(m->handle, text, sizeof(text), &needed) != DMESH_SUCCESS)
         snprintf(text, sizeof(text), "?");
     dmesh_universe_debug(m->u, "  made by %s: %s%s", made_by != NULL ? made_by : "?", text,
                          needed >= sizeof(text) ? "..." : "");

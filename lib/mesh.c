@@ -106,11 +106,11 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o)
     return DMESH_SUCCESS;
 }
 
-int dmesh_free(dmesh_t *mesh)
+int dmesh_free_impl(dmesh_t *mesh)
 {
     struct dmesh_mesh *m;
 
-    DMESH_CHECK_PTR(mesh);
+    DMESH_CHECK_PTR_OF("dmesh_free", mesh);
     if (*mesh == DMESH_NULL)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_mesh_get(*mesh, DMESH_ANY_DIM, "dmesh_free", &m));
@@ -121,7 +121,7 @@ int dmesh_free(dmesh_t *mesh)
     return DMESH_SUCCESS;
 }
 
-int dmesh_abort(dmesh_t mesh)
+int dmesh_abort_impl(dmesh_t mesh)
 {
     struct dmesh_mesh *m;
 

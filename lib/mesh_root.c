@@ -121,7 +121,7 @@ static void debug_mesh(const char *what, dmesh_t h)
 
     if (!dmesh_universe_debugging(m->u))
         return;
-    dmesh_to_string(h, text, sizeof(text), NULL);
+    dmesh_to_string_impl(h, text, sizeof(text), NULL);
     dmesh_universe_debug(m->u, "%s: %s", what, text);
     /* a shape smaller than the communicator leaves ranks out: say which */
     if (n < size && !dmesh_universe_local_map(m->u)) {
@@ -233,7 +233,7 @@ static void root_rollback(dmesh_creation_t *cr)
 {
     root_state_t *r = cr->call;
 
-    dmesh_free(&r->m); /* the universe and everything in it */
+    dmesh_free_impl(&r->m); /* the universe and everything in it */
 }
 
 static const dmesh_creation_ops_t root_ops = {.join = root_join,
@@ -290,8 +290,8 @@ static int root_create(const dmesh_root_call_t *c, dmesh_t *mesh)
     return err;
 }
 
-int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
-               const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+int dmesh_init_impl(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                    const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
     dmesh_root_call_t c = {
         "dmesh_init", comm, device_type, ndims,         shape, NULL, DMESH_RANKS_IDENTITY,
@@ -300,8 +300,9 @@ int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shap
     return root_create(&c, mesh);
 }
 
-int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
-                 const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
+int dmesh_create_impl(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                      const int ranks[], const char *const dim_names[], MPI_Info info,
+                      dmesh_t *mesh)
 {
     dmesh_root_call_t c = {
         "dmesh_create", comm, device_type, ndims,         shape, ranks, DMESH_RANKS_GIVEN,
@@ -321,9 +322,9 @@ int dmesh_create_shrunk(MPI_Comm comm, const char *device_type, int ndims, const
     return root_create(&c, mesh);
 }
 
-int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const int in_node[],
-                      const int across[], const char *const dim_names[], MPI_Info info,
-                      dmesh_t *mesh)
+int dmesh_init_hybrid_impl(MPI_Comm comm, const char *device_type, int ndims, const int in_node[],
+                           const int across[], const char *const dim_names[], MPI_Info info,
+                           dmesh_t *mesh)
 {
     dmesh_root_call_t c = {
         "dmesh_init_hybrid", comm, device_type, ndims,         in_node, NULL, DMESH_RANKS_IDENTITY,
@@ -336,9 +337,9 @@ int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const i
     return root_create(&c, mesh);
 }
 
-int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MPI_Comm dim_comms[],
-                     const int shape[], const int ranks[], const char *const dim_names[],
-                     dmesh_t *mesh)
+int dmesh_from_comms_impl(MPI_Comm comm, const char *device_type, int ndims,
+                          const MPI_Comm dim_comms[], const int shape[], const int ranks[],
+                          const char *const dim_names[], dmesh_t *mesh)
 {
     dmesh_root_call_t c = {"dmesh_from_comms",
                            comm,

@@ -219,7 +219,7 @@ static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[],
     if ((me = dmesh_rank_map_index(a->n, a->rank_map, rank)) < 0)
         return DMESH_SUCCESS;
     for (d = 0; d < ndims && err == DMESH_SUCCESS; d++) {
-        DMESH_TRY(dmesh_axis_numel(&a->layout.axes[d], &expect));
+        DMESH_TRY(dmesh_axis_numel_impl(&a->layout.axes[d], &expect));
         if (dim_comms[d] == MPI_COMM_NULL)
             return dmesh_error_set(DMESH_ERR_LAYOUT,
                                    "dim_comms[%d] is MPI_COMM_NULL on rank %d, "
@@ -229,7 +229,8 @@ static int check_dim_comms(MPI_Comm comm, int ndims, const MPI_Comm dim_comms[],
         if (want == NULL)
             return dmesh_error_set(DMESH_ERR_NOMEM, "out of memory");
         have = want + expect;
-        err = dmesh_axis_group_of(&a->layout.axes[d], a->n, a->rank_map, me, expect, want, &count);
+        err = dmesh_axis_group_of_impl(&a->layout.axes[d], a->n, a->rank_map, me, expect, want,
+                                       &count);
         if (err == DMESH_SUCCESS)
             err = translate_members(dim_comms[d], comm, expect, have, &count);
         for (i = 0; err == DMESH_SUCCESS && i < expect; i++)
@@ -320,7 +321,7 @@ int dmesh_root_validate(const dmesh_root_call_t *c, dmesh_t *mesh, dmesh_root_ar
         a->opts.order = DMESH_ORDER_NODE; /* its rank map is by node */
         a->hybrid_in_node = a->n / a->hybrid_nodes;
     } else {
-        DMESH_TRY(dmesh_layout_row_major(c->ndims, shape, &a->layout));
+        DMESH_TRY(dmesh_layout_row_major_impl(c->ndims, shape, &a->layout));
     }
     if (a->opts.order == DMESH_ORDER_NODE && c->ranks_mode != DMESH_RANKS_IDENTITY)
         return dmesh_error_set(DMESH_ERR_ARG,

@@ -73,7 +73,7 @@ int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const ch
     DMESH_TRY(dmesh_handout_check(e->handout, fn));
     if (e->comm != MPI_COMM_NULL && e->handout == NULL) {
         n = snprintf(what, sizeof(what), "the communicator that %s handed out (axis ", fn);
-        dmesh_axis_to_string(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
+        dmesh_axis_to_string_impl(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
         strcat(what, ")");
         DMESH_TRY(dmesh_handout_attach(&e->handout, e->comm, u->errhandler, what,
                                        dmesh_universe_debugging(u)));
@@ -107,7 +107,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     dmesh_axis_options_key(o, key, sizeof(key));
     text[0] = '\0';
     if (u->debug) /* formatting costs more than the lookup itself */
-        dmesh_axis_to_string(axis, text, sizeof(text), NULL);
+        dmesh_axis_to_string_impl(axis, text, sizeof(text), NULL);
     if ((e = dmesh_cache_find(&u->cache, axis, key)) != NULL) {
         dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
         DMESH_TRY(dmesh_handout_check(e->handout, "reusing a cached communicator"));
@@ -126,9 +126,9 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
      * MPI_Comm_create_group on a one-process communicator of a session */
     e->by_group = comm_create == DMESH_COMM_CREATE_GROUP && u->size > 1 &&
                   !dmesh_ulfm_enabled(u->comm); /* see ft.c: a dead member hangs it */
-    if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
-        (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
-                                                                  &e->group, &e->position)) != 0) ||
+    if ((err = dmesh_axis_prepare_impl(axis, u->n, &e->prepared)) != 0 ||
+        (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose_impl(
+                                  &e->prepared, u->my_index, &e->group, &e->position)) != 0) ||
         (e->by_group && (err = dmesh_comm_mpi_group_prepare(u->comm, axis, u->n, u->rank_map,
                                                             u->my_index, &e->members)) != 0)) {
         free(e);
