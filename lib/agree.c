@@ -58,7 +58,7 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
 
     memset(&msg, 0, sizeof(msg));
     if (rank == root) {
-        snprintf(msg.text, sizeof(msg.text), "%s", dmesh_last_error());
+        snprintf(msg.text, sizeof(msg.text), "%s", dmesh_last_error_impl());
         msg.relayed = agreed_text[0] != '\0' && strcmp(msg.text, agreed_text) == 0;
     }
     rc = MPI_Bcast(&msg, (int)sizeof(msg), MPI_BYTE, root, comm);
@@ -67,12 +67,12 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
     msg.text[AGREE_DETAIL_LEN - 1] = '\0';
     if (rc != MPI_SUCCESS)
         snprintf(msg.text, sizeof(msg.text), "%s (its detail was lost: MPI_Bcast failed)",
-                 dmesh_error_string(err));
+                 dmesh_error_string_impl(err));
     if (msg.relayed)
         dmesh_error_set(err, "%s", msg.text);
     else
         dmesh_error_set(err, "rank %d: %s", root, msg.text);
-    snprintf(agreed_text, sizeof(agreed_text), "%s", dmesh_last_error());
+    snprintf(agreed_text, sizeof(agreed_text), "%s", dmesh_last_error_impl());
     return dmesh_error_agreed(err, rank == root); /* the lowest rank that failed */
 }
 
@@ -87,10 +87,10 @@ static int agree_survivors(MPI_Comm comm, int rc, int failed, const char *what)
     char mine[AGREE_DETAIL_LEN];
     int flag = 0, arc;
 
-    snprintf(mine, sizeof(mine), "%s", failed ? dmesh_last_error() : "");
+    snprintf(mine, sizeof(mine), "%s", failed ? dmesh_last_error_impl() : "");
     if (rc != MPI_SUCCESS && dmesh_ulfm_is_failure(rc)) {
         dmesh_error_mpi(rc, "agreement (MPI_Allreduce)");
-        snprintf(mine, sizeof(mine), "%s", dmesh_last_error());
+        snprintf(mine, sizeof(mine), "%s", dmesh_last_error_impl());
         failed = 1;
     }
     if (failed || rc != MPI_SUCCESS)

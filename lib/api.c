@@ -46,7 +46,7 @@ static int null_comm(int err, MPI_Comm *out)
 int dmesh_init(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    int err = impl_dmesh_init(comm, device_type, ndims, shape, dim_names, info, mesh);
+    int err = dmesh_init_impl(comm, device_type, ndims, shape, dim_names, info, mesh);
 
     ON_COMM(comm, null_mesh(err, mesh));
 }
@@ -56,7 +56,7 @@ int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const i
                       dmesh_t *mesh)
 {
     int err =
-        impl_dmesh_init_hybrid(comm, device_type, ndims, in_node, across, dim_names, info, mesh);
+        dmesh_init_hybrid_impl(comm, device_type, ndims, in_node, across, dim_names, info, mesh);
 
     ON_COMM(comm, null_mesh(err, mesh));
 }
@@ -64,7 +64,7 @@ int dmesh_init_hybrid(MPI_Comm comm, const char *device_type, int ndims, const i
 int dmesh_create(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                  const int ranks[], const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    int err = impl_dmesh_create(comm, device_type, ndims, shape, ranks, dim_names, info, mesh);
+    int err = dmesh_create_impl(comm, device_type, ndims, shape, ranks, dim_names, info, mesh);
 
     ON_COMM(comm, null_mesh(err, mesh));
 }
@@ -74,14 +74,14 @@ int dmesh_from_comms(MPI_Comm comm, const char *device_type, int ndims, const MP
                      dmesh_t *mesh)
 {
     int err =
-        impl_dmesh_from_comms(comm, device_type, ndims, dim_comms, shape, ranks, dim_names, mesh);
+        dmesh_from_comms_impl(comm, device_type, ndims, dim_comms, shape, ranks, dim_names, mesh);
 
     ON_COMM(comm, null_mesh(err, mesh));
 }
 
 int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
 {
-    int err = impl_dmesh_deserialize(comm, text, info, mesh);
+    int err = dmesh_deserialize_impl(comm, text, info, mesh);
 
     ON_COMM(comm, null_mesh(err, mesh));
 }
@@ -91,24 +91,24 @@ int dmesh_free(dmesh_t *mesh)
 {
     MPI_Comm target = dmesh_raise_target(mesh != NULL ? *mesh : DMESH_NULL);
 
-    ON_COMM(target, impl_dmesh_free(mesh));
+    ON_COMM(target, dmesh_free_impl(mesh));
 }
 
 int dmesh_abort(dmesh_t mesh)
 {
-    ON_MESH(mesh, impl_dmesh_abort(mesh));
+    ON_MESH(mesh, dmesh_abort_impl(mesh));
 }
 
 int dmesh_slice(dmesh_t mesh, int n, const char *const dim_names[], dmesh_t *submesh)
 {
-    int err = impl_dmesh_slice(mesh, n, dim_names, submesh);
+    int err = dmesh_slice_impl(mesh, n, dim_names, submesh);
 
     ON_MESH(mesh, null_mesh(err, submesh));
 }
 
 int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
 {
-    int err = impl_dmesh_flatten(mesh, name, info, flat);
+    int err = dmesh_flatten_impl(mesh, name, info, flat);
 
     ON_MESH(mesh, null_mesh(err, flat));
 }
@@ -116,7 +116,7 @@ int dmesh_flatten(dmesh_t mesh, const char *name, MPI_Info info, dmesh_t *flat)
 int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const dim_names[],
                     MPI_Info info, dmesh_t *out)
 {
-    int err = impl_dmesh_unflatten(mesh, dim, n, sizes, dim_names, info, out);
+    int err = dmesh_unflatten_impl(mesh, dim, n, sizes, dim_names, info, out);
 
     ON_MESH(mesh, null_mesh(err, out));
 }
@@ -125,39 +125,39 @@ int dmesh_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char 
 int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
 {
     dmesh_t first = n > 0 && meshes != NULL ? meshes[0] : DMESH_NULL;
-    int err = impl_dmesh_concatenate(n, meshes, out);
+    int err = dmesh_concatenate_impl(n, meshes, out);
 
     ON_MESH(first, null_mesh(err, out));
 }
 
 int dmesh_get_ndims(dmesh_t mesh, int *ndims)
 {
-    ON_MESH(mesh, impl_dmesh_get_ndims(mesh, ndims));
+    ON_MESH(mesh, dmesh_get_ndims_impl(mesh, ndims));
 }
 
 int dmesh_get_shape(dmesh_t mesh, int maxdims, int shape[])
 {
-    ON_MESH(mesh, impl_dmesh_get_shape(mesh, maxdims, shape));
+    ON_MESH(mesh, dmesh_get_shape_impl(mesh, maxdims, shape));
 }
 
 int dmesh_get_size(dmesh_t mesh, int *size)
 {
-    ON_MESH(mesh, impl_dmesh_get_size(mesh, size));
+    ON_MESH(mesh, dmesh_get_size_impl(mesh, size));
 }
 
 int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name)
 {
-    ON_MESH(mesh, impl_dmesh_get_dim_name(mesh, dim, name));
+    ON_MESH(mesh, dmesh_get_dim_name_impl(mesh, dim, name));
 }
 
 int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim)
 {
-    ON_MESH(mesh, impl_dmesh_get_dim_index(mesh, name, dim));
+    ON_MESH(mesh, dmesh_get_dim_index_impl(mesh, name, dim));
 }
 
 int dmesh_get_device_type(dmesh_t mesh, const char **device_type)
 {
-    ON_MESH(mesh, impl_dmesh_get_device_type(mesh, device_type));
+    ON_MESH(mesh, dmesh_get_device_type_impl(mesh, device_type));
 }
 
 /* Hot: the work here, no call when it succeeds (mesh_local.h). */
@@ -173,12 +173,12 @@ int dmesh_get_local_rank(dmesh_t mesh, int dim, int *rank)
 
 int dmesh_get_group_ranks(dmesh_t mesh, int dim, int maxranks, int ranks[], int *nranks)
 {
-    ON_MESH(mesh, impl_dmesh_get_group_ranks(mesh, dim, maxranks, ranks, nranks));
+    ON_MESH(mesh, dmesh_get_group_ranks_impl(mesh, dim, maxranks, ranks, nranks));
 }
 
 int dmesh_get_ranks(dmesh_t mesh, int maxranks, int ranks[], int *nranks)
 {
-    ON_MESH(mesh, impl_dmesh_get_ranks(mesh, maxranks, ranks, nranks));
+    ON_MESH(mesh, dmesh_get_ranks_impl(mesh, maxranks, ranks, nranks));
 }
 
 int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
@@ -190,111 +190,111 @@ int dmesh_get_comm(dmesh_t mesh, int dim, MPI_Comm *comm)
 
 int dmesh_get_device(dmesh_t mesh, int *device)
 {
-    ON_MESH(mesh, impl_dmesh_get_device(mesh, device));
+    ON_MESH(mesh, dmesh_get_device_impl(mesh, device));
 }
 
 int dmesh_equal(dmesh_t a, dmesh_t b, int *equal)
 {
-    ON_MESH(a != DMESH_NULL ? a : b, impl_dmesh_equal(a, b, equal));
+    ON_MESH(a != DMESH_NULL ? a : b, dmesh_equal_impl(a, b, equal));
 }
 
 int dmesh_to_string(dmesh_t mesh, char *buf, size_t len, size_t *needed)
 {
-    ON_MESH(mesh, impl_dmesh_to_string(mesh, buf, len, needed));
+    ON_MESH(mesh, dmesh_to_string_impl(mesh, buf, len, needed));
 }
 
 int dmesh_get_cache_info(dmesh_t mesh, dmesh_cache_info_t *info)
 {
-    ON_MESH(mesh, impl_dmesh_get_cache_info(mesh, info));
+    ON_MESH(mesh, dmesh_get_cache_info_impl(mesh, info));
 }
 
 int dmesh_push(dmesh_t mesh)
 {
-    ON_MESH(mesh, impl_dmesh_push(mesh));
+    ON_MESH(mesh, dmesh_push_impl(mesh));
 }
 
 int dmesh_pop(dmesh_t *mesh)
 {
-    int err = impl_dmesh_pop(mesh);
+    int err = dmesh_pop_impl(mesh);
 
     ON_SELF(null_mesh(err, mesh));
 }
 
 int dmesh_get_current(dmesh_t *mesh)
 {
-    int err = impl_dmesh_get_current(mesh);
+    int err = dmesh_get_current_impl(mesh);
 
     ON_SELF(null_mesh(err, mesh));
 }
 
 int dmesh_get_rank_of(dmesh_t mesh, int ndims, const int coords[], int *rank)
 {
-    ON_MESH(mesh, impl_dmesh_get_rank_of(mesh, ndims, coords, rank));
+    ON_MESH(mesh, dmesh_get_rank_of_impl(mesh, ndims, coords, rank));
 }
 
 int dmesh_get_coordinate_of(dmesh_t mesh, int rank, int maxdims, int coords[], int *is_member)
 {
-    ON_MESH(mesh, impl_dmesh_get_coordinate_of(mesh, rank, maxdims, coords, is_member));
+    ON_MESH(mesh, dmesh_get_coordinate_of_impl(mesh, rank, maxdims, coords, is_member));
 }
 
 int dmesh_shift(dmesh_t mesh, int dim, int disp, int periodic, int *source, int *dest)
 {
-    ON_MESH(mesh, impl_dmesh_shift(mesh, dim, disp, periodic, source, dest));
+    ON_MESH(mesh, dmesh_shift_impl(mesh, dim, disp, periodic, source, dest));
 }
 
 int dmesh_get_all_groups(dmesh_t mesh, int dim, int maxgroups, int maxranks, int ranks[],
                          int *ngroups, int *size)
 {
-    ON_MESH(mesh, impl_dmesh_get_all_groups(mesh, dim, maxgroups, maxranks, ranks, ngroups, size));
+    ON_MESH(mesh, dmesh_get_all_groups_impl(mesh, dim, maxgroups, maxranks, ranks, ngroups, size));
 }
 
 int dmesh_get_dim_locality(dmesh_t mesh, int dim, int *kind)
 {
-    ON_MESH(mesh, impl_dmesh_get_dim_locality(mesh, dim, kind));
+    ON_MESH(mesh, dmesh_get_dim_locality_impl(mesh, dim, kind));
 }
 
 int dmesh_get_cart_comm(dmesh_t mesh, const int periods[], int reorder, MPI_Comm *cart)
 {
-    int err = impl_dmesh_get_cart_comm(mesh, periods, reorder, cart);
+    int err = dmesh_get_cart_comm_impl(mesh, periods, reorder, cart);
 
     ON_MESH(mesh, null_comm(err, cart));
 }
 
 int dmesh_get_sub_comm(dmesh_t mesh, const int remain_dims[], MPI_Comm *newcomm)
 {
-    int err = impl_dmesh_get_sub_comm(mesh, remain_dims, newcomm);
+    int err = dmesh_get_sub_comm_impl(mesh, remain_dims, newcomm);
 
     ON_MESH(mesh, null_comm(err, newcomm));
 }
 
 int dmesh_serialize(dmesh_t mesh, char *buf, size_t len, size_t *needed)
 {
-    ON_MESH(mesh, impl_dmesh_serialize(mesh, buf, len, needed));
+    ON_MESH(mesh, dmesh_serialize_impl(mesh, buf, len, needed));
 }
 
 int dmesh_get_version(int *major, int *minor, int *patch)
 {
-    ON_SELF(impl_dmesh_get_version(major, minor, patch));
+    ON_SELF(dmesh_get_version_impl(major, minor, patch));
 }
 
 int dmesh_get_build_info(const char **text)
 {
-    ON_SELF(impl_dmesh_get_build_info(text));
+    ON_SELF(dmesh_get_build_info_impl(text));
 }
 
 int dmesh_revoke(dmesh_t mesh)
 {
-    ON_MESH(mesh, impl_dmesh_revoke(mesh));
+    ON_MESH(mesh, dmesh_revoke_impl(mesh));
 }
 
 int dmesh_get_failed(dmesh_t mesh, int maxranks, int ranks[], int *nfailed)
 {
-    ON_MESH(mesh, impl_dmesh_get_failed(mesh, maxranks, ranks, nfailed));
+    ON_MESH(mesh, dmesh_get_failed_impl(mesh, maxranks, ranks, nfailed));
 }
 
 int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
 {
-    int err = impl_dmesh_shrink(mesh, dim, info, survivors, newmesh);
+    int err = dmesh_shrink_impl(mesh, dim, info, survivors, newmesh);
 
     null_comm(err, survivors);
     ON_MESH(mesh, null_mesh(err, newmesh));
@@ -303,7 +303,7 @@ int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *survivors, dmes
 int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Info info,
                   MPI_Comm *newcomm, dmesh_t *newmesh)
 {
-    int err = impl_dmesh_respawn(mesh, command, argv, info, newcomm, newmesh);
+    int err = dmesh_respawn_impl(mesh, command, argv, info, newcomm, newmesh);
 
     null_comm(err, newcomm);
     ON_MESH(mesh, null_mesh(err, newmesh));
@@ -311,7 +311,7 @@ int dmesh_respawn(dmesh_t mesh, const char *command, char *const argv[], MPI_Inf
 
 int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
-    int err = impl_dmesh_join(info, reason, newcomm, newmesh);
+    int err = dmesh_join_impl(info, reason, newcomm, newmesh);
 
     null_comm(err, newcomm);
     ON_SELF(null_mesh(err, newmesh));
@@ -320,7 +320,7 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
 int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[], MPI_Info info,
                MPI_Comm *newcomm, dmesh_t *newmesh)
 {
-    int err = impl_dmesh_grow(mesh, dim, n, command, argv, info, newcomm, newmesh);
+    int err = dmesh_grow_impl(mesh, dim, n, command, argv, info, newcomm, newmesh);
 
     null_comm(err, newcomm);
     ON_MESH(mesh, null_mesh(err, newmesh));
@@ -340,47 +340,47 @@ static int null_copies(int err, dmesh_copies_t *out)
 
 int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
 {
-    ON_MESH(mesh, null_copies(impl_dmesh_copies_open(mesh, name, info, copies), copies));
+    ON_MESH(mesh, null_copies(dmesh_copies_open_impl(mesh, name, info, copies), copies));
 }
 
 int dmesh_copies_add(dmesh_copies_t copies, int id, void *buf, MPI_Count count, MPI_Datatype type)
 {
-    ON_COPIES(copies, impl_dmesh_copies_add(copies, id, buf, count, type));
+    ON_COPIES(copies, dmesh_copies_add_impl(copies, id, buf, count, type));
 }
 
 int dmesh_copies_store(dmesh_copies_t copies, int version)
 {
-    ON_COPIES(copies, impl_dmesh_copies_store(copies, version));
+    ON_COPIES(copies, dmesh_copies_store_impl(copies, version));
 }
 
 int dmesh_copies_restore(dmesh_copies_t copies, int *version)
 {
-    ON_COPIES(copies, impl_dmesh_copies_restore(copies, version));
+    ON_COPIES(copies, dmesh_copies_restore_impl(copies, version));
 }
 
 int dmesh_copies_get_partners(dmesh_copies_t copies, int maxranks, int ranks[], int *n)
 {
-    ON_COPIES(copies, impl_dmesh_copies_get_partners(copies, maxranks, ranks, n));
+    ON_COPIES(copies, dmesh_copies_get_partners_impl(copies, maxranks, ranks, n));
 }
 
 int dmesh_copies_free(dmesh_copies_t *copies)
 {
-    ON_SELF(impl_dmesh_copies_free(copies));
+    ON_SELF(dmesh_copies_free_impl(copies));
 }
 
 const char *dmesh_error_string(int err)
 {
-    return impl_dmesh_error_string(err);
+    return dmesh_error_string_impl(err);
 }
 
 const char *dmesh_last_error(void)
 {
-    return impl_dmesh_last_error();
+    return dmesh_last_error_impl();
 }
 
 int dmesh_error_class(int errorcode, int *errorclass)
 {
-    return impl_dmesh_error_class(errorcode, errorclass);
+    return dmesh_error_class_impl(errorcode, errorclass);
 }
 
 #if DMESH_HAVE_NCCL
@@ -390,7 +390,7 @@ DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm)
 
 int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
 {
-    int err = impl_dmesh_get_nccl_comm(mesh, dim, comm);
+    int err = dmesh_get_nccl_comm_impl(mesh, dim, comm);
 
     if (err != DMESH_SUCCESS && comm != NULL)
         *comm = NULL;

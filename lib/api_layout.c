@@ -19,63 +19,63 @@ DMESH_API_DECLARE_IMPL(dmesh_axis_equal)
 
 int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
 {
-    ON_SELF(impl_dmesh_axis_canonical(in, out));
+    ON_SELF(dmesh_axis_canonical_impl(in, out));
 }
 
 int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
 {
-    ON_SELF(impl_dmesh_axis_numel(a, numel));
+    ON_SELF(dmesh_axis_numel_impl(a, numel));
 }
 
 int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
 {
-    ON_SELF(impl_dmesh_axis_cosize(a, cosize));
+    ON_SELF(dmesh_axis_cosize_impl(a, cosize));
 }
 
 int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
 {
-    ON_SELF(impl_dmesh_axis_index(a, i, index));
+    ON_SELF(dmesh_axis_index_impl(a, i, index));
 }
 
 int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
 {
-    ON_SELF(impl_dmesh_axis_enumerate(a, max, out, n));
+    ON_SELF(dmesh_axis_enumerate_impl(a, max, out, n));
 }
 
 int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
 {
-    ON_SELF(impl_dmesh_axis_complement(a, n, out));
+    ON_SELF(dmesh_axis_complement_impl(a, n, out));
 }
 
 int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)
 {
-    ON_SELF(impl_dmesh_axis_compose(a, size, stride, out));
+    ON_SELF(dmesh_axis_compose_impl(a, size, stride, out));
 }
 
 int dmesh_axis_compose_modes(const dmesh_axis_t *a, int n, const int sizes[], const int strides[],
                              dmesh_axis_t out[])
 {
-    ON_SELF(impl_dmesh_axis_compose_modes(a, n, sizes, strides, out));
+    ON_SELF(dmesh_axis_compose_modes_impl(a, n, sizes, strides, out));
 }
 
 int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
 {
-    ON_SELF(impl_dmesh_axis_is_orthogonal(a, orthogonal));
+    ON_SELF(dmesh_axis_is_orthogonal_impl(a, orthogonal));
 }
 
 int dmesh_axis_is_sorted(const dmesh_axis_t *a, int *sorted)
 {
-    ON_SELF(impl_dmesh_axis_is_sorted(a, sorted));
+    ON_SELF(dmesh_axis_is_sorted_impl(a, sorted));
 }
 
 int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, int *position)
 {
-    ON_SELF(impl_dmesh_axis_decompose(a, n, index, group, position));
+    ON_SELF(dmesh_axis_decompose_impl(a, n, index, group, position));
 }
 
 int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
 {
-    ON_SELF(impl_dmesh_axis_prepare(a, n, p));
+    ON_SELF(dmesh_axis_prepare_impl(a, n, p));
 }
 
 /* Hot: the work here, no call when it succeeds (layout_decompose.h). */
@@ -88,42 +88,42 @@ int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int
 int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
                       int *ngroups, int *group_size)
 {
-    ON_SELF(impl_dmesh_axis_groups(a, n, rank_map, max, out, ngroups, group_size));
+    ON_SELF(dmesh_axis_groups_impl(a, n, rank_map, max, out, ngroups, group_size));
 }
 
 int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int index, int max,
                         int out[], int *count)
 {
-    ON_SELF(impl_dmesh_axis_group_of(a, n, rank_map, index, max, out, count));
+    ON_SELF(dmesh_axis_group_of_impl(a, n, rank_map, index, max, out, count));
 }
 
 int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
 {
-    ON_SELF(impl_dmesh_axis_to_string(a, buf, len, needed));
+    ON_SELF(dmesh_axis_to_string_impl(a, buf, len, needed));
 }
 
 int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
 {
-    ON_SELF(impl_dmesh_axis_parse(text, a));
+    ON_SELF(dmesh_axis_parse_impl(text, a));
 }
 
 int dmesh_layout_row_major(int ndims, const int shape[], dmesh_layout_t *l)
 {
-    ON_SELF(impl_dmesh_layout_row_major(ndims, shape, l));
+    ON_SELF(dmesh_layout_row_major_impl(ndims, shape, l));
 }
 
 int dmesh_layout_concat(const dmesh_layout_t *l, dmesh_axis_t *a)
 {
-    ON_SELF(impl_dmesh_layout_concat(l, a));
+    ON_SELF(dmesh_layout_concat_impl(l, a));
 }
 
 int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axis_t axes[],
                         dmesh_layout_t *out)
 {
-    ON_SELF(impl_dmesh_layout_splice(l, dim, n, axes, out));
+    ON_SELF(dmesh_layout_splice_impl(l, dim, n, axes, out));
 }
 
 int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
 {
-    return impl_dmesh_axis_equal(a, b);
+    return dmesh_axis_equal_impl(a, b);
 }

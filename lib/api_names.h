@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The public functions that raise their failures on an MPI error handler
  * (raise.h), as one list: X(name) for each. The library's own code calls
- * their implementations (api_impl.h), which never raise; the entry points
- * of a program (api.c, api_layout.c) call an implementation, then raise.
+ * their implementations, <name>_impl (api_impl.h), which never raise; the
+ * entry points of a program (api.c, api_layout.c) call an implementation,
+ * then raise.
  * The functions of DMESH_API_PLAIN_NAMES report and never raise
  * (dmesh_error_class is called from error handlers): their entry points
  * only call the implementation. */
@@ -90,15 +91,13 @@
     X(dmesh_error_class)                                                                           \
     X(dmesh_axis_equal)
 
-/* The symbol of name's implementation: name with an "impl_" prefix (an
- * assembler name, so that __func__ in it is still the public name, and so
- * are the details it writes). */
-#define DMESH_API_STR2_(x) #x
-#define DMESH_API_STR_(x) DMESH_API_STR2_(x)
-#define DMESH_API_IMPL_SYMBOL(name) DMESH_API_STR_(__USER_LABEL_PREFIX__) "impl_" #name
+/* The implementation of name: name_impl, of name's type (defined in the
+ * file of its object, e.g. dmesh_init_impl in mesh_root.c; its details
+ * name the public call). */
+#define DMESH_API_DECLARE_IMPL(name) extern __typeof__(name) name##_impl;
 
-/* For the entry points: impl_<name>, the implementation of name. */
-#define DMESH_API_DECLARE_IMPL(name)                                                               \
-    extern __typeof__(name) impl_##name __asm__(DMESH_API_IMPL_SYMBOL(name));
+/* A public name that the library's own code may not use (api_impl.h). */
+#define DMESH_API_STR_(x) #x
+#define DMESH_API_POISON(name) _Pragma(DMESH_API_STR_(GCC poison name))
 
 #endif /* DMESH_API_NAMES_H */

@@ -342,7 +342,7 @@ static int shrink_root(const dmesh_backend_ctx_t *ctx, dmesh_comm_entry_t *root,
         err = dmesh_error_set(DMESH_ERR_BACKEND, "no revoked NCCL root to shrink here");
     err = ctx->agree(ctx->u, 0, err, "NCCL shrink or bootstrap");
     if (err == DMESH_ERR_BACKEND) {
-        ctx->debug(ctx->u, "NCCL root: a new bootstrap (%s)", dmesh_last_error());
+        ctx->debug(ctx->u, "NCCL root: a new bootstrap (%s)", dmesh_last_error_impl());
         return DMESH_SUCCESS;
     }
     DMESH_TRY(err);

@@ -41,7 +41,8 @@ dmesh_comm_entry_t *dmesh_cache_find(dmesh_cache_t *c, const dmesh_axis_t *axis,
 
     c->lookups++;
     for (e = c->buckets[h % (uint64_t)c->nbuckets]; e != NULL; e = e->next) {
-        if (e->hash == h && dmesh_axis_equal(&e->axis, axis) && strcmp(e->options, options) == 0) {
+        if (e->hash == h && dmesh_axis_equal_impl(&e->axis, axis) &&
+            strcmp(e->options, options) == 0) {
             c->hits++;
             return e;
         }

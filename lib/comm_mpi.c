@@ -26,7 +26,8 @@ static int create_by_split(MPI_Comm comm, const dmesh_prepared_axis_t *axis, int
 
     /* even a rank whose decomposition failed, or whose colour does not fit
      * an int, takes part, so that none hangs */
-    if (my_index >= 0 && (err = dmesh_prepared_axis_decompose(axis, my_index, &colour, &key)) != 0)
+    if (my_index >= 0 &&
+        (err = dmesh_prepared_axis_decompose_impl(axis, my_index, &colour, &key)) != 0)
         colour = MPI_UNDEFINED;
     else if (my_index >= 0 &&
              (colour_base > INT_MAX - (long long)colour || dmesh_fault(DMESH_FAULT_COLOUR))) {
@@ -72,11 +73,11 @@ int dmesh_comm_mpi_group_prepare(MPI_Comm comm, const dmesh_axis_t *axis, int n,
     *out = MPI_GROUP_NULL;
     if (my_index < 0)
         return DMESH_SUCCESS;
-    DMESH_TRY(dmesh_axis_numel(axis, &size));
+    DMESH_TRY(dmesh_axis_numel_impl(axis, &size));
     if (size > GROUP_STACK && (members = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "the group of an axis (%d ranks): out of memory",
                                size);
-    err = dmesh_axis_group_of(axis, n, rank_map, my_index, size, members, &count);
+    err = dmesh_axis_group_of_impl(axis, n, rank_map, my_index, size, members, &count);
     rc = err == DMESH_SUCCESS ? MPI_Comm_group(comm, &all) : MPI_SUCCESS;
     if (err == DMESH_SUCCESS && rc == MPI_SUCCESS)
         rc = MPI_Group_incl(all, count, members, out);
@@ -145,7 +146,7 @@ int dmesh_comm_mpi_create(MPI_Comm comm, const dmesh_axis_t *axis, int n, int my
 {
     dmesh_prepared_axis_t prepared;
     MPI_Comm none = MPI_COMM_NULL;
-    int err = dmesh_axis_prepare(axis, n, &prepared);
+    int err = dmesh_axis_prepare_impl(axis, n, &prepared);
 
     if (err == DMESH_SUCCESS)
         return dmesh_comm_mpi_create_prepared(comm, &prepared, my_index, colour_base, 0,

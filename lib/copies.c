@@ -237,20 +237,20 @@ static int buf_bytes(MPI_Count count, MPI_Datatype type, size_t *bytes, int *con
     return DMESH_SUCCESS;
 }
 
-int dmesh_copies_add(dmesh_copies_t h, int id, void *buf, MPI_Count count, MPI_Datatype type)
+int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, MPI_Datatype type)
 {
     struct dmesh_copies_s *c;
     dmesh_copies_data_t *d;
     dmesh_copies_buf_t b = {id, buf, count, type, 0, 0};
     int i;
 
-    DMESH_TRY(dmesh_copies_get(h, __func__, &c));
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_add", &c));
     d = c->d;
     if (id < 0 || count < 0 || type == MPI_DATATYPE_NULL || (buf == NULL && count > 0))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: id %d, count %lld, %s datatype, %s buffer: ids and counts "
                                "are >= 0, a buffer of elements is not NULL",
-                               __func__, id, (long long)count,
+                               "dmesh_copies_add", id, (long long)count,
                                type == MPI_DATATYPE_NULL ? "null" : "a", buf ? "a" : "NULL");
     DMESH_TRY(buf_bytes(count, type, &b.bytes, &b.contiguous));
     for (i = 0; i < d->nbufs && d->bufs[i].id < id; i++)
@@ -263,7 +263,7 @@ int dmesh_copies_add(dmesh_copies_t h, int id, void *buf, MPI_Count count, MPI_D
         int cap = d->capbufs ? 2 * d->capbufs : 8;
         dmesh_copies_buf_t *nb = realloc(d->bufs, (size_t)cap * sizeof(*nb));
         if (nb == NULL)
-            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", __func__);
+            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", "dmesh_copies_add");
         d->bufs = nb;
         d->capbufs = cap;
     }
@@ -282,16 +282,16 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int dmesh_copies_get_partners(dmesh_copies_t h, int maxranks, int ranks[], int *n)
+int dmesh_copies_get_partners_impl(dmesh_copies_t h, int maxranks, int ranks[], int *n)
 {
     struct dmesh_copies_s *c;
     int members[DMESH_COPIES_MAX_SET], m = 0, pos, k = 0;
 
-    DMESH_TRY(dmesh_copies_get(h, __func__, &c));
-    DMESH_CHECK_PTR(n);
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_get_partners", &c));
+    DMESH_CHECK_PTR_OF("dmesh_copies_get_partners", n);
     if (maxranks < 0 || (maxranks > 0 && ranks == NULL))
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d with %s ranks", __func__, maxranks,
-                               ranks ? "a" : "NULL");
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d with %s ranks",
+                               "dmesh_copies_get_partners", maxranks, ranks ? "a" : "NULL");
     if (c->comm != MPI_COMM_NULL && c->plan.scheme == DMESH_COPIES_PARTNER) {
         int p = dmesh_copies_holder(&c->plan, c->me);
         if (p != c->me)
@@ -339,18 +339,19 @@ static void handle_free(struct dmesh_copies_s *c)
     free(c);
 }
 
-int dmesh_copies_free(dmesh_copies_t *h)
+int dmesh_copies_free_impl(dmesh_copies_t *h)
 {
     struct dmesh_copies_s *c = NULL;
 
-    DMESH_CHECK_PTR(h);
+    DMESH_CHECK_PTR_OF("dmesh_copies_free", h);
     if (*h == DMESH_COPIES_NULL)
         return DMESH_SUCCESS;
     for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
         if (x == *h)
             c = x;
     if (c == NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle", __func__);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle",
+                               "dmesh_copies_free");
     if (c->d != NULL && c->d->open == c)
         data_free(c->d);
     handle_free(c);
@@ -443,7 +444,7 @@ static int parse_info(dmesh_t mesh, int ndims, MPI_Info info, open_args_t *a)
     if (flag && val[0] >= '0' && val[0] <= '9')
         return dmesh_option_int("dmesh_copies_dim", val, 0, ndims - 1, &a->dim);
     if (flag)
-        return dmesh_get_dim_index(mesh, val, &a->dim);
+        return dmesh_get_dim_index_impl(mesh, val, &a->dim);
     return DMESH_SUCCESS;
 }
 
@@ -455,7 +456,7 @@ static int members_of(dmesh_t mesh, MPI_Comm ucomm, struct dmesh_copies_s *c, in
 
     if ((c->ranks = malloc((size_t)n * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d ranks", n);
-    DMESH_TRY(dmesh_get_ranks(mesh, n, c->ranks, &n));
+    DMESH_TRY(dmesh_get_ranks_impl(mesh, n, c->ranks, &n));
     MPI_Comm_rank(ucomm, &rank);
     *low = INT_MAX;
     for (int i = 0; i < n; i++) {
@@ -517,16 +518,16 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     if (!err && (name == NULL || name[0] == '\0' || strlen(name) >= DMESH_MAX_NAME))
         err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_copies_open: a name of 1 to %d bytes",
                               DMESH_MAX_NAME - 1);
-    dmesh_get_ndims(mesh, &p->ndims);
-    dmesh_get_shape(mesh, DMESH_MAX_DIMS, p->shape);
-    dmesh_get_size(mesh, &p->n);
+    dmesh_get_ndims_impl(mesh, &p->ndims);
+    dmesh_get_shape_impl(mesh, DMESH_MAX_DIMS, p->shape);
+    dmesh_get_size_impl(mesh, &p->n);
     if (!err)
         err = parse_info(mesh, p->ndims, info, a);
     for (int d = 0; d < p->ndims; d++) { /* every process, whatever failed */
-        int rc = dmesh_get_dim_locality(mesh, d, &kind[d]);
+        int rc = dmesh_get_dim_locality_impl(mesh, d, &kind[d]);
         err = err ? err : rc;
     }
-    if (!err && dmesh_get_coordinate(mesh, DMESH_MAX_DIMS, coords, &member) == DMESH_SUCCESS &&
+    if (!err && dmesh_get_coordinate_impl(mesh, DMESH_MAX_DIMS, coords, &member) == DMESH_SUCCESS &&
         member)
         err = members_of(mesh, ucomm, c, &low);
     if (!err && a->dim == -2)
@@ -538,7 +539,7 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     return split(ucomm, c, member && !err, low, err);
 }
 
-int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
+int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
 {
     struct dmesh_mesh *m;
     struct dmesh_copies_s *c = calloc(1, sizeof(*c));
@@ -548,18 +549,18 @@ int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copie
     MPI_Comm ucomm;
     int err = DMESH_SUCCESS;
 
-    if (dmesh_mesh_get(mesh, DMESH_ANY_DIM, __func__, &m) != DMESH_SUCCESS) {
+    if (dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_copies_open", &m) != DMESH_SUCCESS) {
         free(c);
         return DMESH_ERR_ARG;
     }
     ucomm = dmesh_universe_comm(m->u);
     if (c == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", __func__);
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", "dmesh_copies_open");
     else if (copies == NULL)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'copies' is NULL", __func__);
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'copies' is NULL", "dmesh_copies_open");
     if (!err && name != NULL && (d = find(name)) == NULL &&
         (d = fresh = calloc(1, sizeof(*d))) == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", __func__);
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", "dmesh_copies_open");
     if (fresh != NULL) {
         snprintf(fresh->name, sizeof(fresh->name), "%s", name);
         fresh->slot.version = fresh->slot.held_version = DMESH_COPIES_NONE;

@@ -153,7 +153,7 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
     return err;
 }
 
-int dmesh_copies_store(dmesh_copies_t h, int version)
+int dmesh_copies_store_impl(dmesh_copies_t h, int version)
 {
     struct dmesh_copies_s *c;
     dmesh_copies_slot_t n = {DMESH_COPIES_NONE, NULL, 0, NULL, 0, DMESH_COPIES_NONE};
@@ -161,14 +161,14 @@ int dmesh_copies_store(dmesh_copies_t h, int version)
     int err = DMESH_SUCCESS;
     uint64_t hash;
 
-    DMESH_TRY(dmesh_copies_get(h, __func__, &c));
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_store", &c));
     if (c->comm == MPI_COMM_NULL)
         return DMESH_SUCCESS; /* outside the mesh */
     if (version < 0 || version <= c->d->slot.version)
         err = dmesh_error_set(DMESH_ERR_ARG,
                               "%s: version %d is not greater than the last one stored or "
                               "restored (%lld)",
-                              __func__, version, (long long)c->d->slot.version);
+                              "dmesh_copies_store", version, (long long)c->d->slot.version);
     if (!err)
         err = dmesh_copies_pack(c->d, version, &n.own, &n.own_len);
     hash = dmesh_hash(DMESH_HASH_INIT, &version, sizeof(version));
@@ -400,14 +400,14 @@ static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *
     return dmesh_agree(c->comm, 0, err, "dmesh_copies_restore");
 }
 
-int dmesh_copies_restore(dmesh_copies_t h, int *version)
+int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
 {
     struct dmesh_copies_s *c;
     restore_t t;
     dmesh_copies_record_t *rec;
     int *src, *refresh, err = DMESH_SUCCESS;
 
-    DMESH_TRY(dmesh_copies_get(h, __func__, &c));
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_restore", &c));
     if (c->comm == MPI_COMM_NULL) { /* outside the mesh */
         if (version != NULL)
             *version = DMESH_COPIES_NONE;
@@ -418,9 +418,11 @@ int dmesh_copies_restore(dmesh_copies_t h, int *version)
     src = malloc(2 * (size_t)c->plan.n * sizeof(int));
     refresh = src != NULL ? src + c->plan.n : NULL;
     if (version == NULL)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'version' is NULL", __func__);
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'version' is NULL",
+                              "dmesh_copies_restore");
     else if (rec == NULL || src == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory for %d records", __func__, c->plan.n);
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory for %d records",
+                              "dmesh_copies_restore", c->plan.n);
     t.rec = rec;
     err = restore_steps(c, &t, src, refresh, err);
     free(t.own);

@@ -6,6 +6,7 @@
 
 #include "create.h"
 #include "error.h"
+#include "universe_comms.h"
 
 void dmesh_creation_begin(dmesh_creation_t *c, const dmesh_creation_ops_t *ops, const char *fn,
                           dmesh_universe_t *u, int check, void *call)

@@ -60,14 +60,14 @@ static const char *const error_strings[DMESH_ERR_LASTCODE] = {
         "DMESH_ERR_DATA_LOST: a process and every holder of its copy failed together",
 };
 
-const char *dmesh_error_string(int err)
+const char *dmesh_error_string_impl(int err)
 {
     if (err < 0 || err >= DMESH_ERR_LASTCODE)
         return "unknown dmesh error class";
     return error_strings[err];
 }
 
-const char *dmesh_last_error(void)
+const char *dmesh_last_error_impl(void)
 {
     return last_detail;
 }
@@ -122,8 +122,8 @@ static void register_codes(void)
         if (MPI_Add_error_class(&cls) != MPI_SUCCESS || cls == MPI_UNDEFINED ||
             MPI_Add_error_code(cls, &code) != MPI_SUCCESS || code == MPI_UNDEFINED)
             return;
-        MPI_Add_error_string(cls, (char *)dmesh_error_string(c));
-        MPI_Add_error_string(code, (char *)dmesh_error_string(c));
+        MPI_Add_error_string(cls, (char *)dmesh_error_string_impl(c));
+        MPI_Add_error_string(code, (char *)dmesh_error_string_impl(c));
         codes[c] = code;
     }
 }
@@ -150,7 +150,7 @@ void dmesh_error_forget_codes(void)
     pthread_mutex_unlock(&lock);
 }
 
-int dmesh_error_class(int errorcode, int *errorclass)
+int dmesh_error_class_impl(int errorcode, int *errorclass)
 {
     int c, found = 0;
 

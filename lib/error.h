@@ -75,10 +75,13 @@ int dmesh_error_quieted(void);
     } while (0)
 
 /* Validate a pointer argument at the API boundary. */
-#define DMESH_CHECK_PTR(p)                                                                         \
+#define DMESH_CHECK_PTR(p) DMESH_CHECK_PTR_OF(__func__, p)
+/* The same in the implementation of a public call (api_impl.h), whose
+ * details name the call (fn), not the implementation. */
+#define DMESH_CHECK_PTR_OF(fn, p)                                                                  \
     do {                                                                                           \
         if ((p) == NULL)                                                                           \
-            return dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", __func__, #p);      \
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", fn, #p);            \
     } while (0)
 
 #endif /* DMESH_ERROR_H */

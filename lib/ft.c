@@ -20,12 +20,13 @@
 #include "hash.h"
 #include "mesh.h"
 #include "ulfm.h"
+#include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"
 
 /* With fault tolerance on, the universes make their communicators with
  * MPI_Comm_split over the private communicator, never with
- * MPI_Comm_create_group (universe.c, dmesh_universe_reserve): in Open MPI
+ * MPI_Comm_create_group (universe_comms.c, dmesh_universe_reserve): in Open MPI
  * 5.0.7 MPI_Comm_create_group over a group with a dead member blocks for
  * ever (its CID allocation is not interrupted by the failure; measured: the
  * kill sweep of dmesh_init hung there, on the dead process's group mate),
@@ -38,13 +39,13 @@ int dmesh_ft_unsupported(const char *fn)
                            dmesh_ulfm_how());
 }
 
-int dmesh_revoke(dmesh_t handle)
+int dmesh_revoke_impl(dmesh_t handle)
 {
     struct dmesh_mesh *mesh;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_revoke", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_ft_unsupported(__func__);
+        return dmesh_ft_unsupported("dmesh_revoke");
     return dmesh_universe_revoke(mesh->u);
 }
 
@@ -87,26 +88,27 @@ static int ranks_in_comm(MPI_Comm comm, MPI_Group group, int **out, int *n)
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_failed(dmesh_t handle, int maxranks, int ranks[], int *nfailed)
+int dmesh_get_failed_impl(dmesh_t handle, int maxranks, int ranks[], int *nfailed)
 {
     struct dmesh_mesh *mesh;
     MPI_Comm comm;
     MPI_Group failed = MPI_GROUP_NULL;
     int *found = NULL, n = 0, rc, err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
-    DMESH_CHECK_PTR(nfailed);
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_failed", &mesh));
+    DMESH_CHECK_PTR_OF("dmesh_get_failed", nfailed);
     if (maxranks < 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d is negative", __func__, maxranks);
-    if (maxranks > 0 && ranks == NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: ranks is NULL with maxranks %d", __func__,
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d is negative", "dmesh_get_failed",
                                maxranks);
+    if (maxranks > 0 && ranks == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ranks is NULL with maxranks %d",
+                               "dmesh_get_failed", maxranks);
     comm = dmesh_universe_comm(mesh->u);
     if (!dmesh_ulfm_enabled(comm))
-        return dmesh_ft_unsupported(__func__);
+        return dmesh_ft_unsupported("dmesh_get_failed");
     if ((rc = dmesh_ulfm_get_failed(comm, &failed)) != MPI_SUCCESS)
         return dmesh_error_set(DMESH_ERR_MPI, "%s: MPIX_Comm_get_failed failed (MPI error %d)",
-                               __func__, rc);
+                               "dmesh_get_failed", rc);
     err = ranks_in_comm(comm, failed, &found, &n);
     MPI_Group_free(&failed);
     if (err != DMESH_SUCCESS)
@@ -260,9 +262,9 @@ static int plan(struct dmesh_mesh *mesh, int dim, MPI_Comm survivors, shrink_pla
     dmesh_universe_t *u = mesh->u;
     int d, got = 0;
 
-    DMESH_TRY(dmesh_get_ndims(mesh->handle, &s->ndims));
-    DMESH_TRY(dmesh_get_shape(mesh->handle, DMESH_MAX_DIMS, s->shape));
-    DMESH_TRY(dmesh_get_size(mesh->handle, &s->n));
+    DMESH_TRY(dmesh_get_ndims_impl(mesh->handle, &s->ndims));
+    DMESH_TRY(dmesh_get_shape_impl(mesh->handle, DMESH_MAX_DIMS, s->shape));
+    DMESH_TRY(dmesh_get_size_impl(mesh->handle, &s->n));
     if (dim != DMESH_KEEP_SHAPE && (dim < 0 || dim >= s->ndims))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "dmesh_shrink: dim %d out of range [0, %d) "
@@ -274,7 +276,7 @@ static int plan(struct dmesh_mesh *mesh, int dim, MPI_Comm survivors, shrink_pla
     s->new_ranks = malloc((size_t)s->n * sizeof(int));
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
-    DMESH_TRY(dmesh_get_ranks(mesh->handle, s->n, s->ranks, &got));
+    DMESH_TRY(dmesh_get_ranks_impl(mesh->handle, s->n, s->ranks, &got));
     DMESH_TRY(dmesh_ft_survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u),
                                       survivors, &s->rank_of));
     return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
@@ -343,7 +345,7 @@ int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Co
     return DMESH_SUCCESS;
 }
 
-int dmesh_shrink(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
+int dmesh_shrink_impl(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
 
@@ -354,15 +356,15 @@ int dmesh_shrink(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dm
     uint64_t hash;
     int err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_shrink", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_ft_unsupported(__func__);
-    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, __func__, newmesh != NULL, &comm));
+        return dmesh_ft_unsupported("dmesh_shrink");
+    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, "dmesh_shrink", newmesh != NULL, &comm));
     /* From here every survivor holds comm: the checks are agreed on it. */
     memset(&s, 0, sizeof(s));
     s.info = MPI_INFO_NULL;
     err = newmesh == NULL
-              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'newmesh' is NULL", __func__)
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'newmesh' is NULL", "dmesh_shrink")
               : read_spares(info, &s.spares, &s.info);
     if (err == DMESH_SUCCESS)
         err = plan(mesh, dim, comm, &s);
@@ -373,7 +375,7 @@ int dmesh_shrink(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dm
         err = source_of(mesh->u, &s, &src);
     hash = dmesh_hash(0, &dim, sizeof(dim));
     hash = dmesh_hash(hash, &s.spares, sizeof(s.spares));
-    err = dmesh_agree(comm, hash, err, __func__);
+    err = dmesh_agree(comm, hash, err, "dmesh_shrink");
     if (err == DMESH_SUCCESS)
         err = dmesh_create_shrunk(comm, dmesh_universe_cuda(mesh->u) ? "cuda" : "cpu", s.ndims,
                                   s.new_shape, s.new_ranks, s.names[0] != NULL ? s.names : NULL,

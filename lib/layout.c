@@ -112,13 +112,13 @@ static void store_reversed(const dmesh_atom_t rev[], int n, dmesh_axis_t *out)
         out->atoms[k] = rev[n - 1 - k];
 }
 
-int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
+int dmesh_axis_canonical_impl(const dmesh_axis_t *in, dmesh_axis_t *out)
 {
     dmesh_atom_t rev[DMESH_LAYOUT_MAX_ATOMS]; /* innermost first, so merges hit rev[n-1] */
     int n = 0;
 
-    DMESH_TRY(dmesh_axis_check(in, __func__));
-    DMESH_CHECK_PTR(out);
+    DMESH_TRY(dmesh_axis_check(in, "dmesh_axis_canonical"));
+    DMESH_CHECK_PTR_OF("dmesh_axis_canonical", out);
     for (int k = in->natoms - 1; k >= 0; k--) {
         dmesh_atom_t at = in->atoms[k];
         if (at.size == 1)
@@ -129,7 +129,7 @@ int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
             if (size > INT_MAX)
                 return dmesh_error_set(DMESH_ERR_SIZE,
                                        "%s: merging atom %d (%d:%d) gives a size over INT_MAX",
-                                       __func__, k, at.size, at.stride);
+                                       "dmesh_axis_canonical", k, at.size, at.stride);
             rev[n - 1].size = (int)size;
             continue;
         }
@@ -139,56 +139,56 @@ int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
+int dmesh_axis_numel_impl(const dmesh_axis_t *a, int *numel)
 {
     int64_t p = 0;
 
-    DMESH_TRY(dmesh_axis_check(a, __func__));
-    DMESH_CHECK_PTR(numel);
-    DMESH_TRY(numel64(a, __func__, &p));
+    DMESH_TRY(dmesh_axis_check(a, "dmesh_axis_numel"));
+    DMESH_CHECK_PTR_OF("dmesh_axis_numel", numel);
+    DMESH_TRY(numel64(a, "dmesh_axis_numel", &p));
     *numel = (int)p;
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
+int dmesh_axis_cosize_impl(const dmesh_axis_t *a, int *cosize)
 {
     int64_t c = 0;
 
-    DMESH_TRY(dmesh_axis_check(a, __func__));
-    DMESH_CHECK_PTR(cosize);
-    DMESH_TRY(cosize64(a, __func__, &c));
+    DMESH_TRY(dmesh_axis_check(a, "dmesh_axis_cosize"));
+    DMESH_CHECK_PTR_OF("dmesh_axis_cosize", cosize);
+    DMESH_TRY(cosize64(a, "dmesh_axis_cosize", &c));
     *cosize = (int)c;
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
+int dmesh_axis_index_impl(const dmesh_axis_t *a, int i, int *index)
 {
     int64_t numel = 0, cosize = 0;
 
-    DMESH_TRY(dmesh_axis_check(a, __func__));
-    DMESH_CHECK_PTR(index);
-    DMESH_TRY(numel64(a, __func__, &numel));
+    DMESH_TRY(dmesh_axis_check(a, "dmesh_axis_index"));
+    DMESH_CHECK_PTR_OF("dmesh_axis_index", index);
+    DMESH_TRY(numel64(a, "dmesh_axis_index", &numel));
     if (i < 0 || i >= numel)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: coordinate %d is not in [0, %" PRId64 ")",
-                               __func__, i, numel);
+                               "dmesh_axis_index", i, numel);
     /* a small cosize guarantees the sum below fits an int */
-    DMESH_TRY(cosize64(a, __func__, &cosize));
+    DMESH_TRY(cosize64(a, "dmesh_axis_index", &cosize));
     *index = (int)axis_at(a, i);
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
+int dmesh_axis_enumerate_impl(const dmesh_axis_t *a, int max, int out[], int *n)
 {
     int64_t numel = 0, cosize = 0;
 
-    DMESH_TRY(dmesh_axis_check(a, __func__));
-    DMESH_CHECK_PTR(n);
-    DMESH_TRY(numel64(a, __func__, &numel));
-    DMESH_TRY(cosize64(a, __func__, &cosize));
+    DMESH_TRY(dmesh_axis_check(a, "dmesh_axis_enumerate"));
+    DMESH_CHECK_PTR_OF("dmesh_axis_enumerate", n);
+    DMESH_TRY(numel64(a, "dmesh_axis_enumerate", &numel));
+    DMESH_TRY(cosize64(a, "dmesh_axis_enumerate", &cosize));
     if (max < numel)
-        return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below numel %" PRId64, __func__,
-                               max, numel);
-    DMESH_CHECK_PTR(out);
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below numel %" PRId64,
+                               "dmesh_axis_enumerate", max, numel);
+    DMESH_CHECK_PTR_OF("dmesh_axis_enumerate", out);
     for (int64_t i = 0; i < numel; i++)
         out[i] = (int)axis_at(a, i);
     *n = (int)numel;
@@ -241,13 +241,13 @@ static int complement_atoms(const dmesh_axis_t *a, int n, const char *func, dmes
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
+int dmesh_axis_complement_impl(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
 {
     dmesh_axis_t c;
 
-    DMESH_CHECK_PTR(out);
-    DMESH_TRY(complement_atoms(a, n, __func__, &c));
-    return dmesh_axis_canonical(&c, out);
+    DMESH_CHECK_PTR_OF("dmesh_axis_complement", out);
+    DMESH_TRY(complement_atoms(a, n, "dmesh_axis_complement", &c));
+    return dmesh_axis_canonical_impl(&c, out);
 }
 
 /* Linearise the digits of index along the atoms of an axis, outermost atom
@@ -267,15 +267,16 @@ static int64_t linearise(const dmesh_axis_t *a, int index)
     return lin;
 }
 
-int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, int *position)
+int dmesh_axis_decompose_impl(const dmesh_axis_t *a, int n, int index, int *group, int *position)
 {
     dmesh_axis_t c;
 
-    DMESH_TRY(complement_atoms(a, n, __func__, &c));
-    DMESH_CHECK_PTR(group);
-    DMESH_CHECK_PTR(position);
+    DMESH_TRY(complement_atoms(a, n, "dmesh_axis_decompose", &c));
+    DMESH_CHECK_PTR_OF("dmesh_axis_decompose", group);
+    DMESH_CHECK_PTR_OF("dmesh_axis_decompose", position);
     if (index < 0 || index >= n)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: index %d is not in [0, %d)", __func__, index, n);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: index %d is not in [0, %d)",
+                               "dmesh_axis_decompose", index, n);
     *group = (int)linearise(&c, index);
     *position = (int)linearise(a, index);
     return DMESH_SUCCESS;
@@ -360,22 +361,22 @@ static uint64_t place(const digit_t *d)
     return d->part ? (uint64_t)d->weight << 32 : (uint64_t)d->weight;
 }
 
-int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
+int dmesh_axis_prepare_impl(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
 {
     dmesh_axis_t c;
     digit_t d[2 * DMESH_LAYOUT_MAX_ATOMS + 1];
     int nd = 0;
     int64_t size = 0;
 
-    DMESH_CHECK_PTR(p);
-    DMESH_TRY(complement_atoms(a, n, __func__, &c));
-    DMESH_TRY(numel64(a, __func__, &size));
+    DMESH_CHECK_PTR_OF("dmesh_axis_prepare", p);
+    DMESH_TRY(complement_atoms(a, n, "dmesh_axis_prepare", &c));
+    DMESH_TRY(numel64(a, "dmesh_axis_prepare", &size));
     collect_digits(a, 1, d, &nd);
     collect_digits(&c, 0, d, &nd);
     sort_digits(d, nd);
     nd = merge_digits(d, nd);
     if (nd > DMESH_PREPARED_MAX_DIGITS) /* sizes >= 2 multiply to n < 2^31 */
-        return dmesh_error_set(DMESH_ERR_INTERNAL, "%s: %d digits", __func__, nd);
+        return dmesh_error_set(DMESH_ERR_INTERNAL, "%s: %d digits", "dmesh_axis_prepare", nd);
     *p = (dmesh_prepared_axis_t){.n = n, .ngroups = (int)(n / size), .size = (int)size};
     p->ndigits = nd;
     for (int k = 0; k < nd; k++) {
@@ -386,28 +387,28 @@ int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
 }
 
 /* The hot path of every creation and coordinate query (layout_decompose.h). */
-int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int *group,
-                                  int *position)
+int dmesh_prepared_axis_decompose_impl(const dmesh_prepared_axis_t *p, int index, int *group,
+                                       int *position)
 {
     return dmesh_prepared_decompose_inline(p, index, group, position);
 }
 
-int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
-                      int *ngroups, int *group_size)
+int dmesh_axis_groups_impl(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
+                           int *ngroups, int *group_size)
 {
     dmesh_axis_t c;
     int64_t na = 0, nc = 0;
 
-    DMESH_TRY(dmesh_axis_complement(a, n, &c));
-    DMESH_CHECK_PTR(ngroups);
-    DMESH_CHECK_PTR(group_size);
+    DMESH_TRY(dmesh_axis_complement_impl(a, n, &c));
+    DMESH_CHECK_PTR_OF("dmesh_axis_groups", ngroups);
+    DMESH_CHECK_PTR_OF("dmesh_axis_groups", group_size);
     if (max < n)
         return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below the rank map size %d",
-                               __func__, max, n);
-    DMESH_CHECK_PTR(out);
+                               "dmesh_axis_groups", max, n);
+    DMESH_CHECK_PTR_OF("dmesh_axis_groups", out);
     /* complement() checked that the copies tile [0, n): na * nc == n */
-    DMESH_TRY(numel64(a, __func__, &na));
-    DMESH_TRY(numel64(&c, __func__, &nc));
+    DMESH_TRY(numel64(a, "dmesh_axis_groups", &na));
+    DMESH_TRY(numel64(&c, "dmesh_axis_groups", &nc));
     /* The first row holds the axis's own indices until the end, so every copy
      * is its offset plus that row; row 0 is rewritten last and in place. */
     for (int64_t x = 0; x < na; x++)
@@ -424,19 +425,19 @@ int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int index, int max,
-                        int out[], int *count)
+int dmesh_axis_group_of_impl(const dmesh_axis_t *a, int n, const int *rank_map, int index, int max,
+                             int out[], int *count)
 {
     int group, position;
     int64_t na = 0, base;
 
-    DMESH_TRY(dmesh_axis_decompose(a, n, index, &group, &position));
-    DMESH_CHECK_PTR(count);
-    DMESH_TRY(numel64(a, __func__, &na));
+    DMESH_TRY(dmesh_axis_decompose_impl(a, n, index, &group, &position));
+    DMESH_CHECK_PTR_OF("dmesh_axis_group_of", count);
+    DMESH_TRY(numel64(a, "dmesh_axis_group_of", &na));
     if (max < na)
         return dmesh_error_set(DMESH_ERR_SIZE, "%s: capacity %d is below the group size %" PRId64,
-                               __func__, max, na);
-    DMESH_CHECK_PTR(out);
+                               "dmesh_axis_group_of", max, na);
+    DMESH_CHECK_PTR_OF("dmesh_axis_group_of", out);
     base = index - axis_at(a, position); /* the copy's offset */
     for (int64_t x = 0; x < na; x++) {
         int64_t i = base + axis_at(a, x);
@@ -467,19 +468,19 @@ static int push_atom(dmesh_atom_t rev[], int *n, int64_t size, int64_t stride, c
  * textbook walk would silently drop elements); the walk stops once the mode is
  * used up, as later atoms cannot matter.
  */
-int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)
+int dmesh_axis_compose_impl(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)
 {
     dmesh_axis_t fa;
     dmesh_atom_t rev[DMESH_LAYOUT_MAX_ATOMS + 1];
     int n = 0;
     int64_t rs = size, rd = stride;
 
-    DMESH_TRY(dmesh_axis_check(a, __func__));
-    DMESH_CHECK_PTR(out);
+    DMESH_TRY(dmesh_axis_check(a, "dmesh_axis_compose"));
+    DMESH_CHECK_PTR_OF("dmesh_axis_compose", out);
     if (size < 1 || stride < 0)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: mode %d:%d (size must be >= 1, stride >= 0)",
-                               __func__, size, stride);
-    DMESH_TRY(dmesh_axis_canonical(a, &fa));
+                               "dmesh_axis_compose", size, stride);
+    DMESH_TRY(dmesh_axis_canonical_impl(a, &fa));
     if (stride == 0 || size == 1) {
         *out = (dmesh_axis_t){.natoms = 1, .atoms = {{size, 0}}};
         return DMESH_SUCCESS;
@@ -489,42 +490,44 @@ int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t
         if (cs % rd != 0 && rd % cs != 0)
             return dmesh_error_set(
                 DMESH_ERR_LAYOUT, "%s: mode %d:%d: stride %" PRId64 " and atom %d:%d do not divide",
-                __func__, size, stride, rd, fa.atoms[k].size, fa.atoms[k].stride);
+                "dmesh_axis_compose", size, stride, rd, fa.atoms[k].size, fa.atoms[k].stride);
         ns = cs / rd < 1 ? 1 : cs / rd;
         ns = ns < rs ? ns : rs;
         if (rs % ns != 0)
             return dmesh_error_set(
                 DMESH_ERR_LAYOUT,
-                "%s: mode %d:%d: %" PRId64 " elements left, atom %d:%d gives %" PRId64, __func__,
-                size, stride, rs, fa.atoms[k].size, fa.atoms[k].stride, ns);
+                "%s: mode %d:%d: %" PRId64 " elements left, atom %d:%d gives %" PRId64,
+                "dmesh_axis_compose", size, stride, rs, fa.atoms[k].size, fa.atoms[k].stride, ns);
         if (ns > 1)
-            DMESH_TRY(push_atom(rev, &n, ns, rd * fa.atoms[k].stride, __func__));
+            DMESH_TRY(push_atom(rev, &n, ns, rd * fa.atoms[k].stride, "dmesh_axis_compose"));
         rs /= ns;
         rd = (rd + cs - 1) / cs;
     }
     if (rs > 1 || n == 0)
-        DMESH_TRY(push_atom(rev, &n, rs, rd * (fa.natoms > 0 ? fa.atoms[0].stride : 0), __func__));
+        DMESH_TRY(push_atom(rev, &n, rs, rd * (fa.natoms > 0 ? fa.atoms[0].stride : 0),
+                            "dmesh_axis_compose"));
     store_reversed(rev, n, out);
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_compose_modes(const dmesh_axis_t *a, int n, const int sizes[], const int strides[],
-                             dmesh_axis_t out[])
+int dmesh_axis_compose_modes_impl(const dmesh_axis_t *a, int n, const int sizes[],
+                                  const int strides[], dmesh_axis_t out[])
 {
     dmesh_axis_t scratch;
 
     if (n < 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: number of modes %d < 0", __func__, n);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: number of modes %d < 0",
+                               "dmesh_axis_compose_modes", n);
     if (n > 0) {
-        DMESH_CHECK_PTR(sizes);
-        DMESH_CHECK_PTR(strides);
-        DMESH_CHECK_PTR(out);
+        DMESH_CHECK_PTR_OF("dmesh_axis_compose_modes", sizes);
+        DMESH_CHECK_PTR_OF("dmesh_axis_compose_modes", strides);
+        DMESH_CHECK_PTR_OF("dmesh_axis_compose_modes", out);
     }
     /* a dry run first, so that out is written only when every mode composes */
     for (int j = 0; j < n; j++)
-        DMESH_TRY(dmesh_axis_compose(a, sizes[j], strides[j], &scratch));
+        DMESH_TRY(dmesh_axis_compose_impl(a, sizes[j], strides[j], &scratch));
     for (int j = 0; j < n; j++)
-        DMESH_TRY(dmesh_axis_compose(a, sizes[j], strides[j], &out[j]));
+        DMESH_TRY(dmesh_axis_compose_impl(a, sizes[j], strides[j], &out[j]));
     return DMESH_SUCCESS;
 }
 
@@ -532,12 +535,12 @@ int dmesh_axis_compose_modes(const dmesh_axis_t *a, int n, const int sizes[], co
  * extent of the next smaller one. A stride-0 atom (of size > 1, canonical
  * atoms have no other) repeats an index, which is never orthogonal, even
  * alone. */
-int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
+int dmesh_axis_is_orthogonal_impl(const dmesh_axis_t *a, int *orthogonal)
 {
     dmesh_axis_t c;
 
-    DMESH_TRY(dmesh_axis_canonical(a, &c));
-    DMESH_CHECK_PTR(orthogonal);
+    DMESH_TRY(dmesh_axis_canonical_impl(a, &c));
+    DMESH_CHECK_PTR_OF("dmesh_axis_is_orthogonal", orthogonal);
     sort_by_stride(c.atoms, c.natoms);
     *orthogonal = 1;
     for (int k = 0; k < c.natoms; k++) {
@@ -550,12 +553,12 @@ int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_is_sorted(const dmesh_axis_t *a, int *sorted)
+int dmesh_axis_is_sorted_impl(const dmesh_axis_t *a, int *sorted)
 {
     dmesh_axis_t c;
 
-    DMESH_TRY(dmesh_axis_canonical(a, &c));
-    DMESH_CHECK_PTR(sorted);
+    DMESH_TRY(dmesh_axis_canonical_impl(a, &c));
+    DMESH_CHECK_PTR_OF("dmesh_axis_is_sorted", sorted);
     *sorted = 1;
     for (int k = 1; k < c.natoms; k++)
         if (c.atoms[k - 1].stride < c.atoms[k].stride)
@@ -563,7 +566,7 @@ int dmesh_axis_is_sorted(const dmesh_axis_t *a, int *sorted)
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
+int dmesh_axis_equal_impl(const dmesh_axis_t *a, const dmesh_axis_t *b)
 {
     if (a == NULL || b == NULL || a->natoms != b->natoms)
         return 0;
@@ -575,27 +578,28 @@ int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)
     return 1;
 }
 
-int dmesh_layout_row_major(int ndims, const int shape[], dmesh_layout_t *l)
+int dmesh_layout_row_major_impl(int ndims, const int shape[], dmesh_layout_t *l)
 {
     dmesh_layout_t tmp;
     int64_t stride = 1; /* suffix product of the shape */
 
-    DMESH_CHECK_PTR(l);
+    DMESH_CHECK_PTR_OF("dmesh_layout_row_major", l);
     if (ndims < 0 || ndims > DMESH_MAX_DIMS)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d is not in [0, %d]", __func__, ndims,
-                               DMESH_MAX_DIMS);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d is not in [0, %d]",
+                               "dmesh_layout_row_major", ndims, DMESH_MAX_DIMS);
     if (ndims > 0)
-        DMESH_CHECK_PTR(shape);
+        DMESH_CHECK_PTR_OF("dmesh_layout_row_major", shape);
     tmp.naxes = ndims;
     for (int i = ndims - 1; i >= 0; i--) {
         if (shape[i] < 1)
-            return dmesh_error_set(DMESH_ERR_ARG, "%s: shape[%d] = %d < 1", __func__, i, shape[i]);
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: shape[%d] = %d < 1",
+                                   "dmesh_layout_row_major", i, shape[i]);
         tmp.axes[i] = (dmesh_axis_t){.natoms = 1, .atoms = {{shape[i], (int)stride}}};
-        DMESH_TRY(dmesh_axis_canonical(&tmp.axes[i], &tmp.axes[i])); /* size 1 -> empty */
+        DMESH_TRY(dmesh_axis_canonical_impl(&tmp.axes[i], &tmp.axes[i])); /* size 1 -> empty */
         stride *= shape[i];
         if (stride > INT_MAX)
             return dmesh_error_set(DMESH_ERR_SIZE, "%s: product of shape[%d..] exceeds INT_MAX",
-                                   __func__, i);
+                                   "dmesh_layout_row_major", i);
     }
     *l = tmp;
     return DMESH_SUCCESS;
@@ -613,17 +617,17 @@ static int layout_check(const dmesh_layout_t *l, const char *func)
     return DMESH_SUCCESS;
 }
 
-int dmesh_layout_concat(const dmesh_layout_t *l, dmesh_axis_t *a)
+int dmesh_layout_concat_impl(const dmesh_layout_t *l, dmesh_axis_t *a)
 {
     dmesh_axis_t tmp = {.natoms = 0};
 
-    DMESH_TRY(layout_check(l, __func__));
-    DMESH_CHECK_PTR(a);
+    DMESH_TRY(layout_check(l, "dmesh_layout_concat"));
+    DMESH_CHECK_PTR_OF("dmesh_layout_concat", a);
     for (int i = 0; i < l->naxes; i++) {
         const dmesh_axis_t *x = &l->axes[i];
         if (tmp.natoms + x->natoms > DMESH_LAYOUT_MAX_ATOMS)
-            return dmesh_error_set(DMESH_ERR_SIZE, "%s: more than %d atoms in all axes", __func__,
-                                   DMESH_LAYOUT_MAX_ATOMS);
+            return dmesh_error_set(DMESH_ERR_SIZE, "%s: more than %d atoms in all axes",
+                                   "dmesh_layout_concat", DMESH_LAYOUT_MAX_ATOMS);
         memcpy(&tmp.atoms[tmp.natoms], x->atoms, (size_t)x->natoms * sizeof(x->atoms[0]));
         tmp.natoms += x->natoms;
     }
@@ -631,25 +635,26 @@ int dmesh_layout_concat(const dmesh_layout_t *l, dmesh_axis_t *a)
     return DMESH_SUCCESS;
 }
 
-int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axis_t axes[],
-                        dmesh_layout_t *out)
+int dmesh_layout_splice_impl(const dmesh_layout_t *l, int dim, int n, const dmesh_axis_t axes[],
+                             dmesh_layout_t *out)
 {
     dmesh_layout_t tmp; /* out may alias l */
 
-    DMESH_TRY(layout_check(l, __func__));
-    DMESH_CHECK_PTR(out);
+    DMESH_TRY(layout_check(l, "dmesh_layout_splice"));
+    DMESH_CHECK_PTR_OF("dmesh_layout_splice", out);
     if (dim < 0 || dim >= l->naxes)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d is not in [0, %d)", __func__, dim,
-                               l->naxes);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d is not in [0, %d)", "dmesh_layout_splice",
+                               dim, l->naxes);
     if (n < 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: number of new axes %d < 0", __func__, n);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: number of new axes %d < 0",
+                               "dmesh_layout_splice", n);
     if (l->naxes - 1 + n > DMESH_MAX_DIMS)
-        return dmesh_error_set(DMESH_ERR_SIZE, "%s: %d axes exceed DMESH_MAX_DIMS (%d)", __func__,
-                               l->naxes - 1 + n, DMESH_MAX_DIMS);
+        return dmesh_error_set(DMESH_ERR_SIZE, "%s: %d axes exceed DMESH_MAX_DIMS (%d)",
+                               "dmesh_layout_splice", l->naxes - 1 + n, DMESH_MAX_DIMS);
     if (n > 0)
-        DMESH_CHECK_PTR(axes);
+        DMESH_CHECK_PTR_OF("dmesh_layout_splice", axes);
     for (int j = 0; j < n; j++)
-        DMESH_TRY(dmesh_axis_check(&axes[j], __func__));
+        DMESH_TRY(dmesh_axis_check(&axes[j], "dmesh_layout_splice"));
     tmp.naxes = 0;
     for (int i = 0; i < dim; i++)
         tmp.axes[tmp.naxes++] = l->axes[i];

@@ -33,14 +33,15 @@ static void print_list(const dmesh_axis_t *a, int strides, char *buf, size_t *po
     buf[*pos] = '\0';
 }
 
-int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
+int dmesh_axis_to_string_impl(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
 {
     char text[AXIS_TEXT_MAX];
     size_t pos = 0;
 
-    DMESH_TRY(dmesh_axis_check(a, __func__));
+    DMESH_TRY(dmesh_axis_check(a, "dmesh_axis_to_string"));
     if (buf == NULL && len > 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL but len is %zu", __func__, len);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL but len is %zu",
+                               "dmesh_axis_to_string", len);
     if (a->natoms == 0) {
         strcpy(text, "1:0"); /* the empty axis: one element at index 0 */
         pos = 3;
@@ -129,13 +130,13 @@ static int expect_char(const char **p, const char *text, char c)
     return DMESH_SUCCESS;
 }
 
-int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
+int dmesh_axis_parse_impl(const char *text, dmesh_axis_t *a)
 {
     int sizes[DMESH_LAYOUT_MAX_ATOMS], strides[DMESH_LAYOUT_MAX_ATOMS], ns, nd;
     const char *p = text;
 
-    DMESH_CHECK_PTR(text);
-    DMESH_CHECK_PTR(a);
+    DMESH_CHECK_PTR_OF("dmesh_axis_parse", text);
+    DMESH_CHECK_PTR_OF("dmesh_axis_parse", a);
     DMESH_TRY(parse_list(&p, text, sizes, &ns));
     DMESH_TRY(expect_char(&p, text, ':'));
     DMESH_TRY(parse_list(&p, text, strides, &nd));

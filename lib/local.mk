@@ -16,10 +16,10 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/options.c lib/options.h lib/option_value.c lib/option_value.h \
 	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
-	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h \
-	lib/universe.c lib/universe_comms.c lib/universe.h \
+	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h lib/finalize.c lib/finalize.h \
+	lib/universe.c lib/universe_comms.c lib/universe.h lib/universe_comms.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
-	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
+	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_root.h lib/mesh_root_args.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \
 	lib/node_find.c lib/node_find.h \
 	lib/comm_nccl.h lib/topo.h

@@ -7,7 +7,6 @@
 #include "api_impl.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +15,7 @@
 #include "fault.h"
 #include "handle.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 /* dmesh_mesh_get's failure: its detail. */
 int dmesh_mesh_get_failed(dmesh_t mesh, long long dim, const char *func)
@@ -50,37 +50,6 @@ int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const
     dmesh_universe_retain(u);
     *out = m->handle;
     return DMESH_SUCCESS;
-}
-
-/* One unfreed mesh of a printing universe: counted (arg: a count), or
- * written (arg: NULL). */
-static void unfreed(struct dmesh_mesh *m, const char *made_by, void *arg)
-{
-    char text[200];
-    size_t needed = 0;
-
-    if (!dmesh_universe_debugging(m->u))
-        return;
-    if (arg != NULL) {
-        (*(int *)arg)++;
-        return;
-    }
-    if (dmesh_to_string(m->handle, text, sizeof(text), &needed) != DMESH_SUCCESS)
-        snprintf(text, sizeof(text), "?");
-    dmesh_universe_debug(m->u, "  made by %s: %s%s", made_by != NULL ? made_by : "?", text,
-                         needed >= sizeof(text) ? "..." : "");
-}
-
-void dmesh_mesh_report_unfreed(void)
-{
-    int n = 0;
-
-    dmesh_handle_each(unfreed, &n);
-    if (n == 0)
-        return;
-    fprintf(stderr, "dmesh: at MPI_Finalize, %d mesh%s never freed (dmesh_free):\n", n,
-            n == 1 ? "" : "es");
-    dmesh_handle_each(unfreed, NULL);
 }
 
 int dmesh_dims_concat(int n, const dmesh_dim_t dim[], dmesh_axis_t *all)
@@ -137,11 +106,11 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o)
     return DMESH_SUCCESS;
 }
 
-int dmesh_free(dmesh_t *mesh)
+int dmesh_free_impl(dmesh_t *mesh)
 {
     struct dmesh_mesh *m;
 
-    DMESH_CHECK_PTR(mesh);
+    DMESH_CHECK_PTR_OF("dmesh_free", mesh);
     if (*mesh == DMESH_NULL)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_mesh_get(*mesh, DMESH_ANY_DIM, "dmesh_free", &m));
@@ -155,7 +124,7 @@ int dmesh_free(dmesh_t *mesh)
     return DMESH_SUCCESS;
 }
 
-int dmesh_abort(dmesh_t mesh)
+int dmesh_abort_impl(dmesh_t mesh)
 {
     struct dmesh_mesh *m;
 

@@ -72,11 +72,6 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o);
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
                    const char *made_by, dmesh_t *out);
 
-/* Under DMESH_DEBUG, on the printing rank of each universe (its rank 0):
- * how many meshes the program never freed, and the call that made each
- * with the mesh (stderr). At MPI_Finalize (pcomm.c). */
-void dmesh_mesh_report_unfreed(void);
-
 /* dmesh_create for dmesh_shrink: the new universe comes from source
  * (universe.h; NULL: none) while it is made, so that a backend may make its
  * communicator over the whole mesh from the old universe's. */

@@ -22,6 +22,7 @@
 #include "mesh.h"
 #include "request.h"
 #include "text.h"
+#include "universe_comms.h"
 
 /* The cache key of (layout, periods, reorder): at most 16 sizes whose
  * product fits an int (about 40 characters) and 16 period flags. */
@@ -33,10 +34,10 @@ static int cart_key(struct dmesh_mesh *m, const int periods[], int reorder, dmes
     int d;
 
     DMESH_TRY(dmesh_mesh_concat(m, &all));
-    DMESH_TRY(dmesh_axis_canonical(&all, axis));
+    DMESH_TRY(dmesh_axis_canonical_impl(&all, axis));
     used = (size_t)snprintf(key, DMESH_OPTIONS_KEY_LEN, "cart");
     for (d = 0; d < m->ndims; d++) {
-        DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, d), &shape[d]));
+        DMESH_TRY(dmesh_axis_numel_impl(dmesh_mesh_axis(m, d), &shape[d]));
         used += (size_t)snprintf(key + used, DMESH_OPTIONS_KEY_LEN - used, "%c%d", d ? 'x' : ' ',
                                  shape[d]);
     }
@@ -159,25 +160,26 @@ static void cart_rollback(dmesh_creation_t *c)
 static const dmesh_creation_ops_t cart_ops = {
     .reserve = cart_reserve, .make = cart_make, .rollback = cart_rollback};
 
-int dmesh_get_cart_comm(dmesh_t handle, const int periods[], int reorder, MPI_Comm *cart)
+int dmesh_get_cart_comm_impl(dmesh_t handle, const int periods[], int reorder, MPI_Comm *cart)
 {
     struct dmesh_mesh *mesh;
     cart_call_t x = {.mesh = NULL, .periods = periods, .reorder = reorder};
     dmesh_creation_t c;
     int err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_cart_comm", &mesh));
     x.mesh = mesh;
     /* no info: the check is always on. A rejected rank still takes part. */
-    dmesh_creation_begin(&c, &cart_ops, __func__, mesh->u, 1, &x);
+    dmesh_creation_begin(&c, &cart_ops, "dmesh_get_cart_comm", mesh->u, 1, &x);
     if (cart == NULL || periods == NULL)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: %s is NULL", __func__,
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: %s is NULL", "dmesh_get_cart_comm",
                               cart == NULL ? "cart" : "periods");
     else if (dmesh_universe_aborted(mesh->u))
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)", __func__);
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: universe aborted (dmesh_abort)",
+                              "dmesh_get_cart_comm");
     else
         err = cart_key(mesh, periods, reorder, &x.axis, x.shape, x.key);
     cart_request(mesh, periods, reorder, x.key, &c.request);
     DMESH_TRY(dmesh_creation_run(&c, err));
-    return dmesh_universe_hand_out(mesh->u, x.e, __func__, cart);
+    return dmesh_universe_hand_out(mesh->u, x.e, "dmesh_get_cart_comm", cart);
 }

@@ -19,6 +19,7 @@
 #include "mesh.h"
 #include "request.h"
 #include "text.h"
+#include "universe_comms.h"
 
 /* A derived mesh being assembled (slice, flatten, unflatten, concatenate). */
 typedef struct {
@@ -64,10 +65,10 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
 
     if (dmesh_dims_concat(t->ndims, t->dim, &all) != DMESH_SUCCESS)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
-    DMESH_TRY(dmesh_axis_is_sorted(&all, &ok));
+    DMESH_TRY(dmesh_axis_is_sorted_impl(&all, &ok));
     for (int d = 0; need_sorted && !ok && d < t->ndims; d++) {
         int own = 1;
-        DMESH_TRY(dmesh_axis_is_sorted(&t->dim[d].entry->axis, &own));
+        DMESH_TRY(dmesh_axis_is_sorted_impl(&t->dim[d].entry->axis, &own));
         if (!own) /* only a name registered by flatten can be out of order in itself */
             return dmesh_error_set(DMESH_ERR_LAYOUT,
                                    "%s: \"%s\" was registered by dmesh_flatten from dimensions "
@@ -81,7 +82,7 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
                                "%s: dimensions are not in descending stride order "
                                "(outer to inner, as in the root mesh)",
                                fn);
-    DMESH_TRY(dmesh_axis_is_orthogonal(&all, &ok));
+    DMESH_TRY(dmesh_axis_is_orthogonal_impl(&all, &ok));
     if (!ok)
         return dmesh_error_set(DMESH_ERR_LAYOUT, "%s: the dimensions overlap", fn);
     return DMESH_SUCCESS;
@@ -105,7 +106,7 @@ static int slice_add(struct dmesh_mesh *m, const char *name, draft_t *s)
     return DMESH_SUCCESS;
 }
 
-int dmesh_slice(dmesh_t handle, int n, const char *const dim_names[], dmesh_t *submesh)
+int dmesh_slice_impl(dmesh_t handle, int n, const char *const dim_names[], dmesh_t *submesh)
 {
     struct dmesh_mesh *mesh;
 
@@ -113,8 +114,8 @@ int dmesh_slice(dmesh_t handle, int n, const char *const dim_names[], dmesh_t *s
     int i;
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_slice", &mesh));
-    DMESH_CHECK_PTR(dim_names);
-    DMESH_CHECK_PTR(submesh);
+    DMESH_CHECK_PTR_OF("dmesh_slice", dim_names);
+    DMESH_CHECK_PTR_OF("dmesh_slice", submesh);
     if (!mesh->named)
         return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: the mesh has no dimension names");
     if (n < 1 || n > DMESH_MAX_DIMS)
@@ -203,7 +204,7 @@ static void derived_rollback(dmesh_creation_t *c)
 {
     derived_call_t *d = c->call;
 
-    dmesh_free(&d->out);
+    dmesh_free_impl(&d->out);
     dmesh_universe_unreserve(c->u);
 }
 
@@ -247,7 +248,7 @@ static int flatten_check(struct dmesh_mesh *m, const char *name, const dmesh_axi
                                "root mesh",
                                name);
     if ((f = dmesh_universe_find_flat(m->u, name)) != NULL) {
-        if (!dmesh_axis_equal(&f->entry->axis, axis))
+        if (!dmesh_axis_equal_impl(&f->entry->axis, axis))
             return dmesh_error_set(DMESH_ERR_NAME,
                                    "dmesh_flatten: \"%s\" was registered before "
                                    "for another layout",
@@ -271,7 +272,7 @@ static int flatten_local(struct dmesh_mesh *m, const char *name, MPI_Info info,
         strcpy(flat, name);
     }
     DMESH_TRY(dmesh_mesh_concat(m, &all));
-    DMESH_TRY(dmesh_axis_canonical(&all, axis));
+    DMESH_TRY(dmesh_axis_canonical_impl(&all, axis));
     DMESH_TRY(derived_options(m, info, 1, names, o));
     return flatten_check(m, flat, axis, reuse);
 }
@@ -309,7 +310,7 @@ static int flatten_make(dmesh_creation_t *c)
 static const dmesh_creation_ops_t flatten_ops = {
     .reserve = flatten_reserve, .make = flatten_make, .rollback = derived_rollback};
 
-int dmesh_flatten(dmesh_t handle, const char *name, MPI_Info info, dmesh_t *flat)
+int dmesh_flatten_impl(dmesh_t handle, const char *name, MPI_Info info, dmesh_t *flat)
 {
     struct dmesh_mesh *mesh;
     derived_call_t d = {.mesh = NULL, .t = {.ndims = 1, .named = 1}, .out = DMESH_NULL};
@@ -346,7 +347,7 @@ static int unflatten_check(dmesh_t m_handle, int dim, int n, const int sizes[],
                                DMESH_MAX_DIMS);
     DMESH_CHECK_PTR(sizes);
     DMESH_TRY(dmesh_check_shape("dmesh_unflatten", n, sizes, INT_MAX, &size));
-    DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(m, dim), &d));
+    DMESH_TRY(dmesh_axis_numel_impl(dmesh_mesh_axis(m, dim), &d));
     if (size != d)
         return dmesh_error_set(DMESH_ERR_SIZE,
                                "dmesh_unflatten: sizes multiply to %d, dim %d has "
@@ -369,9 +370,9 @@ static int unflatten_local(struct dmesh_mesh *m, int dim, int n, const int sizes
     DMESH_TRY(unflatten_check(m->handle, dim, n, sizes, names));
     for (d = n - 1, size = 1; d >= 0; size *= sizes[d--])
         strides[d] = size;
-    DMESH_TRY(dmesh_axis_compose_modes(dmesh_mesh_axis(m, dim), n, sizes, strides, parts));
+    DMESH_TRY(dmesh_axis_compose_modes_impl(dmesh_mesh_axis(m, dim), n, sizes, strides, parts));
     for (d = 0; d < n; d++)
-        DMESH_TRY(dmesh_axis_canonical(&parts[d], &parts[d]));
+        DMESH_TRY(dmesh_axis_canonical_impl(&parts[d], &parts[d]));
     t->named = m->named;
     t->ndims = m->ndims - 1 + n;
     for (d = 0; d < t->ndims; d++) {
@@ -394,7 +395,7 @@ static const char *sizes_text(int n, const dmesh_axis_t axes[], char *buf, size_
     int sizes[DMESH_MAX_DIMS];
 
     for (int d = 0; d < n; d++)
-        if (dmesh_axis_numel(&axes[d], &sizes[d]) != DMESH_SUCCESS)
+        if (dmesh_axis_numel_impl(&axes[d], &sizes[d]) != DMESH_SUCCESS)
             sizes[d] = -1;
     return dmesh_ints_text(n, sizes, buf, len);
 }
@@ -435,8 +436,8 @@ static int unflatten_reserve(dmesh_creation_t *c)
 static const dmesh_creation_ops_t unflatten_ops = {
     .reserve = unflatten_reserve, .make = derived_make, .rollback = derived_rollback};
 
-int dmesh_unflatten(dmesh_t handle, int dim, int n, const int sizes[],
-                    const char *const dim_names[], MPI_Info info, dmesh_t *out)
+int dmesh_unflatten_impl(dmesh_t handle, int dim, int n, const int sizes[],
+                         const char *const dim_names[], MPI_Info info, dmesh_t *out)
 {
     struct dmesh_mesh *mesh;
 
@@ -484,13 +485,13 @@ static int concat_add(int i, const dmesh_t meshes[], draft_t *t)
     return DMESH_SUCCESS;
 }
 
-int dmesh_concatenate(int n, const dmesh_t meshes[], dmesh_t *out)
+int dmesh_concatenate_impl(int n, const dmesh_t meshes[], dmesh_t *out)
 {
     draft_t t = {.ndims = 0};
     int i, k;
 
-    DMESH_CHECK_PTR(meshes);
-    DMESH_CHECK_PTR(out);
+    DMESH_CHECK_PTR_OF("dmesh_concatenate", meshes);
+    DMESH_CHECK_PTR_OF("dmesh_concatenate", out);
     if (n < 1)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_concatenate: n = %d, need at least 1", n);
     for (i = 0; i < n; i++)
@@ -527,7 +528,7 @@ static int sub_local(struct dmesh_mesh *m, const int remain_dims[], derived_call
         if (remain_dims[k])
             kept.dim[kept.ndims++] = m->dim[k];
     DMESH_TRY(dmesh_dims_concat(kept.ndims, kept.dim, &all));
-    DMESH_TRY(dmesh_axis_canonical(&all, &d->axes[0]));
+    DMESH_TRY(dmesh_axis_canonical_impl(&all, &d->axes[0]));
     return derived_options(m, MPI_INFO_NULL, 1, NULL, &d->o);
 }
 
@@ -557,21 +558,22 @@ static int sub_reserve(dmesh_creation_t *c)
 static const dmesh_creation_ops_t sub_ops = {
     .reserve = sub_reserve, .make = derived_make, .rollback = derived_rollback};
 
-int dmesh_get_sub_comm(dmesh_t handle, const int remain_dims[], MPI_Comm *newcomm)
+int dmesh_get_sub_comm_impl(dmesh_t handle, const int remain_dims[], MPI_Comm *newcomm)
 {
     struct dmesh_mesh *mesh;
     derived_call_t d = {.mesh = NULL, .nnew = 1, .out = DMESH_NULL};
     dmesh_creation_t c;
     int err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_sub_comm", &mesh));
     d.mesh = mesh;
-    dmesh_creation_begin(&c, &sub_ops, __func__, mesh->u, dmesh_options_check(MPI_INFO_NULL), &d);
-    err = derived_begin(mesh, newcomm, __func__);
+    dmesh_creation_begin(&c, &sub_ops, "dmesh_get_sub_comm", mesh->u,
+                         dmesh_options_check(MPI_INFO_NULL), &d);
+    err = derived_begin(mesh, newcomm, "dmesh_get_sub_comm");
     if (err == DMESH_SUCCESS)
         err = sub_local(mesh, remain_dims, &d);
     derived_begin_request(&c, &d);
     sub_request(mesh, remain_dims, &c.request);
     DMESH_TRY(dmesh_creation_run(&c, err));
-    return dmesh_universe_hand_out(mesh->u, d.e[0], __func__, newcomm);
+    return dmesh_universe_hand_out(mesh->u, d.e[0], "dmesh_get_sub_comm", newcomm);
 }

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "handout.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 static inline int dmesh_local_rank_inline(dmesh_t handle, int dim, int *rank)
 {

@@ -12,6 +12,7 @@
 #include "create.h"
 #include "error.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 /* A lazy NCCL creation for the creation driver (create.h): collective
  * over the dim's group (its MPI communicator), not over the universe. */
@@ -80,7 +81,7 @@ static int mesh_get_nccl(struct dmesh_mesh *mesh, int dim, int err, void **nccl)
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_nccl_comm(dmesh_t handle, int dim, ncclComm_t *comm)
+int dmesh_get_nccl_comm_impl(dmesh_t handle, int dim, ncclComm_t *comm)
 {
     struct dmesh_mesh *mesh;
 
@@ -88,9 +89,9 @@ int dmesh_get_nccl_comm(dmesh_t handle, int dim, ncclComm_t *comm)
     int err = DMESH_SUCCESS;
 
     /* a bad handle or dim names no group to take part in: local */
-    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, dim, "dmesh_get_nccl_comm", &mesh));
     if (comm == NULL)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'comm' is NULL", __func__);
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'comm' is NULL", "dmesh_get_nccl_comm");
     DMESH_TRY(mesh_get_nccl(mesh, dim, err, &nccl));
     *comm = (ncclComm_t)nccl;
     return DMESH_SUCCESS;

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "mesh.h"
 #include "node.h"
+#include "universe_comms.h"
 
 /* The rank-map index where the caller's copy of the mesh starts: the
  * caller's index minus the offset of its coordinate. A non-member sees the
@@ -24,7 +25,7 @@ static int copy_base(const struct dmesh_mesh *m, const char *func, int *base)
 
     if (dmesh_universe_my_index(u) < 0) {
         DMESH_TRY(dmesh_mesh_concat(m, &all));
-        DMESH_TRY(dmesh_axis_numel(&all, &size));
+        DMESH_TRY(dmesh_axis_numel_impl(&all, &size));
         if (size != dmesh_universe_nranks(u) || dmesh_universe_local_map(u))
             return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
                                    "%s: the calling rank is in no copy of "
@@ -35,62 +36,64 @@ static int copy_base(const struct dmesh_mesh *m, const char *func, int *base)
     }
     *base = dmesh_universe_my_index(u);
     for (d = 0; d < m->ndims; d++) {
-        DMESH_TRY(dmesh_axis_index(dmesh_mesh_axis(m, d), dmesh_mesh_entry(m, d)->position, &at));
+        DMESH_TRY(
+            dmesh_axis_index_impl(dmesh_mesh_axis(m, d), dmesh_mesh_entry(m, d)->position, &at));
         *base -= at;
     }
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_rank_of(dmesh_t handle, int ndims, const int coords[], int *rank)
+int dmesh_get_rank_of_impl(dmesh_t handle, int ndims, const int coords[], int *rank)
 {
     struct dmesh_mesh *mesh;
     int d, base, at, size;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
-    DMESH_CHECK_PTR(coords);
-    DMESH_CHECK_PTR(rank);
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_rank_of", &mesh));
+    DMESH_CHECK_PTR_OF("dmesh_get_rank_of", coords);
+    DMESH_CHECK_PTR_OF("dmesh_get_rank_of", rank);
     if (ndims != mesh->ndims)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d, the mesh has %d", __func__, ndims,
-                               mesh->ndims);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: ndims %d, the mesh has %d", "dmesh_get_rank_of",
+                               ndims, mesh->ndims);
     for (d = 0; d < ndims; d++) {
-        DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(mesh, d), &size));
+        DMESH_TRY(dmesh_axis_numel_impl(dmesh_mesh_axis(mesh, d), &size));
         if (coords[d] < 0 || coords[d] >= size)
-            return dmesh_error_set(DMESH_ERR_ARG, "%s: coords[%d] = %d is not in [0, %d)", __func__,
-                                   d, coords[d], size);
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: coords[%d] = %d is not in [0, %d)",
+                                   "dmesh_get_rank_of", d, coords[d], size);
     }
-    DMESH_TRY(copy_base(mesh, __func__, &base));
+    DMESH_TRY(copy_base(mesh, "dmesh_get_rank_of", &base));
     for (d = 0; d < ndims; d++) {
-        DMESH_TRY(dmesh_axis_index(dmesh_mesh_axis(mesh, d), coords[d], &at));
+        DMESH_TRY(dmesh_axis_index_impl(dmesh_mesh_axis(mesh, d), coords[d], &at));
         base += at;
     }
     *rank = dmesh_universe_rank_at(mesh->u, base);
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_coordinate_of(dmesh_t handle, int rank, int maxdims, int coords[], int *is_member)
+int dmesh_get_coordinate_of_impl(dmesh_t handle, int rank, int maxdims, int coords[],
+                                 int *is_member)
 {
     struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
     int c[DMESH_MAX_DIMS], d, index, group;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
-    DMESH_CHECK_PTR(is_member);
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_coordinate_of", &mesh));
+    DMESH_CHECK_PTR_OF("dmesh_get_coordinate_of", is_member);
     u = mesh->u;
     if (rank < 0 || rank >= dmesh_universe_comm_size(u))
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: rank %d is not in [0, %d)", __func__, rank,
-                               dmesh_universe_comm_size(u));
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: rank %d is not in [0, %d)",
+                               "dmesh_get_coordinate_of", rank, dmesh_universe_comm_size(u));
     /* the arguments are checked alike for members and non-members: the
      * answer to a too small maxdims must not depend on the rank asked about */
-    DMESH_CHECK_PTR(coords);
+    DMESH_CHECK_PTR_OF("dmesh_get_coordinate_of", coords);
     if (maxdims < mesh->ndims)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d", __func__, maxdims,
-                               mesh->ndims);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxdims %d < ndims %d",
+                               "dmesh_get_coordinate_of", maxdims, mesh->ndims);
     index = dmesh_rank_map_index(dmesh_universe_nranks(u), dmesh_universe_rank_map(u), rank);
     for (d = 0; d < mesh->ndims; d++)
         c[d] = MPI_UNDEFINED; /* rank outside the mesh */
     for (d = 0; index >= 0 && d < mesh->ndims; d++)
-        DMESH_TRY(dmesh_prepared_axis_decompose(&dmesh_mesh_entry(mesh, d)->prepared, index, &group,
-                                                &c[d]));
+        DMESH_TRY(dmesh_prepared_axis_decompose_impl(&dmesh_mesh_entry(mesh, d)->prepared, index,
+                                                     &group, &c[d]));
     for (d = 0; d < mesh->ndims; d++)
         coords[d] = c[d];
     *is_member = index >= 0;
@@ -108,26 +111,26 @@ static int shifted(int c, long long disp, int size, int periodic)
     return t < 0 || t >= size ? MPI_PROC_NULL : (int)t;
 }
 
-int dmesh_shift(dmesh_t handle, int dim, int disp, int periodic, int *source, int *dest)
+int dmesh_shift_impl(dmesh_t handle, int dim, int disp, int periodic, int *source, int *dest)
 {
     struct dmesh_mesh *mesh;
     int size, c;
 
-    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
-    DMESH_CHECK_PTR(source);
-    DMESH_CHECK_PTR(dest);
+    DMESH_TRY(dmesh_mesh_get(handle, dim, "dmesh_shift", &mesh));
+    DMESH_CHECK_PTR_OF("dmesh_shift", source);
+    DMESH_CHECK_PTR_OF("dmesh_shift", dest);
     if (dmesh_universe_my_index(mesh->u) < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER, "%s: the calling rank is not in the mesh",
-                               __func__);
-    DMESH_TRY(dmesh_axis_numel(dmesh_mesh_axis(mesh, dim), &size));
+                               "dmesh_shift");
+    DMESH_TRY(dmesh_axis_numel_impl(dmesh_mesh_axis(mesh, dim), &size));
     c = dmesh_mesh_entry(mesh, dim)->position;
     *source = shifted(c, -(long long)disp, size, periodic);
     *dest = shifted(c, disp, size, periodic);
     return DMESH_SUCCESS;
 }
 
-int dmesh_get_all_groups(dmesh_t handle, int dim, int maxgroups, int maxranks, int ranks[],
-                         int *ngroups, int *size)
+int dmesh_get_all_groups_impl(dmesh_t handle, int dim, int maxgroups, int maxranks, int ranks[],
+                              int *ngroups, int *size)
 {
     struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
@@ -135,34 +138,34 @@ int dmesh_get_all_groups(dmesh_t handle, int dim, int maxgroups, int maxranks, i
     dmesh_axis_t c;
     int ng, gs, k, i, *all;
 
-    DMESH_TRY(dmesh_mesh_get(handle, dim, __func__, &mesh));
-    DMESH_CHECK_PTR(ngroups);
-    DMESH_CHECK_PTR(size);
+    DMESH_TRY(dmesh_mesh_get(handle, dim, "dmesh_get_all_groups", &mesh));
+    DMESH_CHECK_PTR_OF("dmesh_get_all_groups", ngroups);
+    DMESH_CHECK_PTR_OF("dmesh_get_all_groups", size);
     u = mesh->u;
     a = dmesh_mesh_axis(mesh, dim);
     if (dmesh_universe_local_map(u) && dmesh_universe_my_index(u) < 0)
         return dmesh_error_set(DMESH_ERR_NOT_MEMBER,
                                "%s: the mesh's rank map is private to each "
                                "group and the calling rank is in none",
-                               __func__);
-    DMESH_TRY(dmesh_axis_numel(a, &gs));
-    DMESH_TRY(dmesh_axis_complement(a, dmesh_universe_nranks(u), &c));
-    DMESH_TRY(dmesh_axis_numel(&c, &ng));
+                               "dmesh_get_all_groups");
+    DMESH_TRY(dmesh_axis_numel_impl(a, &gs));
+    DMESH_TRY(dmesh_axis_complement_impl(a, dmesh_universe_nranks(u), &c));
+    DMESH_TRY(dmesh_axis_numel_impl(&c, &ng));
     if (maxgroups == 0 && ranks == NULL) {
         *ngroups = ng;
         *size = gs;
         return DMESH_SUCCESS;
     }
-    DMESH_CHECK_PTR(ranks);
+    DMESH_CHECK_PTR_OF("dmesh_get_all_groups", ranks);
     if (maxgroups < ng || maxranks < gs)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: room for %d groups of %d ranks, dim %d has %d "
                                "groups of %d",
-                               __func__, maxgroups, maxranks, dim, ng, gs);
+                               "dmesh_get_all_groups", maxgroups, maxranks, dim, ng, gs);
     if ((all = malloc((size_t)dmesh_universe_nranks(u) * sizeof(int))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
-    k = dmesh_axis_groups(a, dmesh_universe_nranks(u), dmesh_universe_rank_map(u),
-                          dmesh_universe_nranks(u), all, &ng, &gs);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_get_all_groups");
+    k = dmesh_axis_groups_impl(a, dmesh_universe_nranks(u), dmesh_universe_rank_map(u),
+                               dmesh_universe_nranks(u), all, &ng, &gs);
     for (i = 0; k == DMESH_SUCCESS && i < ng * gs; i++)
         ranks[(size_t)(i / gs) * (size_t)maxranks + (size_t)(i % gs)] = all[i];
     free(all);
@@ -197,25 +200,26 @@ static void hint_node_order(const struct dmesh_mesh *mesh, int dim, const int lo
     free(map);
 }
 
-int dmesh_get_dim_locality(dmesh_t handle, int dim, int *kind)
+int dmesh_get_dim_locality_impl(dmesh_t handle, int dim, int *kind)
 {
     struct dmesh_mesh *mesh;
     const int *lows = NULL;
     int err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_dim_locality", &mesh));
     if (dmesh_universe_local_map(mesh->u)) /* the same on every rank */
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: a mesh of dmesh_from_comms without ranks has a rank map "
                                "private to each group",
-                               __func__);
+                               "dmesh_get_dim_locality");
     /* finding the nodes may be collective over the universe, whatever the
      * dim: a bad dim or a NULL kind on one rank still takes part */
     err = dmesh_universe_node_lows(mesh->u, &lows);
     if (err == DMESH_SUCCESS)
-        err = dmesh_mesh_get(handle, dim, __func__, &mesh);
+        err = dmesh_mesh_get(handle, dim, "dmesh_get_dim_locality", &mesh);
     if (err == DMESH_SUCCESS && kind == NULL)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'kind' is NULL", __func__);
+        err =
+            dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'kind' is NULL", "dmesh_get_dim_locality");
     if (err == DMESH_SUCCESS)
         err = dmesh_node_locality(dmesh_mesh_axis(mesh, dim), dmesh_universe_nranks(mesh->u),
                                   dmesh_universe_rank_map(mesh->u), lows, kind);

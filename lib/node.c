@@ -123,7 +123,7 @@ int dmesh_hybrid_layout(int ndims, const int in_node[], const int across[], dmes
         a->natoms = 2;
         a->atoms[0] = (dmesh_atom_t){across[d], (int)(sa * p)};
         a->atoms[1] = (dmesh_atom_t){in_node[d], (int)si};
-        DMESH_TRY(dmesh_axis_canonical(a, a));
+        DMESH_TRY(dmesh_axis_canonical_impl(a, a));
         sa *= across[d];
         si *= in_node[d];
     }
@@ -143,15 +143,17 @@ int dmesh_node_locality(const dmesh_axis_t *a, int n, const int *rank_map, const
     dmesh_prepared_axis_t p;
     int size, group, pos, count, in_node = 1, across = 1, *members, err = DMESH_SUCCESS;
 
-    DMESH_TRY(dmesh_axis_numel(a, &size));
-    DMESH_TRY(dmesh_axis_prepare(a, n, &p));
+    DMESH_TRY(dmesh_axis_numel_impl(a, &size));
+    DMESH_TRY(dmesh_axis_prepare_impl(a, n, &p));
     if ((members = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dimension locality: out of memory");
     /* each group once, from its member at position 0 */
     for (int i = 0; i < n && err == DMESH_SUCCESS && (in_node || across); i++) {
-        if ((err = dmesh_prepared_axis_decompose(&p, i, &group, &pos)) != DMESH_SUCCESS || pos != 0)
+        if ((err = dmesh_prepared_axis_decompose_impl(&p, i, &group, &pos)) != DMESH_SUCCESS ||
+            pos != 0)
             continue;
-        if ((err = dmesh_axis_group_of(a, n, rank_map, i, size, members, &count)) != DMESH_SUCCESS)
+        if ((err = dmesh_axis_group_of_impl(a, n, rank_map, i, size, members, &count)) !=
+            DMESH_SUCCESS)
             break;
         for (int k = 0; k < count; k++)
             members[k] = lows[members[k]];

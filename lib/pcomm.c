@@ -2,8 +2,7 @@
 /* The private duplicate of a user's communicator, cached on it as an MPI
  * attribute so that later meshes on the same communicator do not pay for
  * another MPI_Comm_dup; released when that communicator is freed, or at
- * MPI_Finalize through MPI_COMM_SELF's
- * attribute. */
+ * MPI_Finalize (finalize.c, through MPI_COMM_SELF's attribute). */
 #include "config.h"
 
 #include "api_impl.h"
@@ -15,7 +14,6 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
-#include "mesh.h"
 #include "pcomm.h"
 #include "ulfm.h"
 
@@ -34,8 +32,6 @@ struct dmesh_private_comm {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int comm_keyval = MPI_KEYVAL_INVALID;
-static int finalize_keyval = MPI_KEYVAL_INVALID;
-static int finalize_hooked;            /* MPI_COMM_SELF carries finalize_keyval */
 static dmesh_private_comm_t *attached; /* private comms still cached on a user comm */
 static int live;                       /* private comms not yet freed */
 
@@ -91,7 +87,7 @@ static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)extra;
     pthread_mutex_lock(&lock);
     p->user_alive = 0;
-    if (p->prev || attached == p) { /* still listed (see finalize_attr_delete) */
+    if (p->prev || attached == p) { /* still listed (see dmesh_private_comm_release_attached) */
         if (p->prev)
             p->prev->next = p->next;
         else
@@ -105,26 +101,21 @@ static int comm_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: release every
- * private duplicate still cached on a user communicator, then the keyvals.
- * An MPI may run this callback when it already counts itself finalised and
- * refuse attribute calls (SimGrid's SMPI: "MPI_Init was not called"), then
- * delete the attributes of MPI_COMM_WORLD itself. A duplicate whose
- * attribute MPI_Comm_delete_attr did not remove (the call failed, or did
- * not run comm_attr_delete) is only taken off the list here, without MPI,
- * so that the loop ends; its attribute keeps its reference, which
- * comm_attr_delete drops if the MPI deletes the attribute later, and the
- * keyvals stay (freeing them would need the refused calls). */
-static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+/* At MPI_Finalize (finalize.c): release every private duplicate still
+ * cached on a user communicator, then the keyval. An MPI may run
+ * MPI_Finalize's attribute deletions when it already counts itself
+ * finalised and refuse attribute calls (SimGrid's SMPI: "MPI_Init was not
+ * called"), then delete the attributes of MPI_COMM_WORLD itself. A
+ * duplicate whose attribute MPI_Comm_delete_attr did not remove (the call
+ * failed, or did not run comm_attr_delete) is only taken off the list
+ * here, without MPI, so that the loop ends; its attribute keeps its
+ * reference, which comm_attr_delete drops if the MPI deletes the attribute
+ * later, and the keyval stays (freeing it would need the refused calls). */
+int dmesh_private_comm_release_attached(void)
 {
     dmesh_private_comm_t *p;
     int finalized = 0, refused = 0;
 
-    (void)comm;
-    (void)keyval;
-    (void)value;
-    (void)extra;
-    dmesh_mesh_report_unfreed(); /* DMESH_DEBUG: the meshes the program kept */
     if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
         refused = 1;
     while ((p = attached) != NULL) {
@@ -138,47 +129,18 @@ static int finalize_attr_delete(MPI_Comm comm, int keyval, void *value, void *ex
         p->prev = p->next = NULL;
         pthread_mutex_unlock(&lock);
     }
-    if (!refused) {
+    if (!refused)
         MPI_Comm_free_keyval(&comm_keyval);
-        MPI_Comm_free_keyval(&finalize_keyval);
-        finalize_hooked = 0;
-    }
-    return MPI_SUCCESS;
+    return !refused;
 }
 
-/* The finalize hook needs MPI_COMM_SELF, which exists only in the world
- * model (after MPI_Init). A program of the sessions model (MPI-4:
- * MPI_Session_init, a communicator from MPI_Comm_create_from_group, no
- * MPI_Init) has none: calling MPI_Comm_set_attr on it is an error that the
- * MPI may treat as fatal. There the duplicates are released when their
- * user communicator is freed (which MPI_Session_finalize requires of the
- * program); the hook is set at the first creation after MPI_Init, if the
- * program ever calls it. */
-static int finalize_hook(void)
-{
-    int initialized = 0, finalized = 0, rc;
-
-    if (finalize_hooked || MPI_Initialized(&initialized) != MPI_SUCCESS || !initialized ||
-        MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
-        return MPI_SUCCESS;
-    if (finalize_keyval == MPI_KEYVAL_INVALID &&
-        (rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_attr_delete, &finalize_keyval,
-                                     NULL)) != MPI_SUCCESS)
-        return rc;
-    if ((rc = MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL)) == MPI_SUCCESS)
-        finalize_hooked = 1;
-    return rc;
-}
-
-static int keyvals_create(void)
+static int keyval_create(void)
 {
     int rc = MPI_SUCCESS;
 
     pthread_mutex_lock(&lock);
     if (comm_keyval == MPI_KEYVAL_INVALID)
         rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_attr_delete, &comm_keyval, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = finalize_hook();
     pthread_mutex_unlock(&lock);
     return rc == MPI_SUCCESS ? DMESH_SUCCESS
                              : dmesh_error_mpi(rc, "creating dmesh's attribute keys");
@@ -193,7 +155,7 @@ static dmesh_private_comm_t *attached_to(MPI_Comm user, int *err)
     int flag = 0, rc;
 
     if (*err == DMESH_SUCCESS)
-        *err = keyvals_create();
+        *err = keyval_create();
     if (*err == DMESH_SUCCESS &&
         (rc = MPI_Comm_get_attr(user, comm_keyval, &p, &flag)) != MPI_SUCCESS)
         *err = dmesh_error_mpi(rc, "MPI_Comm_get_attr");
@@ -238,14 +200,14 @@ static int survivors_whole(MPI_Comm user, int *err)
     return 0;
 }
 
-void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s)
+void dmesh_private_comm_begin(MPI_Comm user, int err, dmesh_private_comm_pending_t *s)
 {
     int rc;
 
     s->user = user;
     s->comm = MPI_COMM_NULL;
     s->req = MPI_REQUEST_NULL;
-    s->err = DMESH_SUCCESS;
+    s->err = err;
     s->attached = 0;
     if ((s->p = attached_to(user, &s->err)) != NULL) {
         s->fresh = 0;

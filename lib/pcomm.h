@@ -27,9 +27,11 @@ typedef struct {
 
 /* Collective over user when it has no private duplicate yet (every rank
  * then posts MPI_Comm_idup, whatever failed before); local otherwise. A
- * failure is kept in s until dmesh_private_comm_complete. Whether a
- * duplicate exists is the same on every rank: its creation is agreed. */
-void dmesh_private_comm_begin(MPI_Comm user, dmesh_private_comm_pending_t *s);
+ * failure is kept in s until dmesh_private_comm_complete; err: the
+ * caller's local failure before it (the finalize hook, finalize.h), kept
+ * as one of its own. Whether a duplicate exists is the same on every
+ * rank: its creation is agreed. */
+void dmesh_private_comm_begin(MPI_Comm user, int err, dmesh_private_comm_pending_t *s);
 
 /* Local: completes the duplication (on every path), attaches a new
  * duplicate to user and returns err, or else the duplication's local
@@ -77,6 +79,13 @@ void dmesh_private_comm_debug(dmesh_private_comm_t *p);
 /* Local: the nodes of p's communicator, found once (node_find.h), freed
  * with p; NULL for p NULL. */
 dmesh_node_cache_t *dmesh_private_comm_nodes(dmesh_private_comm_t *p);
+
+/* At MPI_Finalize (finalize.c): release every private duplicate still
+ * cached on a user communicator (the attribute's reference: universes
+ * still alive keep theirs), then the attribute's keyval. 0 when the MPI
+ * refused the calls that needs (it counts itself finalised already): the
+ * duplicates are only forgotten, and the keyvals stay. */
+int dmesh_private_comm_release_attached(void);
 
 /* One more reference on p (local). */
 void dmesh_private_comm_retain(dmesh_private_comm_t *p);

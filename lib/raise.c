@@ -91,7 +91,7 @@ static int world_rank(void)
  * handler, so that the first abort cannot end the writer before its line. */
 static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
 {
-    const char *detail = dmesh_last_error();
+    const char *detail = dmesh_last_error_impl();
     char found[40] = "";
     size_t n = strlen(fn);
     int rank = -1, at = -1, skip = 0, writer = dmesh_error_writer();
@@ -114,13 +114,13 @@ static void tell_fatal(MPI_Comm comm, int self, int err, const char *fn)
         rank = world_rank();
     if (!self)
         fprintf(stderr, "dmesh: %s failed on rank %d of its communicator%s: %s [%s]\n", fn, rank,
-                found, detail, dmesh_error_string(err));
+                found, detail, dmesh_error_string_impl(err));
     else if (rank >= 0)
         fprintf(stderr, "dmesh: %s failed on rank %d of MPI_COMM_WORLD: %s [%s]\n", fn, rank,
-                detail, dmesh_error_string(err));
+                detail, dmesh_error_string_impl(err));
     else
         fprintf(stderr, "dmesh: %s failed (process %ld): %s [%s]\n", fn, (long)getpid(), detail,
-                dmesh_error_string(err));
+                dmesh_error_string_impl(err));
     fflush(stderr);
 }
 
@@ -183,7 +183,7 @@ static int raise_on(int err, MPI_Comm comm, const char *fn)
         fprintf(stderr,
                 "dmesh: %s failed (process %ld, not raised: the MPI running is not the one "
                 "dmesh was built for): %s [%s]\n",
-                fn, (long)getpid(), dmesh_last_error(), dmesh_error_string(err));
+                fn, (long)getpid(), dmesh_last_error_impl(), dmesh_error_string_impl(err));
     return err;
 }
 

@@ -73,10 +73,10 @@ static int mesh_text(dmesh_t mesh, char **out)
     size_t need = 0;
     char *t;
 
-    DMESH_TRY(dmesh_serialize(mesh, NULL, 0, &need));
+    DMESH_TRY(dmesh_serialize_impl(mesh, NULL, 0, &need));
     if ((t = DMESH_FAULT_MALLOC(need + 1)) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "the mesh's text: out of memory");
-    DMESH_TRY(dmesh_serialize(mesh, t, need + 1, NULL));
+    DMESH_TRY(dmesh_serialize_impl(mesh, t, need + 1, NULL));
     *out = t;
     return DMESH_SUCCESS;
 }
@@ -129,7 +129,8 @@ static int agree_both(MPI_Comm ic, int err, const char *fn)
         return dmesh_error_mpi(rc, "agreement of both sides (MPI_Allreduce)");
     if (out == INT_MAX)
         return DMESH_SUCCESS;
-    return dmesh_error_set(out, "%s: another process failed (%s)", fn, dmesh_error_string(out));
+    return dmesh_error_set(out, "%s: another process failed (%s)", fn,
+                           dmesh_error_string_impl(out));
 }
 
 /* Merge both sides of ic and order the result by key: *newcomm. Collective
@@ -302,7 +303,7 @@ static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
     if (err == DMESH_SUCCESS && eh != MPI_ERRHANDLER_NULL)
         MPI_Comm_set_errhandler(*newcomm, eh);
     if (err == DMESH_SUCCESS)
-        err = dmesh_deserialize(*newcomm, p->text, info, newmesh);
+        err = dmesh_deserialize_impl(*newcomm, p->text, info, newmesh);
     if (info != MPI_INFO_NULL)
         MPI_Info_free(&info);
     if (err != DMESH_SUCCESS) {
@@ -313,31 +314,32 @@ static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
     return DMESH_SUCCESS;
 }
 
-int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_Info info,
-                  MPI_Comm *newcomm, dmesh_t *newmesh)
+int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], MPI_Info info,
+                       MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
     join_plan_t p;
     MPI_Comm shr = MPI_COMM_NULL, made = MPI_COMM_NULL;
     int *rank_of = NULL, size, r, myrank = 0, err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_respawn", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_ft_unsupported(__func__);
+        return dmesh_ft_unsupported("dmesh_respawn");
     /* outputs checked before anything is revoked: a call with a NULL one
      * takes part (the others must not wait for it) and revokes nothing */
-    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, __func__, newcomm != NULL && newmesh != NULL, &shr));
+    DMESH_TRY(
+        dmesh_ft_shrink_comm(mesh->u, "dmesh_respawn", newcomm != NULL && newmesh != NULL, &shr));
     /* From here every survivor holds shr: the checks are agreed on it. */
     memset(&p, 0, sizeof(p));
     p.reason = DMESH_JOIN_RESPAWN;
     p.size = size = dmesh_universe_comm_size(mesh->u);
     MPI_Comm_rank(dmesh_universe_comm(mesh->u), &myrank);
     err = newcomm == NULL || newmesh == NULL
-              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", __func__,
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_respawn",
                                 newcomm == NULL ? "newcomm" : "newmesh")
               : dmesh_ft_survivor_ranks(dmesh_universe_comm(mesh->u), size, shr, &rank_of);
     if (err == DMESH_SUCCESS && (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
     for (r = 0; err == DMESH_SUCCESS && r < size; r++)
         if (rank_of[r] < 0)
             p.place[p.nnew++] = r; /* a new process for each failed rank, in order */
@@ -346,12 +348,12 @@ int dmesh_respawn(dmesh_t handle, const char *command, char *const argv[], MPI_I
     if (err == DMESH_SUCCESS)
         err = dmesh_options_shared_text(info, &p.keys);
     free(rank_of);
-    err = dmesh_agree(shr, dmesh_hash(0, &p.nnew, sizeof(p.nnew)), err, __func__);
+    err = dmesh_agree(shr, dmesh_hash(0, &p.nnew, sizeof(p.nnew)), err, "dmesh_respawn");
     if (err == DMESH_SUCCESS && p.nnew == 0) {
         made = shr; /* nothing failed: the survivors are the whole */
         shr = MPI_COMM_NULL;
     } else if (err == DMESH_SUCCESS) {
-        err = spawn_join(shr, __func__, command, argv, info, &p, myrank, &made);
+        err = spawn_join(shr, "dmesh_respawn", command, argv, info, &p, myrank, &made);
     }
     if (shr != MPI_COMM_NULL)
         MPI_Comm_free(&shr);
@@ -441,7 +443,7 @@ static int read_plan(const char *buf, int len, int outputs_ok, join_plan_t *p, i
     *cancelled = h.status != DMESH_SUCCESS;
     if (h.status != DMESH_SUCCESS)
         return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
-                               dmesh_error_string(h.status));
+                               dmesh_error_string_impl(h.status));
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     if (wrank >= p->nnew)
         return dmesh_error_set(DMESH_ERR_INTERNAL,
@@ -454,7 +456,7 @@ static int read_plan(const char *buf, int len, int outputs_ok, join_plan_t *p, i
     return DMESH_SUCCESS;
 }
 
-int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
+int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     join_plan_t p;
     MPI_Comm parent = MPI_COMM_NULL, made = MPI_COMM_NULL;
@@ -527,8 +529,8 @@ static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *n
     return err;
 }
 
-int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const argv[],
-               MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
+int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *const argv[],
+                    MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
     join_plan_t p;
@@ -536,22 +538,22 @@ int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const 
     uint64_t hash;
     int rank = 0, i, err;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_grow", &mesh));
     comm = dmesh_universe_comm(mesh->u);
     MPI_Comm_rank(comm, &rank);
     memset(&p, 0, sizeof(p));
     p.reason = DMESH_JOIN_GROW;
     err = newcomm == NULL || newmesh == NULL
-              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", __func__,
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_grow",
                                 newcomm == NULL ? "newcomm" : "newmesh")
               : DMESH_SUCCESS;
     if (err == DMESH_SUCCESS && (dim < 0 || dim >= dmesh_mesh_ndims(mesh)))
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", __func__, dim,
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", "dmesh_grow", dim,
                               dmesh_mesh_ndims(mesh));
     if (err == DMESH_SUCCESS && n < 1)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: n %d: at least 1 index to add", __func__, n);
+        err = dmesh_error_set(DMESH_ERR_ARG, "%s: n %d: at least 1 index to add", "dmesh_grow", n);
     if (err == DMESH_SUCCESS && dmesh_universe_revoked(mesh->u))
-        err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", __func__);
+        err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", "dmesh_grow");
     if (err == DMESH_SUCCESS)
         err = grown_text(handle, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnew);
     if (err == DMESH_SUCCESS)
@@ -559,14 +561,14 @@ int dmesh_grow(dmesh_t handle, int dim, int n, const char *command, char *const 
     p.size = dmesh_universe_comm_size(mesh->u) + p.nnew;
     if (err == DMESH_SUCCESS &&
         (p.place = DMESH_FAULT_MALLOC((size_t)(p.nnew > 0 ? p.nnew : 1) * sizeof(int))) == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_grow");
     for (i = 0; err == DMESH_SUCCESS && i < p.nnew; i++)
         p.place[i] = dmesh_universe_comm_size(mesh->u) + i;
     hash = dmesh_hash(0, &dim, sizeof(dim));
     hash = dmesh_hash(hash, &n, sizeof(n));
-    err = dmesh_agree(comm, hash, err, __func__);
+    err = dmesh_agree(comm, hash, err, "dmesh_grow");
     if (err == DMESH_SUCCESS)
-        err = spawn_join(comm, __func__, command, argv, info, &p, rank, &made);
+        err = spawn_join(comm, "dmesh_grow", command, argv, info, &p, rank, &made);
     if (err == DMESH_SUCCESS)
         err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
     plan_free(&p);

@@ -135,7 +135,7 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
                                "dmesh_grow: the mesh is not a root mesh (slice, "
                                "flatten and unflatten give meshes that cannot grow)");
     for (d = 0; d < s->nroot; d++) {
-        DMESH_TRY(dmesh_axis_numel(&s->root[d].axis, &old[d]));
+        DMESH_TRY(dmesh_axis_numel_impl(&s->root[d].axis, &old[d]));
         /* checked before the sum: a signed overflow would be undefined */
         if (d == dim && n > INT_MAX - old[d])
             return dmesh_error_set(DMESH_ERR_SIZE,
@@ -149,7 +149,7 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
                                    "exceeds INT_MAX",
                                    n, dim);
     }
-    DMESH_TRY(dmesh_layout_row_major(s->nroot, shape, &l));
+    DMESH_TRY(dmesh_layout_row_major_impl(s->nroot, shape, &l));
     DMESH_TRY(grown_map(s, old, shape, dim, size, (int)total, &map, nnew));
     for (d = 0; d < s->nroot; d++) {
         s->root[d].axis = l.axes[d];

@@ -16,10 +16,12 @@
 #include "create.h"
 #include "error.h"
 #include "fault.h"
+#include "finalize.h"
 #include "mesh.h"
 #include "request.h"
 #include "serialize.h"
 #include "text.h"
+#include "universe_comms.h"
 #include "version.h"
 
 static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t *axis,
@@ -34,26 +36,27 @@ static void saved_dim(dmesh_saved_dim_t *d, const char *name, const dmesh_axis_t
     }
 }
 
-int dmesh_serialize(dmesh_t handle, char *buf, size_t len, size_t *needed)
+int dmesh_serialize_impl(dmesh_t handle, char *buf, size_t len, size_t *needed)
 {
     struct dmesh_mesh *mesh;
     const dmesh_universe_t *u;
     dmesh_saved_t s;
     int i, nflat;
 
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, __func__, &mesh));
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_serialize", &mesh));
     if (buf == NULL && len > 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", __func__, len);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: buf is NULL with len %zu", "dmesh_serialize",
+                               len);
     u = mesh->u;
     if (dmesh_universe_local_map(u))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: the mesh was made by dmesh_from_comms without "
                                "ranks: its rank map differs between groups",
-                               __func__);
+                               "dmesh_serialize");
     memset(&s, 0, sizeof(s));
     nflat = dmesh_universe_flat_count(u);
     if (nflat > 0 && (s.flat = DMESH_FAULT_MALLOC((size_t)nflat * sizeof(*s.flat))) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", __func__);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_serialize");
     s.cuda = dmesh_universe_cuda(u);
     s.n = dmesh_universe_nranks(u);
     s.rank_map = (int *)dmesh_universe_rank_map(u); /* printed only; only s.flat is freed */
@@ -192,7 +195,7 @@ static void saved_rollback(dmesh_creation_t *c)
 {
     saved_call_t *x = c->call;
 
-    dmesh_free(&x->m);
+    dmesh_free_impl(&x->m);
     dmesh_universe_unreserve(c->u);
 }
 
@@ -236,7 +239,7 @@ static void saved_request(const char *text, const dmesh_saved_t *s, const dmesh_
         dmesh_request_options(r, s->ndims, o);
 }
 
-int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
+int dmesh_deserialize_impl(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *mesh)
 {
     dmesh_universe_t *u = NULL;
     dmesh_saved_t s;
@@ -249,16 +252,18 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     int size, rc, err, check;
 
     if (comm == MPI_COMM_NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL", __func__);
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: communicator is MPI_COMM_NULL",
+                               "dmesh_deserialize");
     /* as every creation call, before any call that passes a handle */
-    DMESH_TRY(dmesh_mpi_identity_check(__func__));
+    DMESH_TRY(dmesh_mpi_identity_check("dmesh_deserialize"));
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "MPI_Comm_size of the user's communicator");
     check = dmesh_options_check(info);
     memset(&s, 0, sizeof(s));
     memset(&o, 0, sizeof(o));
-    err = mesh == NULL ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'mesh' is NULL", __func__)
-                       : dmesh_saved_parse(text, &s);
+    err = mesh == NULL
+              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'mesh' is NULL", "dmesh_deserialize")
+              : dmesh_saved_parse(text, &s);
     if (err == DMESH_SUCCESS)
         err = check_saved(&s, size, info, &o);
     o.check = check;                      /* what a partial parse left there is not the call's */
@@ -267,7 +272,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
         return err;
     }
     saved_root(&s, err, &o, &root_layout, root_names, &root);
-    rc = dmesh_universe_create(comm, &root, &u);
+    rc = dmesh_universe_create(comm, dmesh_finalize_hook(), &root, &u);
     if (rc != DMESH_SUCCESS) {
         dmesh_saved_free(&s);
         return rc;
@@ -275,7 +280,7 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     /* the agreement always, the check on or off: the same text and options
      * on every rank, each parsed and checked (only the outcome with the
      * check off) */
-    dmesh_creation_begin(&c, &saved_ops, __func__, u, check, &x);
+    dmesh_creation_begin(&c, &saved_ops, "dmesh_deserialize", u, check, &x);
     saved_request(text, &s, &o, err, &c.request);
     err = dmesh_creation_run(&c, err);
     free(x.fe);

@@ -49,7 +49,7 @@ static void put_dim(dmesh_text_t *o, const char *kw, const dmesh_saved_dim_t *d,
         dmesh_text_put_quoted(o, d->name);
     else
         dmesh_text_put(o, " -");
-    dmesh_axis_to_string(&d->axis, axis, sizeof(axis), NULL);
+    dmesh_axis_to_string_impl(&d->axis, axis, sizeof(axis), NULL);
     dmesh_text_put(o, " %s", axis);
     if (backend) {
         const dmesh_backend_t *b = dmesh_backends[d->opts.backend];
@@ -95,11 +95,11 @@ static int axis(dmesh_scan_t *c, int n, dmesh_axis_t *a)
 
     at = dmesh_scan_at(c);
     DMESH_TRY(dmesh_scan_word(c, 1, tok, "an axis"));
-    if (dmesh_axis_parse(tok, a) != DMESH_SUCCESS)
-        return dmesh_scan_fail(c, at, "bad axis \"%.60s\" (%s)", tok, dmesh_last_error());
-    if (dmesh_axis_canonical(a, &canon) != DMESH_SUCCESS || !dmesh_axis_equal(a, &canon))
+    if (dmesh_axis_parse_impl(tok, a) != DMESH_SUCCESS)
+        return dmesh_scan_fail(c, at, "bad axis \"%.60s\" (%s)", tok, dmesh_last_error_impl());
+    if (dmesh_axis_canonical_impl(a, &canon) != DMESH_SUCCESS || !dmesh_axis_equal_impl(a, &canon))
         return dmesh_scan_fail(c, at, "axis \"%.60s\" is not canonical", tok);
-    if (dmesh_axis_complement(a, n, &comp) != DMESH_SUCCESS)
+    if (dmesh_axis_complement_impl(a, n, &comp) != DMESH_SUCCESS)
         return dmesh_scan_fail(c, at, "axis \"%.60s\" does not tile the %d ranks", tok, n);
     return DMESH_SUCCESS;
 }
@@ -201,13 +201,13 @@ static int check_joined(dmesh_scan_t *c, const dmesh_saved_dim_t *d, int k, int 
     l.naxes = k;
     for (i = 0; i < k; i++)
         l.axes[i] = d[i].axis;
-    if (dmesh_layout_concat(&l, &all) != DMESH_SUCCESS ||
-        dmesh_axis_is_orthogonal(&all, &ok) != DMESH_SUCCESS || !ok ||
-        dmesh_axis_complement(&all, n, &comp) != DMESH_SUCCESS)
+    if (dmesh_layout_concat_impl(&l, &all) != DMESH_SUCCESS ||
+        dmesh_axis_is_orthogonal_impl(&all, &ok) != DMESH_SUCCESS || !ok ||
+        dmesh_axis_complement_impl(&all, n, &comp) != DMESH_SUCCESS)
         return dmesh_scan_fail(c, c->line_start,
                                "the %s dimensions overlap or do not tile the rank map", what);
     if (root &&
-        (dmesh_axis_canonical(&all, &all) != DMESH_SUCCESS ||
+        (dmesh_axis_canonical_impl(&all, &all) != DMESH_SUCCESS ||
          (n > 1 && (all.natoms != 1 || all.atoms[0].size != n || all.atoms[0].stride != 1))))
         return dmesh_scan_fail(c, c->line_start,
                                "the root dimensions do not cover the rank map in order");
@@ -266,7 +266,7 @@ static int finish(dmesh_scan_t *c, dmesh_saved_t *s)
 
     DMESH_TRY(dmesh_scan_int(c, 0, 1, "is-root", &s->is_root));
     for (d = 0; same && d < s->ndims; d++)
-        same = dmesh_axis_equal(&s->dims[d].axis, &s->root[d].axis) &&
+        same = dmesh_axis_equal_impl(&s->dims[d].axis, &s->root[d].axis) &&
                strcmp(s->dims[d].name, s->root[d].name) == 0;
     if (s->is_root && !same)
         return dmesh_scan_fail(c, c->line_start,

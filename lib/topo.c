@@ -75,7 +75,7 @@ static void topo_open(bind_state_t *s)
         process_topo = NULL;
         if (dmesh_topo_node_open(s->ndev, (const char(*)[DMESH_TOPO_BUSID_LEN])s->busid,
                                  &process_topo) != DMESH_SUCCESS) {
-            snprintf(s->reason, sizeof(s->reason), "(%s) ", dmesh_last_error());
+            snprintf(s->reason, sizeof(s->reason), "(%s) ", dmesh_last_error_impl());
             process_topo = NULL;
         }
         process_topo_devices = s->rec.devices;

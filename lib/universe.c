@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Universes: the rank map, the root's description and names, the names
- * registered by flatten, the nodes, the teardown and the ends of a
- * universe (abort, revoke). Its communicator cache and the creation steps
- * are universe_cache.c's, the private communicator pcomm.c's, the
- * agreement agree.c's. */
+/* Universes (universe.h): the rank map, the root's description and names,
+ * the names registered by flatten, the device, the nodes and the
+ * universe's release. Its communicators (the cache with its creation
+ * steps, the agreement over the universe, the hand-out, the teardown,
+ * dmesh_abort and dmesh_revoke) are universe_comms.c's, which this file
+ * calls and which never calls it; the private communicator is pcomm.c's,
+ * the agreement primitive agree.c's. */
 #include "config.h"
 
 #include "api_impl.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,11 +18,10 @@
 #include "copies.h"
 #include "error.h"
 #include "fault.h"
-#include "handout.h"
 #include "node.h"
 #include "topo.h"
-#include "ulfm.h"
 #include "universe.h"
+#include "universe_comms.h"
 
 /* The universe's copy of the root description. */
 static int set_root(dmesh_universe_t *u, const dmesh_root_desc_t *root)
@@ -106,14 +105,14 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
     return DMESH_SUCCESS;
 }
 
-int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **out)
+int dmesh_universe_create(MPI_Comm user_comm, int err, const dmesh_root_desc_t *root,
+                          dmesh_universe_t **out)
 {
     dmesh_private_comm_pending_t s;
     dmesh_universe_t *u = NULL;
-    int err;
 
     /* one agreement decides a new private duplicate and the universe */
-    dmesh_private_comm_begin(user_comm, &s);
+    dmesh_private_comm_begin(user_comm, err, &s);
     err = dmesh_private_comm_complete(&s, DMESH_SUCCESS);
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_new(s.p, dmesh_private_comm_next_id(s.p), root, &u);

@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A universe: the shared state of one root mesh and of every mesh derived
  * from it (private communicator, rank map, device, communicator cache,
- * names registered by flatten). Reference counted by its meshes. */
+ * names registered by flatten). Reference counted by its meshes. This
+ * header: the struct, its accessors and universe.c's functions; the
+ * communicators' (the cache's creation steps, the agreement, the
+ * hand-out, the ends) are universe_comms.h's. */
 #ifndef DMESH_UNIVERSE_H
 #define DMESH_UNIVERSE_H
 
-#include <stdint.h>
-
 #include <mpi.h>
 
-#include "agree.h"
 #include "backend.h"
 #include "cache.h"
 #include "dmesh_layout.h"
-#include "error.h"
 #include "options.h"
 #include "pcomm.h"
 #include "rank_map.h"
@@ -91,8 +90,10 @@ int dmesh_universe_new(dmesh_private_comm_t *p, unsigned long id, const dmesh_ro
                        dmesh_universe_t **u);
 
 /* Collective over user_comm: the private duplicate (begun, completed), a
- * new universe on it, and one agreement that decides both. */
-int dmesh_universe_create(MPI_Comm user_comm, const dmesh_root_desc_t *root, dmesh_universe_t **u);
+ * new universe on it, and one agreement that decides both; err: the
+ * caller's local failure before it (dmesh_private_comm_begin). */
+int dmesh_universe_create(MPI_Comm user_comm, int err, const dmesh_root_desc_t *root,
+                          dmesh_universe_t **u);
 
 /* Local: the universe's copy of name (made on first use; lives as long as
  * u). Two names of one universe are equal exactly when their copies are the
@@ -136,32 +137,6 @@ static inline int dmesh_universe_nodes_by_host(const dmesh_universe_t *u)
 {
     return u->node_lows != NULL && u->nodes_by_host;
 }
-
-/* Local: e (added by dmesh_universe_add_entry) holds comm from now on; the
- * universe frees it with the others. */
-void dmesh_universe_set_entry_comm(dmesh_comm_entry_t *e, MPI_Comm comm);
-
-/* Local: e's communicator as the program gets it (dmesh_get_comm,
- * dmesh_get_cart_comm; fn names the call): at the first hand-out it gets
- * the error handler of the user's communicator and dmesh starts watching
- * for the program freeing it (handout.h). DMESH_ERR_ARG when the program
- * freed it before. */
-int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const char *fn,
-                            MPI_Comm *comm);
-
-/* Local: DMESH_ERR_ARG when the program freed e's communicator, which a
- * call of fn needs (a cache hit, a lazy pairing). */
-int dmesh_universe_entry_usable(const dmesh_comm_entry_t *e, const char *fn);
-
-/* Local: around dmesh's own calls on e's communicator once the program may
- * have it: MPI_ERRORS_RETURN, then the program's handler again. */
-int dmesh_universe_own_begin(const dmesh_comm_entry_t *e);
-int dmesh_universe_own_end(const dmesh_universe_t *u, const dmesh_comm_entry_t *e);
-
-/* Free the communicators of u's cache: the backends' first, then MPI, each
- * in reverse creation order (a paired communicator may use its MPI one);
- * a communicator the program freed is only forgotten (handout.h). */
-void dmesh_universe_free_comms(dmesh_universe_t *u);
 
 /* Drop one reference; the last one frees the communicators (the backends'
  * paired ones first, then MPI, each in reverse creation order) and the
@@ -274,71 +249,6 @@ static inline int dmesh_universe_rank_at(const dmesh_universe_t *u, int i)
     return dmesh_rank_map_rank(u->rank_map, i);
 }
 
-/* dmesh_agree (agree.h) over u->comm, with the universe's identity in the
- * hash: every rank returns the same class. */
-int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what);
-
-/* Local: the cache entry of a canonical axis with the given options, or a
- * new one reserved at the end of the cache (e->reserved: no communicator
- * yet), to be made by split or, as comm_create says, by group creation
- * (e->by_group; the caller's group is made here). Collective calls reserve
- * every entry they need before their agreement, so that a failure on one
- * rank (an allocation, the group) is agreed too. */
-int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                           const dmesh_axis_options_t *o, int comm_create, dmesh_comm_entry_t **e);
-
-/* Local: the entry of (axis, options key), or NULL. For a communicator that
- * the caller makes itself (mesh_cart.c), with the next two. */
-dmesh_comm_entry_t *dmesh_universe_find_entry(dmesh_universe_t *u, const dmesh_axis_t *axis,
-                                              const char *key);
-
-/* Local: a new MPI entry of (axis, key) at the end of the cache, with no
- * communicator yet (the caller makes e->comm). */
-int dmesh_universe_add_entry(dmesh_universe_t *u, const dmesh_axis_t *axis, const char *key,
-                             dmesh_comm_entry_t **e);
-
-/* Take out the entry added last (its communicator was not made). */
-void dmesh_universe_drop_entry(dmesh_universe_t *u);
-
-/* Take out the reserved entries at the end of the cache (on every rank,
- * after a failed agreement), freeing what was made of them. */
-void dmesh_universe_unreserve(dmesh_universe_t *u);
-
-/* Collective over u->comm, after the agreement on the reservations: make
- * the reserved entries among e[0..n) in order (split, or group creation as
- * chosen when reserved; or a duplicate of given[i], MPI_COMM_NULL outside
- * the mesh, when given is not NULL), every rank taking part in each whatever
- * failed before, then one agreement; then each backend of the table pairs
- * its communicators with theirs (its make hook, with the call's options
- * o->call[b]: nccl defers them under dmesh_nccl_init=lazy). On failure
- * every rank unreserves and returns the same class. */
-int dmesh_universe_make(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
-                        const MPI_Comm given[], const dmesh_options_t *o);
-
-/* Collective over u->comm, for a backend's make: the entry of the axis
- * that holds the whole rank map, with the options o, its MPI communicator
- * made. When the call has to add it, it is reserved in front of the call's
- * own reservations (so that the teardown and a rollback treat it as
- * theirs) and agreed; every rank returns the same class. */
-int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *o,
-                               dmesh_comm_entry_t **e);
-
-/* Collective over the members of e->comm: make e's pending paired
- * communicator on its own (its backend's make, without call options); the
- * callers refuse an aborted universe first (its communicators are gone). */
-int dmesh_universe_pair_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e);
-
-/* Local, for a backend: e holds paired from now on (no longer pending); the
- * universe frees it with its backend's destroy. */
-void dmesh_universe_pair_done(dmesh_comm_entry_t *e, void *paired);
-
-/* Local: backend b's state in u (read-only; b's make gets it writable). */
-const dmesh_backend_state_t *dmesh_universe_backend_state(const dmesh_universe_t *u,
-                                                          const dmesh_backend_t *b);
-
-/* Local: the figures of dmesh_get_cache_info (the backends add theirs). */
-void dmesh_universe_cache_info(const dmesh_universe_t *u, dmesh_cache_info_t *info);
-
 /* The error handler of the user's communicator (MPI_ERRHANDLER_NULL when
  * not known), for a communicator handed to the program. */
 static inline MPI_Errhandler dmesh_universe_errhandler(const dmesh_universe_t *u)
@@ -371,23 +281,13 @@ int dmesh_universe_is_root_name(const dmesh_universe_t *u, const char *name);
 
 /* The first rank-map index of the caller's group times n: the colour base
  * that tells groups apart when the rank map is local (0 otherwise). */
-long long dmesh_universe_colour_base(const dmesh_universe_t *u);
+static inline long long dmesh_universe_colour_base(const dmesh_universe_t *u)
+{
+    /* a rank map private to each group: its first rank tells the groups apart */
+    return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
+}
 
 /* The registered name, or NULL. */
 const dmesh_flat_name_t *dmesh_universe_find_flat(const dmesh_universe_t *u, const char *name);
-
-/* Print a DMESH_DEBUG line on the universe's rank 0. */
-void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...) DMESH_PRINTF(2, 3);
-
-/* Abort the backends' paired communicators (each backend's abort_all) and
- * free the MPI ones (dmesh_abort); later collective calls and NCCL queries
- * on u are DMESH_ERR_ARG "universe aborted". */
-int dmesh_universe_abort(dmesh_universe_t *u);
-
-/* Local, with fault tolerance on: revoke u's communicators (the private
- * one and every entry's, MPIX_Comm_revoke) and abort the backends' paired
- * ones, so that every process blocked in any of them returns; u stays
- * until freed, and its collective calls return DMESH_ERR_PROC_FAILED. */
-int dmesh_universe_revoke(dmesh_universe_t *u);
 
 #endif /* DMESH_UNIVERSE_H */

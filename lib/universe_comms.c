@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A universe's communicators (universe.h): the reservation of a call's
+/* A universe's communicators (universe_comms.h): the reservation of a call's
  * cache entries, the creation of their MPI communicators and the backends'
  * pairing, the agreement over the universe, the rollback of a failed call,
  * the communicators handed to the program, and their ends (teardown,
@@ -23,6 +23,7 @@
 #include "handout.h"
 #include "ulfm.h"
 #include "universe.h"
+#include "universe_comms.h"
 
 /* The MPI group made for an entry's group creation, once used or not. */
 static void members_free(dmesh_comm_entry_t *e)
@@ -73,7 +74,7 @@ int dmesh_universe_hand_out(dmesh_universe_t *u, dmesh_comm_entry_t *e, const ch
     DMESH_TRY(dmesh_handout_check(e->handout, fn));
     if (e->comm != MPI_COMM_NULL && e->handout == NULL) {
         n = snprintf(what, sizeof(what), "the communicator that %s handed out (axis ", fn);
-        dmesh_axis_to_string(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
+        dmesh_axis_to_string_impl(&e->axis, what + n, sizeof(what) - (size_t)n - 1, NULL);
         strcat(what, ")");
         DMESH_TRY(dmesh_handout_attach(&e->handout, e->comm, u->errhandler, what,
                                        dmesh_universe_debugging(u)));
@@ -107,7 +108,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     dmesh_axis_options_key(o, key, sizeof(key));
     text[0] = '\0';
     if (u->debug) /* formatting costs more than the lookup itself */
-        dmesh_axis_to_string(axis, text, sizeof(text), NULL);
+        dmesh_axis_to_string_impl(axis, text, sizeof(text), NULL);
     if ((e = dmesh_cache_find(&u->cache, axis, key)) != NULL) {
         dmesh_universe_debug(u, "cache hit: axis %s, %s", text, key);
         DMESH_TRY(dmesh_handout_check(e->handout, "reusing a cached communicator"));
@@ -126,9 +127,9 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
      * MPI_Comm_create_group on a one-process communicator of a session */
     e->by_group = comm_create == DMESH_COMM_CREATE_GROUP && u->size > 1 &&
                   !dmesh_ulfm_enabled(u->comm); /* see ft.c: a dead member hangs it */
-    if ((err = dmesh_axis_prepare(axis, u->n, &e->prepared)) != 0 ||
-        (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose(&e->prepared, u->my_index,
-                                                                  &e->group, &e->position)) != 0) ||
+    if ((err = dmesh_axis_prepare_impl(axis, u->n, &e->prepared)) != 0 ||
+        (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose_impl(
+                                  &e->prepared, u->my_index, &e->group, &e->position)) != 0) ||
         (e->by_group && (err = dmesh_comm_mpi_group_prepare(u->comm, axis, u->n, u->rank_map,
                                                             u->my_index, &e->members)) != 0)) {
         free(e);
@@ -445,12 +446,6 @@ int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, cons
         dmesh_universe_revoke(u);
     /* the universe's identity: a mesh of another universe on one rank differs */
     return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
-}
-
-long long dmesh_universe_colour_base(const dmesh_universe_t *u)
-{
-    /* a rank map private to each group: its first rank tells the groups apart */
-    return u->local_map && u->my_index >= 0 ? (long long)u->rank_map[0] * u->n : 0;
 }
 
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)

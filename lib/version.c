@@ -50,11 +50,11 @@
 #define BUILT_STANDARD " (MPI-"
 #endif
 
-int dmesh_get_version(int *major, int *minor, int *patch)
+int dmesh_get_version_impl(int *major, int *minor, int *patch)
 {
-    DMESH_CHECK_PTR(major);
-    DMESH_CHECK_PTR(minor);
-    DMESH_CHECK_PTR(patch);
+    DMESH_CHECK_PTR_OF("dmesh_get_version", major);
+    DMESH_CHECK_PTR_OF("dmesh_get_version", minor);
+    DMESH_CHECK_PTR_OF("dmesh_get_version", patch);
     *major = DMESH_VERSION_MAJOR;
     *minor = DMESH_VERSION_MINOR;
     *patch = DMESH_VERSION_PATCH;
@@ -75,9 +75,9 @@ static const char build_info[] =
                         "fault tolerance (ULFM): " DMESH_BUILD_ULFM "\n"
                         "configure arguments: " DMESH_BUILD_CONFIGURE_ARGS "\n";
 
-int dmesh_get_build_info(const char **text)
+int dmesh_get_build_info_impl(const char **text)
 {
-    DMESH_CHECK_PTR(text);
+    DMESH_CHECK_PTR_OF("dmesh_get_build_info", text);
     *text = build_info;
     return DMESH_SUCCESS;
 }
@@ -225,7 +225,7 @@ int dmesh_mpi_is_ours(void)
     if (__atomic_load_n(&same_mpi, __ATOMIC_RELAXED))
         return 1;
     /* the check writes a detail: the caller's stays, agreed if it was */
-    snprintf(saved, sizeof(saved), "%s", dmesh_last_error());
+    snprintf(saved, sizeof(saved), "%s", dmesh_last_error_impl());
     ours = dmesh_mpi_identity_check("dmesh") == DMESH_SUCCESS ||
            __atomic_load_n(&same_mpi, __ATOMIC_RELAXED);
     dmesh_error_set(DMESH_SUCCESS, "%s", saved);

@@ -14,6 +14,7 @@
 #include "backend_dup.h"
 #include "mesh.h"
 #include "mesh_testutil.h"
+#include "universe_comms.h"
 
 static const char *const names2[2] = {"dp", "tp"};
 

@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 #define TIMED_MAX (1LL << 24)  /* ranks decomposed per pass at most (strided beyond) */
 #define GROUPS_MAX (1LL << 24) /* largest world checked against groups() */

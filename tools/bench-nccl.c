@@ -18,6 +18,7 @@
 #include "backend_nccl.h"
 #include "bench.h"
 #include "mesh.h"
+#include "universe_comms.h"
 
 typedef struct {
     dmesh_nccl_stats_t made, after_flatten;

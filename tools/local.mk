@@ -29,6 +29,14 @@ format:
 	$(SHELL) $(top_srcdir)/tools/check-format.sh --fix
 .PHONY: check-format format
 
+# make check-loops: no loop in the symbol references between the objects
+# of lib/ (tools/check-loops.sh, on this build; stage module-boundaries of
+# .ci/run).
+EXTRA_DIST += tools/check-loops.sh
+check-loops:
+	$(SHELL) $(top_srcdir)/tools/check-loops.sh $(abs_top_builddir)
+.PHONY: check-loops
+
 # bench-scale: creation time and memory of one mesh's communicators, five
 # ways, for tools/bench-scale.sh under SimGrid's SMPI (doc/performance.md,
 # "At scale"). Built with make check, installed nowhere.
