@@ -36,17 +36,21 @@ if [ "${1:-}" = --inside ]; then
     np=0
     while read -r _ s; do np=$((np + ${s#slots=})); done <"$DMESH_HOSTS_DIR/hostfile"
     bad=0
-    # check NAME FLAGS EXPECT PROGRAM...: one run; it must pass, print
-    # EXPECT (an extended regex), and skip nothing.
+    # check NAME FLAGS EXPECT PROGRAM...: one run; it must pass (fail, with
+    # want=fail), print EXPECT (an extended regex), and skip nothing.
+    want=pass
     check() {
-        local name=$1 flags=$2 expect=$3 out rc
+        local name=$1 flags=$2 expect=$3 rc start=$SECONDS
         shift 3
         out=$(DMESH_TEST_MPIEXEC_FLAGS="$flags" "$@" 2>&1)
         rc=$?
-        printf '== %s hosts, %s ranks, %s: %s\n%s\n' "$nh" "$np" "$mpi" "$name" \
+        printf '== %s hosts, %s ranks, %s: %s (%s s)\n%s\n' "$nh" "$np" "$mpi" "$name" "$((SECONDS - start))" \
             "$(printf '%s\n' "$out" | grep -vE '^(Running suite|$)')"
-        if [ $rc -ne 0 ]; then
+        if [ $rc -ne 0 ] && [ $want = pass ]; then
             echo "hosts: $name failed ($rc)"
+            bad=1
+        elif [ $rc -eq 0 ] && [ $want = fail ]; then
+            echo "hosts: $name passed where it must fail"
             bad=1
         elif printf '%s\n' "$out" | grep -q 'skipped'; then
             echo "hosts: $name skipped a case"
@@ -75,12 +79,33 @@ if [ "${1:-}" = --inside ]; then
                 "$MPIRUN" "$np" ./test/test_comm_mpi
             ;;
         heat2d)
-            check "heat2d, cyclic, against 1 rank" "$cyclic" "dmesh = serial, bit for bit" \
-                sh "$top/test/heat2d-compare.sh" "$np"
+            # heat2d on dmesh across the hosts, cyclic, against the MPI_Cart_*
+            # solver on 1 rank on one host: bit for bit
+            check "heat2d, cyclic" "$cyclic" "^field: FNV-1a" "$MPIRUN" "$np" ./examples/heat2d
+            printf '%s\n' "$out" | grep -E '^(heat2d:|iteration|field)' >"$DMESH_HOSTS_DIR/heat2d.hosts"
+            "$MPIRUN" 1 ./test/heat2d_cart 2>&1 | grep -E '^(heat2d:|iteration|field)' >"$DMESH_HOSTS_DIR/heat2d.one"
+            if [ -s "$DMESH_HOSTS_DIR/heat2d.one" ] && cmp -s "$DMESH_HOSTS_DIR/heat2d.hosts" "$DMESH_HOSTS_DIR/heat2d.one"; then
+                echo "heat2d: $np ranks on $nh hosts = 1 rank on one host, bit for bit ($(wc -l <"$DMESH_HOSTS_DIR/heat2d.one") lines)"
+            else
+                echo "hosts: heat2d: $np ranks on $nh hosts and 1 rank on one host differ"
+                diff "$DMESH_HOSTS_DIR/heat2d.hosts" "$DMESH_HOSTS_DIR/heat2d.one" | head -n 20
+                bad=1
+            fi
             ;;
         info)
-            check "dmesh-info --order hybrid" "$block" "on h$nh" \
-                "$MPIRUN" "$np" ./tools/dmesh-info --shape $nh,$((np / nh)) --names dp,tp --order hybrid
+            # each rank's host beside its coordinate, a hybrid mesh whose tp
+            # is one host's ranks
+            check "dmesh-info --hybrid 1,0:$nh,1" "$block" "^ +$((np - 1))  h$nh +[0-9]+  \(" \
+                "$MPIRUN" "$np" ./tools/dmesh-info --hybrid "1,0:$nh,1" --names dp,tp
+            check "dmesh-info --order node, cyclic" "$cyclic" "^ +1  h2 +1  \($((np / nh)),0\)" \
+                "$MPIRUN" "$np" ./tools/dmesh-info --shape "$nh,0" --names dp,tp --order node
+            ;;
+        uneven)
+            # uneven hosts: a hybrid mesh refused, naming the node sizes
+            want=fail
+            check "dmesh-info --hybrid 1,0:$nh,1, uneven" "$block" "DMESH_ERR_SIZE.* $nh node\(s\) of [0-9]+, [0-9]+" \
+                "$MPIRUN" "$np" ./tools/dmesh-info --hybrid "1,0:$nh,1" --names dp,tp
+            want=pass
             ;;
         esac
     done
@@ -111,17 +136,17 @@ hosts() {
         return
     fi
     ran=$((ran + 1))
-    grep -E '^(==|hosts:|uneven|[0-9]+ node|100%|[0-9]+ rank\(s\):|heat2d-compare:)' "$log/$mpi-$n-$slots.log"
+    grep -E '^(==|hosts:|uneven|[0-9]+ node|100%|[0-9]+ rank\(s\):|heat2d:|dmesh-info:|  rank| +[0-9]+  h[0-9])' "$log/$mpi-$n-$slots.log"
     echo "hosts: $n hosts ($slots ranks each), $mpi: $([ $rc -eq 0 ] && echo ok || echo FAILED), $((SECONDS - start)) s"
     [ $rc -eq 0 ] || { tail -n 40 "$log/$mpi-$n-$slots.log"; failed=1; }
 }
 
-hosts 2 4 ompi "$ompi" node_find comm_block comm_cyclic heat2d
-hosts 2 5,3 ompi "$ompi" comm_uneven
-hosts 3 2 ompi "$ompi" node_find comm_block comm_cyclic
-hosts 2 2 mpich "$mpich" node_find comm_block comm_cyclic heat2d
-hosts 2 3,1 mpich "$mpich" comm_uneven
-hosts 3 2 mpich "$mpich" node_find comm_block comm_cyclic
+hosts 2 4 ompi "$ompi" node_find comm_block comm_cyclic heat2d info
+hosts 2 5,3 ompi "$ompi" uneven
+hosts 3 2 ompi "$ompi" node_find comm_cyclic info
+hosts 2 2 mpich "$mpich" node_find comm_block comm_cyclic heat2d info
+hosts 2 3,1 mpich "$mpich" uneven
+hosts 3 2 mpich "$mpich" node_find comm_cyclic info
 [ "$skip" -eq 0 ] || [ "$ran" -gt 0 ] || exit 77
 [ "$skip" -eq 0 ] || { echo "hosts: some runs were skipped"; exit 1; }
 exit $failed
