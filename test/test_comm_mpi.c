@@ -304,10 +304,10 @@ MT_TEST(hybrid_nodes)
     across2[0] = 2 * n.nodes;
     if (n.per == 0) { /* uneven: in_node 0 is filled with size / nodes */
         across2[0] = mt_size % n.nodes == 0 ? n.nodes : 1;
-        MT_FAILS_CREATE(MPI_COMM_WORLD,
-                        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 1, in0, across2, names,
-                                          MPI_INFO_NULL, &bad),
-                        DMESH_ERR_SIZE, bad);
+        MT_FAILS_CREATE(
+            MPI_COMM_WORLD,
+            dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 1, in0, across2, names, MPI_INFO_NULL, &bad),
+            DMESH_ERR_SIZE, bad);
         MT_CHECK(strstr(dmesh_last_error(), sizes) != NULL);
         if (mt_rank == 0)
             printf("uneven nodes refused: %s\n", dmesh_last_error());
@@ -334,10 +334,10 @@ MT_TEST(hybrid_nodes)
     MT_OK(dmesh_equal(hybrid, plain, &same));
     MT_EQ(same, 1);
     if (mt_size % across2[0] == 0) {
-        MT_FAILS_CREATE(MPI_COMM_WORLD,
-                        dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 1, in0, across2, names,
-                                          MPI_INFO_NULL, &bad),
-                        DMESH_ERR_SIZE, bad);
+        MT_FAILS_CREATE(
+            MPI_COMM_WORLD,
+            dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", 1, in0, across2, names, MPI_INFO_NULL, &bad),
+            DMESH_ERR_SIZE, bad);
         MT_CHECK(strstr(dmesh_last_error(), sizes) != NULL);
     }
     MT_FAILS_CREATE(

@@ -2,9 +2,9 @@
 /* dmesh-info: build a mesh under mpiexec and print, from rank 0, the mesh,
  * every rank's host, node, coordinate and groups along each dimension, and
  * the cache figures; the mesh in rank order, node order (dmesh_order=node)
- * or a hybrid one (dmesh_init_hybrid). With --plan, print the GPU binding plan of a topology instead.
- * Messages come from rank 0 only: a bad option or a failed dmesh call is
- * the same on every rank, which then all finalize and exit non-zero. */
+ * or a hybrid one (dmesh_init_hybrid). With --plan, print the GPU binding plan of a topology
+ * instead. Messages come from rank 0 only: a bad option or a failed dmesh call is the same on every
+ * rank, which then all finalize and exit non-zero. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -58,23 +58,24 @@ static void usage(FILE *f)
 {
     if (f == NULL)
         return;
-    fprintf(f, "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
-               "                  [--order rank|node | --hybrid IN_NODE:ACROSS]\n"
-               "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
-               "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
-               "[--bind socket|core|numa|none]\n"
-               "       dmesh-info --version | --config | --help\n"
-               "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
-               "prints each\nrank's host, node, coordinate and group along every dimension, and the "
-               "communicator cache figures.\nA shape entry 0 is chosen by dmesh_init as "
-               "MPI_Dims_create would (the default fits any N).\n--order node lists the ranks by "
-               "node (dmesh_order=node); --hybrid 1,0:2,1 builds dmesh_init_hybrid's\nmesh of "
-               "those in-node and across-node factors instead (entries 0 chosen, in one list).\n"
-               "--flatten slices the named dims "
-               "and flattens them; "
-               "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
-               "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
-               "the library; --config how the library was built.\n");
+    fprintf(f,
+            "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
+            "                  [--order rank|node | --hybrid IN_NODE:ACROSS]\n"
+            "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
+            "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
+            "[--bind socket|core|numa|none]\n"
+            "       dmesh-info --version | --config | --help\n"
+            "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
+            "prints each\nrank's host, node, coordinate and group along every dimension, and the "
+            "communicator cache figures.\nA shape entry 0 is chosen by dmesh_init as "
+            "MPI_Dims_create would (the default fits any N).\n--order node lists the ranks by "
+            "node (dmesh_order=node); --hybrid 1,0:2,1 builds dmesh_init_hybrid's\nmesh of "
+            "those in-node and across-node factors instead (entries 0 chosen, in one list).\n"
+            "--flatten slices the named dims "
+            "and flattens them; "
+            "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
+            "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
+            "the library; --config how the library was built.\n");
 }
 
 /* Split s at commas into pieces (in place); -1 when there are more than max. */
@@ -160,8 +161,8 @@ static int parse_hybrid(const char *val, args_t *a)
         tool_parse_list("dmesh-info", opt, across, ",", DMESH_MAX_DIMS, 0, a->across, &m) != 0)
         return -1;
     if (n != m) {
-        complain("dmesh-info: %s: %d in-node factors but %d across-node factors in '%s'\n", opt,
-                 n, m, val);
+        complain("dmesh-info: %s: %d in-node factors but %d across-node factors in '%s'\n", opt, n,
+                 m, val);
         return -1;
     }
     a->ndims = n;
