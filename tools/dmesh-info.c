@@ -475,9 +475,12 @@ static int run(const args_t *a)
     char *parts[DMESH_MAX_DIMS], spec[256];
     int err, n;
 
-    err = find_lows();
+    /* the mesh first: its creation agrees on the options (DMESH_NODE set
+     * on some hosts only fails there, where finding the nodes by two rules
+     * would not return) */
+    err = make_mesh(a, &mesh);
     if (err == DMESH_SUCCESS)
-        err = make_mesh(a, &mesh);
+        err = find_lows();
     if (err == DMESH_SUCCESS)
         print_shape(a, mesh);
     if (err == DMESH_SUCCESS)

@@ -100,6 +100,17 @@ if [ "${1:-}" = --inside ]; then
             check "dmesh-info --order node, cyclic" "$cyclic" "^ +1  h2 +1  \(1,0\)" \
                 "$MPIRUN" "$np" ./tools/dmesh-info --shape "$nh,0" --names dp,tp --order node
             ;;
+        env)
+            # DMESH_NODE set on h1 only (Open MPI passes the caller's
+            # environment to the other hosts' ranks only with -x): a mismatch
+            # whose detail says so
+            want=fail
+            check "DMESH_NODE on h1 only" "$block" "DMESH_ERR_MISMATCH.*dmesh_node auto, rank 0 host.*-x DMESH_NODE" \
+                env DMESH_NODE=host "$MPIRUN" "$np" ./tools/dmesh-info --shape "$nh,0" --order node
+            want=pass
+            check "DMESH_NODE on every host (-x)" "$block -x DMESH_NODE" "^ +$((np - 1))  h$nh " \
+                env DMESH_NODE=host "$MPIRUN" "$np" ./tools/dmesh-info --shape "$nh,0" --order node
+            ;;
         uneven)
             # uneven hosts: a hybrid mesh refused, naming the node sizes
             want=fail
@@ -141,7 +152,7 @@ hosts() {
     [ $rc -eq 0 ] || { tail -n 40 "$log/$mpi-$n-$slots.log"; failed=1; }
 }
 
-hosts 2 4 ompi "$ompi" node_find comm_block comm_cyclic heat2d info
+hosts 2 4 ompi "$ompi" node_find comm_block comm_cyclic heat2d info env
 hosts 2 5,3 ompi "$ompi" uneven
 hosts 3 2 ompi "$ompi" node_find comm_cyclic info
 hosts 2 2 mpich "$mpich" node_find comm_block comm_cyclic heat2d info
