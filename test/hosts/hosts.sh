@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # hosts.sh [-n N] [-s SLOTS] [-k] [--] COMMAND [ARGS...]
+# hosts.sh --check   (exit 0 where hosts can be made, else 77 saying why)
 #
 # Several hosts on one Linux machine, for the tests that need real nodes:
 # N (default 2) network namespaces h1..hN, each with a UTS namespace of its
@@ -29,17 +30,19 @@ set -u
 nhosts=2
 slots=4
 keep=0
+check_only=0
 while [ $# -gt 0 ]; do
     case $1 in
     -n) nhosts=$2; shift 2 ;;
     -s) slots=$2; shift 2 ;;
     -k) keep=1; shift ;;
+    --check) check_only=1; shift ;;
     --) shift; break ;;
     -*) echo "hosts.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: hosts.sh [-n N] [-s SLOTS] [-k] [--] COMMAND [ARGS...]" >&2; exit 2; }
+[ $# -gt 0 ] || [ "$check_only" -eq 1 ] || { echo "usage: hosts.sh [-n N] [-s SLOTS] [-k] [--] COMMAND [ARGS...]" >&2; exit 2; }
 case $nhosts in
 '' | *[!0-9]* | 0 | 1) echo "hosts.sh: -n $nhosts: 2 or more hosts" >&2; exit 2 ;;
 esac
@@ -49,11 +52,12 @@ skip() {
     echo "hosts.sh: skipped: $*"
     exit 77
 }
-[ "$(id -u)" -eq 0 ] || skip "not root (network and UTS namespaces need root)"
+[ "$EUID" -eq 0 ] || skip "not root (network and UTS namespaces need root)"
 for tool in ip nsenter unshare mount umount; do
     command -v "$tool" >/dev/null 2>&1 || skip "no $tool"
 done
 ip netns list >/dev/null 2>&1 || skip "ip netns does not work here ($(ip netns list 2>&1 | head -n 1))"
+[ "$check_only" -eq 0 ] || exit 0
 
 # The slot count of each host.
 IFS=, read -r -a count <<<"$slots"

@@ -132,7 +132,8 @@ fi
 ompi=${1:?usage: run.sh OMPI_BUILD [MPICH_BUILD]}
 mpich=${2:--}
 log=${DMESH_HOSTS_LOG:-$top/_build-hosts}
-mkdir -p "$log"
+"$hosts" --check || exit $?
+mkdir -p "$log" && rm -f "$log"/*.log && touch "$log/.written" || { echo "hosts: cannot write in $log"; exit 1; }
 failed=0
 skip=0
 ran=0
