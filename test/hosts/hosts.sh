@@ -20,7 +20,15 @@
 #                      (-launcher ssh -launcher-exec)
 #   DMESH_HOSTS_CYCLIC_OMPI, DMESH_HOSTS_CYCLIC_MPICH
 #                      the same with the ranks dealt out one per host in turn
+#   DMESH_HOSTS_PRTE   the same for Open MPI 5 and later (PRRTE: --prtemca
+#                      plm_ssh_agent)
 # SLOTS: one count for every host (default 4), or one per host ("5,3").
+# --chroot DIR: every host runs in the chroot DIR (a Debian made by
+# test/trixie/run.sh, whose lock is taken meanwhile), COMMAND and the
+# daemons the agent starts alike: hosts.sh makes a private mount namespace
+# in which DIR gets /proc, /sys, /dev, a /dev/shm of its own, the source
+# tree and the host files at their own paths, and each host its /etc/hosts;
+# the mounts end with it.
 # Everything is torn down on every exit path (the processes left in the
 # namespaces, the namespaces, their bind mounts and /etc/netns entries);
 # -k keeps only the directory of the agent and host files.
@@ -31,12 +39,15 @@ nhosts=2
 slots=4
 keep=0
 check_only=0
+root=
+args=("$@")
 while [ $# -gt 0 ]; do
     case $1 in
     -n) nhosts=$2; shift 2 ;;
     -s) slots=$2; shift 2 ;;
     -k) keep=1; shift ;;
     --check) check_only=1; shift ;;
+    --chroot) root=$2; shift 2 ;;
     --) shift; break ;;
     -*) echo "hosts.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -57,7 +68,18 @@ for tool in ip nsenter unshare mount umount; do
     command -v "$tool" >/dev/null 2>&1 || skip "no $tool"
 done
 ip netns list >/dev/null 2>&1 || skip "ip netns does not work here ($(ip netns list 2>&1 | head -n 1))"
+if [ -n "$root" ]; then
+    [ -x "$root/usr/bin/nsenter" ] && [ -x "$root/bin/sh" ] || skip "no chroot at $root"
+fi
 [ "$check_only" -eq 0 ] || exit 0
+# In a chroot: this script again, in a mount namespace of its own (its
+# mounts end with it), holding the chroot's lock (test/trixie/run.sh's).
+if [ -n "$root" ] && [ -z "${DMESH_HOSTS_PRIVATE:-}" ]; then
+    exec 9>"$root.lock" || exit 1
+    flock -w 900 9 || { echo "hosts.sh: $root is in use (lock $root.lock)" >&2; exit 1; }
+    DMESH_HOSTS_PRIVATE=1 exec unshare --mount --propagation private bash "$0" "${args[@]}"
+fi
+src=$(cd "$(dirname "$0")/../.." && pwd)
 
 # The slot count of each host.
 IFS=, read -r -a count <<<"$slots"
@@ -91,6 +113,7 @@ teardown() {
     done
     rm -rf "$run"
     rmdir /run/dmesh-hosts 2>/dev/null
+    [ -z "$root" ] || { umount "$root$dir" 2>/dev/null; rmdir "$root$dir" 2>/dev/null; }
     if [ "$keep" -eq 0 ]; then rm -rf "$dir"; else echo "hosts.sh: host files kept in $dir" >&2; fi
     exit "$rc"
 }
@@ -132,6 +155,17 @@ for ((i = 1; i <= nhosts; i++)); do
         fail "no UTS namespace for h$i"
 done
 
+# The chroot's mounts (private to this mount namespace).
+if [ -n "$root" ]; then
+    # (a chroot made by debootstrap has no /etc/hosts to mount over)
+    mkdir -p "$root$dir" "$root$src" && { [ -e "$root/etc/hosts" ] || touch "$root/etc/hosts"; } &&
+        mount -t proc proc "$root/proc" && mount --rbind /sys "$root/sys" &&
+        mount --rbind /dev "$root/dev" &&
+        mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm" &&
+        mount --bind "$src" "$root$src" && mount --bind "$dir" "$root$dir" ||
+        fail "cannot mount in $root"
+fi
+
 # The agent: AGENT [ssh options] HOST COMMAND...: like ssh, the command's
 # words are joined and run by a shell on HOST, with a login's environment
 # (Open MPI's run-as-root consent included, as a root login's profile
@@ -153,12 +187,25 @@ case \$host in
 h[0-9]*) ;;
 *) echo "agent: unknown host \$host" >&2; exit 255 ;;
 esac
+EOF
+if [ -n "$root" ]; then
+    # started in the chroot: back to hosts.sh's root (nsenter), into the
+    # host's namespaces, and into the chroot again with the host's /etc/hosts
+    cat >>"$dir/agent" <<EOF
+exec nsenter -t $$ -m -r -w ip netns exec "$tag-\$host" nsenter --uts="$run/\$host.uts" \\
+    sh -c 'mount --bind /etc/hosts "\$0/etc/hosts" && exec chroot "\$0" /usr/bin/env -i \\
+    PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 \\
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 sh -c "\$1"' "$root" "\$*"
+EOF
+else
+    cat >>"$dir/agent" <<EOF
 [ -e "$run/\$host.uts" ] || { echo "agent: unknown host \$host" >&2; exit 255; }
 exec ip netns exec "$tag-\$host" nsenter --uts="$run/\$host.uts" \\
     env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin HOME=\${HOME:-/root} \\
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 LANG=C.UTF-8 \\
     sh -c "\$*"
 EOF
+fi
 chmod +x "$dir/agent"
 
 # Host files: block (SLOTS per host) and cyclic (one slot each: hydra and
@@ -182,6 +229,16 @@ mpich="-launcher ssh -launcher-exec $dir/agent"
 export DMESH_HOSTS="$names" DMESH_HOSTS_DIR="$dir"
 export DMESH_HOSTS_OMPI="$ompi" DMESH_HOSTS_CYCLIC_OMPI="$ompi --map-by node"
 export DMESH_HOSTS_MPICH="-f $dir/hosts.mpich $mpich" DMESH_HOSTS_CYCLIC_MPICH="-f $dir/hosts1.mpich $mpich"
+# Open MPI 5 and later: the launcher's parameters are PRRTE's
+prte="--hostfile $dir/hostfile --prtemca plm_ssh_agent $dir/agent --prtemca oob_tcp_if_include eth0"
+export DMESH_HOSTS_PRTE="$prte --mca btl self,sm,tcp --mca btl_tcp_if_include eth0 --mca mpi_yield_when_idle 1"
 
-# COMMAND on h1 (not exec: the trap tears down after it).
-ip netns exec "$(ns 1)" nsenter --uts="$run/h1.uts" "$@"
+# COMMAND on h1 (not exec: the trap tears down after it), in the chroot at
+# this directory with --chroot.
+if [ -n "$root" ]; then
+    ip netns exec "$(ns 1)" nsenter --uts="$run/h1.uts" sh -c 'mount --bind /etc/hosts "$0/etc/hosts" &&
+        wd=$1 && shift && exec chroot "$0" /bin/sh -c '"'"'cd "$0" && exec "$@"'"'"' "$wd" "$@"' \
+        "$root" "$PWD" "$@"
+else
+    ip netns exec "$(ns 1)" nsenter --uts="$run/h1.uts" "$@"
+fi
