@@ -13,7 +13,9 @@
 # the launcher passes it (Open MPI's -x VAR). COMMAND runs on h1, as a user
 # of h1 would start mpiexec, with these variables set:
 #   DMESH_HOSTS        the host names, "h1 h2 ..."
-#   DMESH_HOSTS_DIR    the directory of the agent and the host files
+#   DMESH_HOSTS_DIR    the directory of the agent, the host files and
+#                      kill-host HOST (every process of HOST killed at once,
+#                      as when the host dies)
 #   DMESH_HOSTS_OMPI   Open MPI's mpiexec flags: --hostfile (SLOTS per host),
 #                      the agent (--mca plm_rsh_agent), TCP between hosts
 #   DMESH_HOSTS_MPICH  MPICH hydra's: -f (host:SLOTS lines), the agent
@@ -207,6 +209,23 @@ exec ip netns exec "$tag-\$host" nsenter --uts="$run/\$host.uts" \\
 EOF
 fi
 chmod +x "$dir/agent"
+
+# kill-host HOST: every process of HOST killed at once (SIGKILL: the
+# launcher's daemon and the ranks on it), as when a host dies; from h1 or
+# from the chroot alike (it runs in hosts.sh's mount namespace).
+cat >"$dir/kill-host" <<EOF
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# kill-host HOST (test/hosts/hosts.sh): every process of HOST killed at once
+case \$1 in
+h[0-9]*) ;;
+*) echo "kill-host: unknown host \$1" >&2; exit 2 ;;
+esac
+exec nsenter -t $$ -m -r -w sh -c 'p=\$(ip netns pids "$tag-\$0") || exit 2
+[ -n "\$p" ] || { echo "kill-host: no process on \$0" >&2; exit 1; }
+kill -KILL \$p && echo "kill-host: \$0: killed \$(echo \$p | wc -w) process(es)"' "\$1"
+EOF
+chmod +x "$dir/kill-host"
 
 # Host files: block (SLOTS per host) and cyclic (one slot each: hydra and
 # --map-by node deal the ranks out host by host).
