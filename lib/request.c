@@ -256,6 +256,19 @@ static int tell_long(MPI_Comm comm, int rank, int at, const dmesh_request_t *r, 
     return t->at[0] != '\0';
 }
 
+/* The environment variable of an option (the value that differs), or
+ * NULL. A value that differs between hosts mostly comes from a variable
+ * set on some hosts only: a launcher passes the caller's environment to
+ * the ranks of its own host, and to the others only when told to. */
+static const char *option_variable(const char *what)
+{
+    if (strcmp(what, "dmesh_node") == 0)
+        return "DMESH_NODE";
+    if (strcmp(what, "dmesh_comm_create") == 0)
+        return "DMESH_COMM_CREATE";
+    return NULL;
+}
+
 /* The detail once rank at's argument k is known to differ. */
 static int explain_part(const char *fn, int at, const told_t *theirs, const told_t *zero,
                         const told_long_t *l, int has_long)
@@ -275,6 +288,13 @@ static int explain_part(const char *fn, int at, const told_t *theirs, const told
     if (theirs->text[0] == '\0')
         return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d and rank 0 passed different %s", fn,
                                at, theirs->what);
+    if (option_variable(theirs->what) != NULL)
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "%s: rank %d passed %s %s, rank 0 %s (set by the info key or by "
+                               "%s: where the variable is set, pass it to every host, as "
+                               "Open MPI's mpiexec -x %s does)",
+                               fn, at, theirs->what, theirs->text, zero->text,
+                               option_variable(theirs->what), option_variable(theirs->what));
     return dmesh_error_set(DMESH_ERR_MISMATCH, "%s: rank %d passed %s %s, rank 0 %s", fn, at,
                            theirs->what, theirs->text, zero->text);
 }
@@ -310,8 +330,11 @@ int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *f
     k = first % 32;
     if (k == DMESH_REQUEST_PARTS)
         return dmesh_error_set(DMESH_ERR_MISMATCH,
-                               "%s: rank %d and rank 0 passed different dmesh_check settings", fn,
-                               at);
+                               "%s: rank %d and rank 0 passed different dmesh_check settings "
+                               "(set by the info key or by DMESH_CHECK: where the variable is "
+                               "set, pass it to every host, as Open MPI's mpiexec -x DMESH_CHECK "
+                               "does)",
+                               fn, at);
     ok = tell(comm, rank, at, r, k, &theirs);
     ok = tell(comm, rank, 0, r, k, &zero) && ok;
     has_long = tell_long(comm, rank, at, r, k, &l); /* the last collective: each rank alone now */

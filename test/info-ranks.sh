@@ -30,7 +30,7 @@ if ! echo "$shape" | awk -F, -v np="$np" '
     check_fail "default shape at $np ranks: '$shape' (want 3 non-increasing sizes of product $np)"
     printf '%s\n' "$out"
 fi
-rows=$(printf '%s\n' "$out" | grep -cE '^ +[0-9]+  \([0-9]+,[0-9]+,[0-9]+\)')
+rows=$(printf '%s\n' "$out" | grep -cE '^ +[0-9]+  [^ ]+ +[0-9]+  \([0-9]+,[0-9]+,[0-9]+\)')
 [ "$rows" -eq "$np" ] || check_fail "default shape at $np ranks: $rows rows with a coordinate"
 
 check_expect 0 "shape 1,0 on $np ranks: 1,$np " "$MPIRUN" "$np" $info --shape 1,0

@@ -603,6 +603,78 @@ int mt_one_node(const char *name)
     return 0;
 }
 
+/* The lowest world rank of each rank's shared split, and of the ranks with
+ * its processor name, gathered. */
+static void gather_lows(int shared[], int host[])
+{
+    char mine[MPI_MAX_PROCESSOR_NAME + 1] = "", *all;
+    size_t w = sizeof(mine);
+    MPI_Comm s;
+    int low = mt_rank, len = 0;
+
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s);
+    MPI_Allreduce(&mt_rank, &low, 1, MPI_INT, MPI_MIN, s);
+    MPI_Comm_free(&s);
+    MPI_Allgather(&low, 1, MPI_INT, shared, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Get_processor_name(mine, &len);
+    all = calloc((size_t)mt_size, w);
+    MPI_Allgather(mine, (int)w, MPI_CHAR, all, (int)w, MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < mt_size; r++)
+        for (int q = 0; q <= r; q++)
+            if (strcmp(all + (size_t)q * w, all + (size_t)r * w) == 0) {
+                host[r] = q;
+                break;
+            }
+    free(all);
+}
+
+int mt_node_lows(int lows[], int *per)
+{
+    static int shared[MT_MAX_RANKS], host[MT_MAX_RANKS], finer[MT_MAX_RANKS];
+    const char *rule = getenv("DMESH_NODE");
+    int nodes = 0, count;
+
+    gather_lows(shared, host);
+    /* auto: the host where a host has ranks in two splits, for every rank
+     * of those splits */
+    for (int r = 0; r < mt_size; r++) {
+        finer[r] = 0;
+        for (int q = 0; q < mt_size; q++)
+            finer[r] |= host[q] == host[r] && shared[q] != shared[r];
+    }
+    for (int r = 0; r < mt_size; r++) {
+        int by_host = 0;
+        for (int q = 0; q < mt_size; q++)
+            by_host |= shared[q] == shared[r] && finer[q];
+        if (rule != NULL && strcmp(rule, "shared") == 0)
+            by_host = 0;
+        else if (rule != NULL && strcmp(rule, "host") == 0)
+            by_host = 1;
+        lows[r] = by_host ? host[r] : shared[r];
+    }
+    *per = -1;
+    for (int r = 0; r < mt_size; r++) {
+        if (lows[r] != r)
+            continue;
+        nodes++;
+        count = 0;
+        for (int q = 0; q < mt_size; q++)
+            count += lows[q] == r;
+        *per = *per == -1 || *per == count ? count : 0;
+    }
+    return nodes;
+}
+
+void mt_node_order(const int lows[], int order[])
+{
+    int n = 0;
+
+    for (int low = 0; low < mt_size; low++)
+        for (int r = low; lows[low] == low && r < mt_size; r++)
+            if (lows[r] == low)
+                order[n++] = r;
+}
+
 int mt_main(int *argc, char ***argv, Suite *(*make_suite)(void))
 {
     int failed;

@@ -115,6 +115,18 @@ int mt_same_host(MPI_Comm comm);
  * why. Collective over MPI_COMM_WORLD. */
 int mt_one_node(const char *name);
 
+/* The nodes of MPI_COMM_WORLD as dmesh must find them under the rule that
+ * DMESH_NODE names (auto when unset), worked out from what the MPI itself
+ * reports (the shared split, the processor names) by the rule of
+ * doc/user-guide.md ("How nodes are found"): lows[r] is the lowest world
+ * rank on r's node. Returns the number of nodes; *per is the ranks per node
+ * when every node holds as many, else 0. Collective over MPI_COMM_WORLD. */
+int mt_node_lows(int lows[], int *per);
+
+/* The world ranks listed by (node, rank), nodes by their lowest rank: the
+ * rank map of dmesh_order=node over all ranks, from lows (mt_node_lows). */
+void mt_node_order(const int lows[], int order[]);
+
 /* An info object with one key set (free with MPI_Info_free). */
 MPI_Info mt_info1(const char *key, const char *value);
 MPI_Info mt_info2(const char *k1, const char *v1, const char *k2, const char *v2);

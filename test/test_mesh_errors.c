@@ -747,7 +747,11 @@ static int mm_options(int odd, dmesh_t root, dmesh_t *h, MPI_Comm *c, char *want
     int rc;
 
     (void)root, (void)c;
-    snprintf(want, len, "dmesh_init: rank %d passed dmesh_comm_create split, rank 0 group", from);
+    snprintf(want, len,
+             "dmesh_init: rank %d passed dmesh_comm_create split, rank 0 group (set by the info "
+             "key or by DMESH_COMM_CREATE: where the variable is set, pass it to every host, as "
+             "Open MPI's mpiexec -x DMESH_COMM_CREATE does)",
+             from);
     rc = dmesh_init(MPI_COMM_WORLD, "cpu", 1, (int[]){mt_size}, NULL, odd ? split : MPI_INFO_NULL,
                     h);
     MPI_Info_free(&split);

@@ -25,6 +25,10 @@ check_expect 2 "must give 2 names" $info --shape 2,2 --names a,b,c
 check_expect 2 "wants DIM:SIZES:NAMES" $info --unflatten 0
 check_expect 2 "2 sizes but 1 names" $info --unflatten 0:2,2:a
 check_expect 2 "'x' is not an integer" $info --unflatten x:2,2:a,b
+check_expect 2 "'bogus' is not rank or node" $info --order bogus
+check_expect 2 "wants IN_NODE:ACROSS" $info --hybrid 1,0
+check_expect 2 "2 in-node factors but 1 across-node factors" $info --hybrid 1,0:1
+check_expect 2 "no --shape or --order with it" $info --hybrid 1:1 --shape 1
 if $info --config | grep -q '^hwloc: yes'; then
     check_expect 2 "'bogus' is not socket, core, numa or none" \
         $info --plan --topology /dev/null --ranks-per-node 2 --bind bogus
@@ -42,4 +46,9 @@ check_expect 0 "(dp=1, tp=1)" "$MPIRUN" 1 $info --shape 1,1
 check_expect 0 "(d0=1, d1=1, d2=1, d3=1)" "$MPIRUN" 1 $info --shape 1,1,1,1
 check_expect 0 "unflattened: DeviceMesh(cpu, (a=1, b=1, tp=1)" "$MPIRUN" 1 $info --shape 1,1 \
     --unflatten 0:1,1:a,b
+# Each rank's host and node; node order and hybrid meshes.
+check_expect 0 "  rank  host          node  coordinate" "$MPIRUN" 1 $info --shape 1
+check_expect 0 "mesh (node order): DeviceMesh(cpu, (dp=1, tp=1)" "$MPIRUN" 1 $info --shape 1,1 \
+    --order node
+check_expect 0 "hybrid mesh: DeviceMesh(cpu, (dp=1, tp=1)" "$MPIRUN" 1 $info --hybrid 1,0:1,1
 check_exit

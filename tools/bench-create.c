@@ -7,11 +7,14 @@
  * drift on a shared machine hits every case alike. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "node.h"
+#include "options.h"
 
 int bench_cuda_double; /* set by dmesh-bench-double's CUDA double */
 
@@ -26,7 +29,8 @@ typedef struct {
     int colour[DMESH_MAX_DIMS], key[DMESH_MAX_DIMS]; /* baseline A's split arguments */
     int *members[DMESH_MAX_DIMS]; /* baseline B: groups of dim d, one after another */
     int ngroups[DMESH_MAX_DIMS];
-    int prof; /* case to profile during the timed region, or -1 */
+    int prof;     /* case to profile during the timed region, or -1 */
+    int nodes[2]; /* found under dmesh_node auto, shared; 0: uneven nodes (no hybrid mesh) */
 } ctx_t;
 
 typedef double (*case_fn)(ctx_t *c);
@@ -173,55 +177,80 @@ static double case_first_nocheck(ctx_t *c)
 
 /* ---- node finding (dmesh_node): auto against the MPI's split alone ---- */
 
+/* The number of nodes of comm as rule finds them; 0 when they hold
+ * different numbers of ranks (no hybrid mesh covers them) or cannot be
+ * found. Collective over comm. */
+static int count_nodes(MPI_Comm comm, int rule)
+{
+    int *lows = NULL, *count, size, nodes = 0, per = -1;
+
+    MPI_Comm_size(comm, &size);
+    if (dmesh_node_lows(comm, rule, NULL, &lows, NULL) != DMESH_SUCCESS)
+        return 0;
+    if ((count = calloc((size_t)size, sizeof(int))) == NULL)
+        bench_die("node counts", DMESH_ERR_NOMEM);
+    for (int r = 0; r < size; r++)
+        count[lows[r]]++;
+    for (int r = 0; r < size; r++)
+        if (count[r] > 0) {
+            nodes++;
+            per = per == -1 || per == count[r] ? count[r] : 0;
+        }
+    free(count);
+    free(lows);
+    return per > 0 ? nodes : 0;
+}
+
 /* Seconds of one creation on a fresh duplicate of the communicator (made
  * and freed outside the timed region): its nodes are found anew, as at the
  * first creation on a communicator (later ones take them from the private
- * duplicate). hybrid: dmesh_init_hybrid with every rank on one node
- * (in_node the shape, across 1), 0 when the ranks are on several nodes
- * here; else a "cuda" dmesh_init with info (device binding), under the
- * CUDA double of dmesh-bench-double only (0 elsewhere). */
-static double time_nodes(ctx_t *c, int hybrid, MPI_Info info)
+ * duplicate). hybrid: a 1-D dmesh_init_hybrid across the nodes found
+ * (in_node 0: the ranks per node, across: the nodes, one or several), NAN
+ * (not measured) on uneven nodes; else a "cuda" dmesh_init with info
+ * (device binding), under the CUDA double of dmesh-bench-double only (NAN
+ * elsewhere). */
+static double time_nodes(ctx_t *c, int hybrid, MPI_Info info, int nodes)
 {
-    int across[DMESH_MAX_DIMS], rc;
+    int in_node[1] = {0}, across[1] = {nodes}, rc;
     const bench_args_t *a = c->a;
     dmesh_t m = DMESH_NULL;
     MPI_Comm fresh;
     double t;
 
-    if (!hybrid && !bench_cuda_double)
-        return 0.0;
-    for (int d = 0; d < a->ndims; d++)
-        across[d] = 1;
+    if ((hybrid && nodes == 0) || (!hybrid && !bench_cuda_double))
+        return NAN;
     MPI_Comm_dup(c->comm, &fresh);
     t = timed_begin(c);
-    rc = hybrid ? dmesh_init_hybrid(fresh, "cpu", a->ndims, a->shape, across, c->names, info, &m)
+    rc = hybrid ? dmesh_init_hybrid(fresh, "cpu", 1, in_node, across, c->names, info, &m)
                 : dmesh_init(fresh, "cuda", a->ndims, a->shape, c->names, info, &m);
     t = timed_end(t);
-    if (rc != DMESH_SUCCESS && !hybrid)
-        bench_die("dmesh_init of a cuda mesh (CUDA double)", rc);
+    if (rc != DMESH_SUCCESS)
+        bench_die(hybrid ? "dmesh_init_hybrid across the nodes found"
+                         : "dmesh_init of a cuda mesh (CUDA double)",
+                  rc);
     dmesh_free(&m);
     MPI_Comm_free(&fresh);
-    return rc == DMESH_SUCCESS ? t : 0.0;
+    return t;
 }
 
 static double case_hybrid(ctx_t *c)
 {
-    return time_nodes(c, 1, MPI_INFO_NULL);
+    return time_nodes(c, 1, MPI_INFO_NULL, c->nodes[0]);
 }
 
 static double case_hybrid_shared(ctx_t *c)
 {
-    return time_nodes(c, 1, c->shared);
+    return time_nodes(c, 1, c->shared, c->nodes[1]);
 }
 
 static double case_cuda(ctx_t *c)
 {
-    return time_nodes(c, 0, c->cpu_mpi);
+    return time_nodes(c, 0, c->cpu_mpi, 0);
 }
 
 static double case_cuda_shared(ctx_t *c)
 {
-    return time_nodes(c, 0, c->cuda_shared);
+    return time_nodes(c, 0, c->cuda_shared, 0);
 }
 
 /* ---- components of dmesh_init, timed alone ---- */
@@ -320,6 +349,8 @@ static void ctx_init(ctx_t *c, const bench_args_t *a, MPI_Comm comm)
     c->cpu_mpi = info_of("dmesh_backend", "mpi");
     c->cuda_shared = info_of("dmesh_backend", "mpi");
     MPI_Info_set(c->cuda_shared, "dmesh_node", "shared");
+    c->nodes[0] = count_nodes(comm, DMESH_NODE_AUTO);
+    c->nodes[1] = count_nodes(comm, DMESH_NODE_SHARED);
 }
 
 static void ctx_free(ctx_t *c)
@@ -436,7 +467,14 @@ void bench_create(const bench_args_t *a, MPI_Comm comm, bench_report_t *r)
     ctx_t c;
 
     ctx_init(&c, a, comm);
+    r->nodes = c.nodes[0];
     verify(&c, r);
     run(&c, r);
+    if (c.nodes[0] == 0 || c.nodes[1] == 0)
+        bench_note(r, "dmesh_init_hybrid over the nodes: not measured (n/a, null in --json): the "
+                      "nodes hold different numbers of ranks, so no hybrid mesh covers them");
+    if (!bench_cuda_double)
+        bench_note(r, "\"cuda\" dmesh_init: not measured (n/a, null in --json): only "
+                      "dmesh-bench-double (a CUDA double of 8 GPUs) makes \"cuda\" meshes");
     ctx_free(&c);
 }

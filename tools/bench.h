@@ -82,6 +82,7 @@ typedef struct {
     int ntargets;
     const char *notes[8];
     int nnotes;
+    int nodes; /* the nodes found (dmesh_node auto); 0: unknown, or uneven */
 } bench_report_t;
 
 /* Report helpers (dmesh-bench.c). */

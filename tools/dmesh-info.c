@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dmesh-info: build a mesh under mpiexec and print, from rank 0, the mesh,
- * every rank's coordinate and groups along each dimension, and the cache
- * figures. With --plan, print the GPU binding plan of a topology instead.
- * Messages come from rank 0 only: a bad option or a failed dmesh call is
- * the same on every rank, which then all finalize and exit non-zero. */
+ * every rank's host, node, coordinate and groups along each dimension, and
+ * the cache figures; the mesh in rank order, node order (dmesh_order=node)
+ * or a hybrid one (dmesh_init_hybrid). With --plan, print the GPU binding plan of a topology
+ * instead. Messages come from rank 0 only: a bad option or a failed dmesh call is the same on every
+ * rank, which then all finalize and exit non-zero. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include "dmesh.h"
 #include "args.h"
 #include "dmesh-info-plan.h"
+#include "node.h"
 #include "node_find.h"
 #include "options.h"
 
@@ -31,7 +33,11 @@ typedef struct {
     int unflatten_dim, unflatten_n, unflatten_sizes[DMESH_MAX_DIMS];
     char *unflatten_names[DMESH_MAX_DIMS];
     char unflatten_text[256];
+    int order; /* ORDER_* */
+    int in_node[DMESH_MAX_DIMS], across[DMESH_MAX_DIMS];
 } args_t;
+
+enum { ORDER_RANK, ORDER_NODE, ORDER_HYBRID };
 
 /* Where messages go: stderr on rank 0 (and before MPI_Init), else nowhere. */
 static FILE *messages;
@@ -52,19 +58,24 @@ static void usage(FILE *f)
 {
     if (f == NULL)
         return;
-    fprintf(f, "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
-               "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
-               "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
-               "[--bind socket|core|numa|none]\n"
-               "       dmesh-info --version | --config | --help\n"
-               "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
-               "prints each\nrank's coordinate and group along every dimension, and the "
-               "communicator cache figures.\nA shape entry 0 is chosen by dmesh_init as "
-               "MPI_Dims_create would (the default fits any N).\n--flatten slices the named dims "
-               "and flattens them; "
-               "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
-               "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
-               "the library; --config how the library was built.\n");
+    fprintf(f,
+            "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
+            "                  [--order rank|node | --hybrid IN_NODE:ACROSS]\n"
+            "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
+            "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
+            "[--bind socket|core|numa|none]\n"
+            "       dmesh-info --version | --config | --help\n"
+            "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
+            "prints each\nrank's host, node, coordinate and group along every dimension, and the "
+            "communicator cache figures.\nA shape entry 0 is chosen by dmesh_init as "
+            "MPI_Dims_create would (the default fits any N).\n--order node lists the ranks by "
+            "node (dmesh_order=node); --hybrid 1,0:2,1 builds dmesh_init_hybrid's\nmesh of "
+            "those in-node and across-node factors instead (entries 0 chosen, in one list).\n"
+            "--flatten slices the named dims "
+            "and flattens them; "
+            "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
+            "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
+            "the library; --config how the library was built.\n");
 }
 
 /* Split s at commas into pieces (in place); -1 when there are more than max. */
@@ -133,8 +144,45 @@ static int parse_unflatten(args_t *a)
     return 0;
 }
 
+/* --hybrid IN_NODE:ACROSS: two lists of as many factors (0: chosen). */
+static int parse_hybrid(const char *val, args_t *a)
+{
+    const char *opt = "--hybrid";
+    char text[256], *across;
+    int n = 0, m = 0;
+
+    snprintf(text, sizeof(text), "%s", val);
+    if ((across = strchr(text, ':')) == NULL) {
+        complain("dmesh-info: %s wants IN_NODE:ACROSS, e.g. 1,0:0,1 (got '%s')\n", opt, val);
+        return -1;
+    }
+    *across++ = '\0';
+    if (tool_parse_list("dmesh-info", opt, text, ",", DMESH_MAX_DIMS, 0, a->in_node, &n) != 0 ||
+        tool_parse_list("dmesh-info", opt, across, ",", DMESH_MAX_DIMS, 0, a->across, &m) != 0)
+        return -1;
+    if (n != m) {
+        complain("dmesh-info: %s: %d in-node factors but %d across-node factors in '%s'\n", opt, n,
+                 m, val);
+        return -1;
+    }
+    a->ndims = n;
+    a->order = ORDER_HYBRID;
+    return 0;
+}
+
+static int parse_order(const char *val, args_t *a)
+{
+    if (strcmp(val, "rank") == 0 || strcmp(val, "node") == 0) {
+        a->order = strcmp(val, "node") == 0 ? ORDER_NODE : ORDER_RANK;
+        return 0;
+    }
+    complain("dmesh-info: --order: '%s' is not rank or node (a hybrid mesh: --hybrid)\n", val);
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, args_t *a)
 {
+    int shape_given = 0, order_given = 0;
     const char *prog = "dmesh-info";
     char *names = NULL;
     int i, n;
@@ -145,13 +193,20 @@ static int parse_args(int argc, char **argv, args_t *a)
         const char *opt = argv[i];
         char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(opt, "--shape") != 0 && strcmp(opt, "--names") != 0 &&
-            strcmp(opt, "--flatten") != 0 && strcmp(opt, "--unflatten") != 0)
+            strcmp(opt, "--flatten") != 0 && strcmp(opt, "--unflatten") != 0 &&
+            strcmp(opt, "--order") != 0 && strcmp(opt, "--hybrid") != 0)
             return tool_unknown_option(prog, opt);
         if (val == NULL)
             return tool_missing_value(prog, opt);
         i++;
+        shape_given |= strcmp(opt, "--shape") == 0;
+        order_given += strcmp(opt, "--order") == 0 || strcmp(opt, "--hybrid") == 0;
         if (strcmp(opt, "--shape") == 0 &&
             tool_parse_list(prog, opt, val, ",", DMESH_MAX_DIMS, 0, a->shape, &a->ndims) != 0)
+            return -1;
+        if (strcmp(opt, "--order") == 0 && parse_order(val, a) != 0)
+            return -1;
+        if (strcmp(opt, "--hybrid") == 0 && parse_hybrid(val, a) != 0)
             return -1;
         if (strcmp(opt, "--names") == 0)
             names = val;
@@ -159,6 +214,11 @@ static int parse_args(int argc, char **argv, args_t *a)
             a->flatten = val;
         if (strcmp(opt, "--unflatten") == 0)
             a->unflatten = val;
+    }
+    if (a->order == ORDER_HYBRID && (shape_given || order_given > 1)) {
+        complain("dmesh-info: --hybrid gives the shape and the order: no --shape or --order "
+                 "with it\n");
+        return -1;
     }
     if (names == NULL) {
         default_names(a->ndims, a->names_text, sizeof(a->names_text));
@@ -168,7 +228,7 @@ static int parse_args(int argc, char **argv, args_t *a)
         complain("dmesh-info: --names must give %d names (one per dim of the shape)\n", a->ndims);
         return -1;
     }
-    for (i = 0; i < a->ndims; i++)
+    for (i = 0; i < a->ndims && a->order != ORDER_HYBRID; i++)
         a->filled |= a->shape[i] == 0;
     return a->unflatten != NULL ? parse_unflatten(a) : 0;
 }
@@ -187,6 +247,20 @@ static void print_shape(const args_t *a, dmesh_t m)
 {
     int shape[DMESH_MAX_DIMS], size, d;
 
+    if (a->order == ORDER_HYBRID && messages != NULL &&
+        dmesh_get_shape(m, DMESH_MAX_DIMS, shape) == 0) {
+        printf("dmesh_init_hybrid: in_node ");
+        for (d = 0; d < a->ndims; d++)
+            printf("%s%d", d ? "," : "", a->in_node[d]);
+        printf(", across ");
+        for (d = 0; d < a->ndims; d++)
+            printf("%s%d", d ? "," : "", a->across[d]);
+        printf(": shape ");
+        for (d = 0; d < a->ndims; d++)
+            printf("%s%d", d ? "," : "", shape[d]);
+        printf(" (in-node factor inner)\n\n");
+        return;
+    }
     if (!a->filled || messages == NULL || dmesh_get_shape(m, DMESH_MAX_DIMS, shape) != 0)
         return;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -243,12 +317,27 @@ static void print_shared(dmesh_t mesh, dmesh_t out)
     printf("%s\n\n", n ? "" : " none");
 }
 
-/* One row of the table: coordinate and groups of one rank, as text. */
+/* The lowest rank of each world rank's node, as the library finds the
+ * nodes (dmesh_node / DMESH_NODE), for the table; NULL when not found. */
+static int *node_lows;
+
+/* One row of the table: host, node, coordinate and groups of one rank, as
+ * text. */
 static void describe_rank(dmesh_t m, char *row, size_t len)
 {
-    int ndims, coords[DMESH_MAX_DIMS], member, d, i, n, ranks[MAX_GROUP];
+    int ndims, coords[DMESH_MAX_DIMS], member, d, i, n, ranks[MAX_GROUP], rank, hl = 0;
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "?", node[16] = "?";
     size_t k;
 
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Get_processor_name(host, &hl);
+    if (node_lows != NULL)
+        snprintf(node, sizeof(node), "%d", node_lows[rank]);
+    k = (size_t)snprintf(row, len, "%-12s %5s  ", host, node);
+    if (k >= len)
+        return;
+    row += k;
+    len -= k;
     dmesh_get_ndims(m, &ndims);
     dmesh_get_coordinate(m, DMESH_MAX_DIMS, coords, &member);
     if (!member) {
@@ -299,8 +388,8 @@ static void print_table(dmesh_t m, const char *title)
     if (rank != 0)
         return;
     dmesh_to_string(m, text, sizeof(text), NULL);
-    printf("%s: %s\n%6s  %-14s", title, text, "rank", "coordinate");
-    printf("  groups along each dimension:\n%6s  %-14s", "", "");
+    printf("%s: %s\n%6s  %-12s %5s  %-14s", title, text, "rank", "host", "node", "coordinate");
+    printf("  groups along each dimension:\n%6s  %-12s %5s  %-14s", "", "", "", "");
     for (d = 0; d < ndims; d++) {
         dmesh_get_dim_name(m, d, &name);
         printf("  %-14s", name ? name : "?");
@@ -309,7 +398,7 @@ static void print_table(dmesh_t m, const char *title)
     for (r = 0; r < size; r++)
         printf("%6d  %s\n", r, all + (size_t)r * ROW);
     dmesh_get_cache_info(m, &ci);
-    printf("locality (over the nodes below):");
+    printf("locality (over the nodes above; a node: its lowest rank):");
     for (d = 0; d < ndims; d++) {
         dmesh_get_dim_name(m, d, &name);
         printf(" %s %s", name ? name : "?", kind[d] >= 1 && kind[d] <= 3 ? where[kind[d]] : "?");
@@ -343,19 +432,61 @@ static int print_nodes(void)
     return err;
 }
 
+/* The nodes of the world by the environment's rule, for every table. */
+static int find_lows(void)
+{
+    dmesh_options_t o;
+    int err = dmesh_options_parse(MPI_INFO_NULL, 1, NULL, 0, &o);
+
+    if (err != DMESH_SUCCESS)
+        o.node = DMESH_NODE_AUTO; /* the same failure on every rank: the mesh reports it */
+    err = dmesh_node_lows(MPI_COMM_WORLD, o.node, NULL, &node_lows, NULL);
+    if (err != DMESH_SUCCESS)
+        complain("dmesh-info: finding the nodes: %s\n", dmesh_last_error());
+    return err;
+}
+
+/* The mesh of the options: dmesh_init in rank or node order, or
+ * dmesh_init_hybrid. */
+static int make_mesh(const args_t *a, dmesh_t *mesh)
+{
+    const char *const *names = (const char *const *)a->names;
+    MPI_Info info = MPI_INFO_NULL;
+    int err;
+
+    if (a->order == ORDER_HYBRID)
+        return check(dmesh_init_hybrid(MPI_COMM_WORLD, "cpu", a->ndims, a->in_node, a->across,
+                                       names, MPI_INFO_NULL, mesh),
+                     "dmesh_init_hybrid");
+    if (a->order == ORDER_NODE) {
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "dmesh_order", "node");
+    }
+    err = check(dmesh_init(MPI_COMM_WORLD, "cpu", a->ndims, a->shape, names, info, mesh),
+                a->order == ORDER_NODE ? "dmesh_init (dmesh_order=node)" : "dmesh_init");
+    if (info != MPI_INFO_NULL)
+        MPI_Info_free(&info);
+    return err;
+}
+
 static int run(const args_t *a)
 {
     dmesh_t mesh = DMESH_NULL, sub = DMESH_NULL, out = DMESH_NULL;
     char *parts[DMESH_MAX_DIMS], spec[256];
     int err, n;
 
-    err = check(dmesh_init(MPI_COMM_WORLD, "cpu", a->ndims, a->shape, (const char *const *)a->names,
-                           MPI_INFO_NULL, &mesh),
-                "dmesh_init");
+    /* the mesh first: its creation agrees on the options (DMESH_NODE set
+     * on some hosts only fails there, where finding the nodes by two rules
+     * would not return) */
+    err = make_mesh(a, &mesh);
+    if (err == DMESH_SUCCESS)
+        err = find_lows();
     if (err == DMESH_SUCCESS)
         print_shape(a, mesh);
     if (err == DMESH_SUCCESS)
-        print_table(mesh, "mesh");
+        print_table(mesh, a->order == ORDER_HYBRID ? "hybrid mesh"
+                          : a->order == ORDER_NODE ? "mesh (node order)"
+                                                   : "mesh");
     if (err == DMESH_SUCCESS)
         err = print_nodes();
     if (err == DMESH_SUCCESS && a->flatten != NULL) {
@@ -382,6 +513,8 @@ static int run(const args_t *a)
     dmesh_free(&out);
     dmesh_free(&sub);
     dmesh_free(&mesh);
+    free(node_lows);
+    node_lows = NULL;
     return err == DMESH_SUCCESS ? 0 : 1;
 }
 
