@@ -21,6 +21,7 @@
 #include "mesh.h"
 #include "option_value.h"
 #include "ulfm.h"
+#include "universe_comms.h"
 
 #define COPIES_MAGIC 0x646d636f70696573ull /* "dmcopies" */
 #define PACK_MAGIC 0x646d63707976ull
@@ -53,7 +54,9 @@ MPI_Comm dmesh_copies_raise_comm(dmesh_copies_t h)
     return MPI_COMM_NULL;
 }
 
-void dmesh_copies_universe_revoked(const void *u)
+/* dmesh_revoke of universe u: the copies opened on its meshes are revoked
+ * too, so that a process blocked in their store or restore returns. */
+static void universe_revoked(const void *u)
 {
     for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
         if (x->universe == u) {
@@ -64,11 +67,22 @@ void dmesh_copies_universe_revoked(const void *u)
         }
 }
 
-void dmesh_copies_universe_gone(const void *u)
+/* Universe u goes: its address is no longer the copies'. */
+static void universe_gone(const void *u)
 {
     for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
         if (x->universe == u)
             x->universe = NULL;
+}
+
+/* The universe's watcher (universe.h), installed at the first open: the
+ * universe tells the copies, never calls them. */
+static void on_universe(const void *u, int event)
+{
+    if (event == DMESH_UNIVERSE_REVOKED)
+        universe_revoked(u);
+    else
+        universe_gone(u);
 }
 
 /* ---- the packed form: header, (id, bytes) per buffer, then the bytes ---- */
@@ -549,6 +563,7 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     MPI_Comm ucomm;
     int err = DMESH_SUCCESS;
 
+    dmesh_universe_watch(on_universe);
     if (dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_copies_open", &m) != DMESH_SUCCESS) {
         free(c);
         return DMESH_ERR_ARG;

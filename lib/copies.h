@@ -133,14 +133,6 @@ struct dmesh_copies_s {
     struct dmesh_copies_s *next_live;
 };
 
-/* dmesh_revoke of universe u (universe_comms.c): the copies opened on its
- * meshes are revoked too, so that a process blocked in their store or
- * restore returns. */
-void dmesh_copies_universe_revoked(const void *u);
-
-/* Universe u goes (universe.c): its address is no longer the copies'. */
-void dmesh_copies_universe_gone(const void *u);
-
 /* The handle h checked (a freed or foreign one is DMESH_ERR_ARG, found
  * without reading it), with its copies; fn: the call. */
 int dmesh_copies_get(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c);

@@ -15,7 +15,6 @@
 
 #include "agree.h"
 #include "backend.h"
-#include "copies.h"
 #include "error.h"
 #include "fault.h"
 #include "node.h"
@@ -179,7 +178,7 @@ void dmesh_universe_release(dmesh_universe_t *u)
     if (__atomic_sub_fetch(&u->refcount, 1, __ATOMIC_ACQ_REL) > 0)
         return;
     dmesh_universe_free_comms(u);
-    dmesh_copies_universe_gone(u);
+    dmesh_universe_notify(u, DMESH_UNIVERSE_GONE);
     dmesh_cache_destroy(&u->cache);
     if (u->pcomm != NULL)
         dmesh_private_comm_release(u->pcomm);

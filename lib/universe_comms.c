@@ -17,7 +17,6 @@
 #include "agree.h"
 #include "backend.h"
 #include "comm_mpi.h"
-#include "copies.h"
 #include "error.h"
 #include "fault.h"
 #include "handout.h"
@@ -431,7 +430,7 @@ int dmesh_universe_revoke(dmesh_universe_t *u)
      * private duplicate of its own (this one stays with its universes). */
     if (u->pcomm != NULL)
         dmesh_private_comm_detach(u->pcomm);
-    dmesh_copies_universe_revoked(u);
+    dmesh_universe_notify(u, DMESH_UNIVERSE_REVOKED);
     u->revoked = 1;
     return err;
 }
@@ -459,4 +458,19 @@ void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
+}
+
+static dmesh_universe_watcher_t watcher;
+
+void dmesh_universe_watch(dmesh_universe_watcher_t w)
+{
+    __atomic_store_n(&watcher, w, __ATOMIC_RELEASE);
+}
+
+void dmesh_universe_notify(const void *u, int event)
+{
+    dmesh_universe_watcher_t w = __atomic_load_n(&watcher, __ATOMIC_ACQUIRE);
+
+    if (w != NULL)
+        w(u, event);
 }

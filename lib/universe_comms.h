@@ -124,4 +124,16 @@ int dmesh_universe_abort(dmesh_universe_t *u);
  * until freed, and its collective calls return DMESH_ERR_PROC_FAILED. */
 int dmesh_universe_revoke(dmesh_universe_t *u);
 
+/* What happens to a universe that a module above the meshes keeps
+ * something of (the copies in memory, copies.c): it learns it through the
+ * one watcher it installs, so that the universe never calls up. */
+enum { DMESH_UNIVERSE_REVOKED, DMESH_UNIVERSE_GONE };
+typedef void (*dmesh_universe_watcher_t)(const void *u, int event);
+
+/* Install the watcher (the same one every time; local). */
+void dmesh_universe_watch(dmesh_universe_watcher_t watcher);
+
+/* Tell the watcher, if one is installed, that event happened to u. */
+void dmesh_universe_notify(const void *u, int event);
+
 #endif /* DMESH_UNIVERSE_COMMS_H */
