@@ -4,14 +4,16 @@
  * comes back whole after a process dies (fault tolerance: run under
  * mpiexec --with-ft ulfm, Open MPI 5 or 6).
  *
- *  - every CKPT steps each member keeps its block and a copy of the block
- *    of the member before it in the flattened mesh (its buddy copy);
+ *  - every CKPT steps each member stores its block in the mesh's copies
+ *    in memory (dmesh_copies_store: here and at a partner member, all or
+ *    nothing);
  *  - a process that meets a failure (an MPI call fails) revokes the mesh
  *    and the program's communicator, so that every process meets it too;
  *  - the survivors call dmesh_respawn: one new process per dead one, at
  *    its rank and coordinate; the new one calls dmesh_join;
- *  - the new process gets its block from the member after it (its buddy),
- *    everyone goes back to the last copy and on.
+ *  - every process opens its copies on the new mesh and restores them
+ *    (dmesh_copies_restore): the new process gets its predecessor's block,
+ *    everyone goes back to the newest version all can get back, and on.
  * The final field (its hash, printed to every bit) equals the one of a run
  * without a failure: test/heat-respawn.sh compares them.
  *
@@ -26,8 +28,8 @@
  * A new process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before dmesh_join:
  * the repaired communicator and mesh it gets carry that handler, and a
  * later failure must come back as an error code here, not end the job.
- * One failure at a time is repaired (a process and its buddy holder must
- * not die together; a failure during the repair is retried). Free the mesh
+ * A failure during the repair is retried; a process that dies with every
+ * holder of its copy ends the run (DMESH_ERR_DATA_LOST). Free the mesh
  * and the communicator before MPI_Finalize: they hold processes of two
  * launches. After a repair, dmesh bounds MPI_Finalize (DMESH_FINALIZE_BOUND,
  * default 60 s): Open MPI 5.0.7's may not return after a process of the
@@ -52,13 +54,11 @@
 typedef struct {
     MPI_Comm comm; /* the program's communicator: MPI_COMM_WORLD's copy, then the repaired one */
     dmesh_t mesh, flat;
+    dmesh_copies_t copies; /* this process's block, in memory here and at a partner */
     int gnx, gny, x0, nx, y0, ny, member, n;
     double *u, *v;
-    double *mine[2], *buddy[2]; /* two generations of copies (a failure during one) */
-    int step[2];                /* the step of each generation, -1: none */
-    int buddy_len[2];           /* values in each buddy copy */
-    int recovered;              /* copy again at the step restored */
-    int recoveries;             /* repairs so far (agreed in restore) */
+    int stored;     /* the newest version stored or restored (a step), -1: none */
+    int recoveries; /* repairs so far (agreed in restore) */
     MPI_Datatype column;
 } state_t;
 
@@ -104,11 +104,11 @@ static size_t block_len(const state_t *s)
     return (size_t)(s->nx + 2) * (size_t)(s->ny + 2);
 }
 
-/* This process's block and the buddy copies from the mesh (after a
- * creation or a respawn): coordinates, arrays, the column type. */
+/* This process's block from the mesh (after a creation or a join):
+ * coordinates, arrays, the column type. */
 static void setup(state_t *s)
 {
-    int shape[2], c[2], g;
+    int shape[2], c[2];
 
     dmesh_flatten(s->mesh, NULL, MPI_INFO_NULL, &s->flat);
     dmesh_get_shape(s->mesh, 2, shape);
@@ -120,11 +120,7 @@ static void setup(state_t *s)
     heat2d_block(s->gny, shape[1], c[1], &s->y0, &s->ny);
     s->u = malloc(block_len(s) * sizeof(double));
     s->v = malloc(block_len(s) * sizeof(double));
-    for (g = 0; g < 2; g++) {
-        s->mine[g] = malloc(block_len(s) * sizeof(double));
-        s->buddy[g] = malloc(block_len(s) * sizeof(double) * 2); /* the buddy's may be larger */
-        s->step[g] = -1;
-    }
+    s->stored = -1;
     heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
     heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->v);
     MPI_Type_vector(s->nx, 1, s->ny + 2, MPI_DOUBLE, &s->column);
@@ -133,83 +129,54 @@ static void setup(state_t *s)
 
 static void teardown(state_t *s)
 {
-    int g;
-
+    dmesh_copies_free(&s->copies);
     if (s->member) {
         MPI_Type_free(&s->column);
         free(s->u);
         free(s->v);
-        for (g = 0; g < 2; g++) {
-            free(s->mine[g]);
-            free(s->buddy[g]);
-        }
     }
     dmesh_free(&s->flat);
     dmesh_free(&s->mesh);
 }
 
-/* Copy generation g: the block here, and to the next member of the
- * flattened mesh (the previous one's comes here). */
-static int checkpoint(state_t *s, int it, int g)
+/* The block is u, which moves between u and v every step: registered
+ * again before each store and restore (the same id replaces it). */
+static int store(state_t *s, int it)
 {
-    MPI_Comm fc;
-    int r, rc;
-    size_t len = block_len(s);
-
-    dmesh_get_comm(s->flat, 0, &fc);
-    MPI_Comm_rank(fc, &r);
-    memcpy(s->mine[g], s->u, len * sizeof(double));
-    MPI_Status st;
-    rc = MPI_Sendrecv(s->u, (int)len, MPI_DOUBLE, (r + 1) % s->n, 4, s->buddy[g], (int)(2 * len),
-                      MPI_DOUBLE, (r + s->n - 1) % s->n, 4, fc, &st);
-    if (rc == MPI_SUCCESS && MPI_Get_count(&st, MPI_DOUBLE, &s->buddy_len[g]) == MPI_SUCCESS) {
-        s->step[g] = it;
-        s->recovered = 0;
-    }
-    return failed(rc);
+    dmesh_copies_add(s->copies, 0, s->u, (MPI_Count)block_len(s), MPI_DOUBLE);
+    if (dmesh_copies_store(s->copies, it) != DMESH_SUCCESS)
+        return 1;
+    s->stored = it;
+    return 0;
 }
 
-/* After a respawn: every process agrees on the newest copy that all
- * survivors hold, the new processes get their blocks from their buddies
- * (the next member), and everyone goes back to that step (none: to the
- * start). Returns the step. */
-static int restore(state_t *s, int fresh)
+/* After a creation, a join or a respawn: the copies on this mesh (a
+ * survivor's move from the old one), restored to the newest version every
+ * member can get back; every process, spares too, goes back to its step
+ * (none stored: the start). Returns the step. */
+static int restore(state_t *s)
 {
-    MPI_Comm fc = MPI_COMM_NULL;
-    int best = 1 << 30, agreed = 0, g = -1, r = 0, k, *isnew;
-    size_t len;
+    dmesh_copies_t fresh = DMESH_COPIES_NULL;
+    int v = DMESH_COPIES_NONE, mine, step = -1, rc;
 
-    for (k = 0; s->member && !fresh && k < 2; k++)
-        if (s->step[k] >= 0 && (g < 0 || s->step[k] > s->step[g]))
-            g = k;
-    if (s->member && !fresh)
-        best = g >= 0 ? s->step[g] : -1;
-    MPI_Allreduce(&best, &agreed, 1, MPI_INT, MPI_MIN, s->comm);
-    /* a new process learns how many repairs are behind */
-    MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm);
-    if (!s->member)
-        return agreed;
-    s->recovered = 1;
-    if (agreed < 0) { /* no copy made yet: from the start */
-        heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
-        s->step[0] = s->step[1] = -1;
-        return 0;
+    rc = dmesh_copies_open(s->mesh, "heat", MPI_INFO_NULL, &fresh);
+    dmesh_copies_free(&s->copies); /* after the open: it moved the copies */
+    s->copies = fresh;
+    if (rc == DMESH_SUCCESS && s->member)
+        dmesh_copies_add(s->copies, 0, s->u, (MPI_Count)block_len(s), MPI_DOUBLE);
+    if (rc == DMESH_SUCCESS)
+        rc = dmesh_copies_restore(s->copies, &v);
+    if (rc != DMESH_SUCCESS) { /* DMESH_ERR_DATA_LOST: a block is gone */
+        fprintf(stderr, "heat_respawn: the copies: %s\n", dmesh_last_error());
+        MPI_Abort(s->comm, 1);
     }
-    g = (agreed / CKPT) % 2; /* where every survivor keeps that step */
-    len = block_len(s);
-    dmesh_get_comm(s->flat, 0, &fc);
-    MPI_Comm_rank(fc, &r);
-    isnew = malloc((size_t)s->n * sizeof(int));
-    MPI_Allgather(&fresh, 1, MPI_INT, isnew, 1, MPI_INT, fc);
-    if (fresh)
-        MPI_Recv(s->mine[g], (int)len, MPI_DOUBLE, (r + 1) % s->n, 5, fc, MPI_STATUS_IGNORE);
-    if (!fresh && isnew[(r + s->n - 1) % s->n])
-        MPI_Send(s->buddy[g], s->buddy_len[g], MPI_DOUBLE, (r + s->n - 1) % s->n, 5, fc);
-    free(isnew);
-    s->step[g] = agreed;
-    s->step[1 - g] = -1;
-    memcpy(s->u, s->mine[g], len * sizeof(double));
-    return agreed;
+    mine = s->member ? v : -1;
+    MPI_Allreduce(&mine, &step, 1, MPI_INT, MPI_MAX, s->comm);
+    MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm);
+    s->stored = step;
+    if (s->member && step < 0)
+        heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
+    return step < 0 ? 0 : step;
 }
 
 /* The step at which this process dies (-1: none): the kill of
@@ -265,6 +232,7 @@ int main(int argc, char **argv)
         corner = s.member && s.x0 == 0 && s.y0 == 0;
         if (corner)
             heat2d_print_problem(s.gnx, s.gny, iterations);
+        it = restore(&s); /* opens the copies: nothing stored yet */
     } else {
         /* a new process: the mesh and the communicator of the survivors,
          * which get MPI_COMM_WORLD's handler: errors must come back as
@@ -276,15 +244,15 @@ int main(int argc, char **argv)
             return 1;
         }
         setup(&s);
-        it = restore(&s, 1);
+        it = restore(&s);
     }
     MPI_Comm_rank(s.comm, &rank);
     while (it < iterations) {
         int bad = 0;
         if (it + 1 == kill_step_of(rank, s.recoveries))
             raise(SIGKILL);
-        if (s.member && it % CKPT == 0 && (s.step[(it / CKPT) % 2] != it || s.recovered))
-            bad |= checkpoint(&s, it, (it / CKPT) % 2);
+        if (s.member && it % CKPT == 0 && it > s.stored)
+            bad |= store(&s, it);
         if (s.member && !bad)
             bad |= halo(&s);
         res = 0;
@@ -315,7 +283,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "heat_respawn: dmesh_respawn: %s\n", dmesh_last_error());
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
-            /* keep the copies: the new mesh has the same coordinates */
+            /* the copies are the process's: restore() opens them on the new mesh */
             dmesh_free(&s.flat);
             dmesh_free(&s.mesh);
             MPI_Comm_free(&s.comm);
@@ -324,7 +292,7 @@ int main(int argc, char **argv)
             dmesh_flatten(s.mesh, NULL, MPI_INFO_NULL, &s.flat);
         }
         s.recoveries++;
-        it = restore(&s, 0);
+        it = restore(&s);
     }
     dmesh_get_coordinate(s.mesh, 2, c, &s.member);
     corner = s.member && c[0] == 0 && c[1] == 0;
