@@ -6,7 +6,8 @@
 # under mpiexec --with-ft ulfm, the first rank, a middle one and the last
 # die at step 37 (after the copy of step 30), and then a spare (a process
 # outside the mesh, SPARES=1) at step 12; two processes one after the
-# other; a process and then the one that replaced it; the example with no
+# other (once right after the restore, before any new copy); a process and
+# then the one that replaced it; the example with no
 # arguments (the user guide's command line); through a launch wrapper.
 # Each run must recover as often as processes died, print the reference's
 # lines and end with mpiexec's exit 0. Without ULFM only the reference runs. Skips (77) when NP is above DMESH_TEST_MAX_NP.
@@ -83,6 +84,9 @@ run "$((np - 1)):37" 0 1
 run "$((np - 1)):12" 1 1
 # two failures one after the other, and a replacement that dies
 run "1:37,$((np - 1)):52" 0 2
+# right after the restore, before any new copy: rank 0 dies, then rank 1,
+# whose copy the restore handed to the process that replaced rank 0
+run "0:37,1:31" 0 2
 run "$((np / 2)):23,$((np / 2)):45" 0 2 started
 # as the user guide runs it: no arguments; and through a wrapper
 run "$((np - 1)):50" 0 1 defaults
