@@ -463,7 +463,7 @@ int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newm
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     char *buf = NULL;
     double wait = 0;
-    int len = 0, rc, err, key = 0, cancelled = 0;
+    int len = 0, rc, err, key = 0, cancelled = 0, bad_wait;
 
     if ((rc = MPI_Comm_get_parent(&parent)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_join: MPI_Comm_get_parent");
@@ -473,7 +473,9 @@ int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newm
                                               "was not started by dmesh_respawn or dmesh_grow");
     MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
     memset(&p, 0, sizeof(p));
-    DMESH_TRY(dmesh_options_timeout(info, &wait));
+    /* a bad dmesh_timeout waits the default and goes into the merge as
+     * this process's class: returning here would leave the parents there */
+    bad_wait = dmesh_options_timeout(info, &wait);
     DMESH_TRY(receive_plan(parent, wait > 0 ? wait : JOIN_WAIT_DEFAULT, &buf, &len));
     if (!is_dmesh_message(buf, len)) {
         free(buf);
@@ -485,6 +487,8 @@ int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newm
      * carrying whatever it met (a cancel, a bad message, a NULL output) */
     err = read_plan(buf, len, newcomm != NULL && newmesh != NULL, &p, &key, &cancelled);
     free(buf);
+    if (err == DMESH_SUCCESS && bad_wait != DMESH_SUCCESS)
+        err = dmesh_options_timeout(info, &wait); /* its detail again */
     if (!cancelled) /* a message this library cannot read (another version) included */
         err = merge_in_order(parent, 1, key, err, "dmesh_join", &made);
     leave(&parent);
