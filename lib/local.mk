@@ -47,7 +47,8 @@ lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ft.h lib/ulfm.c lib/ulfm.h
 # their pure parts, the parents' message and the grown mesh (respawn_plan.c),
 # and the program they start (respawn_command.c).
 lib_libdmesh_core_la_SOURCES += lib/respawn.c lib/respawn_plan.c lib/respawn.h \
-	lib/respawn_command.c lib/respawn_command.h lib/finalize_bound.c lib/finalize_bound.h
+	lib/respawn_command.c lib/respawn_command.h lib/finalize_bound.c lib/finalize_bound.h \
+	lib/call_bound.c lib/call_bound.h
 # Copies in memory: the objects (copies.c), store and restore
 # (copies_xfer.c), and their pure parts (copies_plan.c).
 lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies_xfer.c lib/copies_plan.c lib/copies.h

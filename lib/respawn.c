@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "agree.h"
+#include "call_bound.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
@@ -138,14 +139,25 @@ static int agree_both(MPI_Comm ic, int err, const char *fn)
  * the agreement spreads), so that no side waits in a merge the other left;
  * the same outcome everywhere. The merged communicator is freed here (its
  * processes come from two launches). */
-static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *fn,
+static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *fn, double bound,
                           MPI_Comm *newcomm)
 {
     MPI_Comm merged = MPI_COMM_NULL, out = MPI_COMM_NULL;
+    dmesh_call_bound_t b;
     int rc;
 
     dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
-    if ((rc = MPI_Intercomm_merge(ic, high, &merged)) != MPI_SUCCESS && err == DMESH_SUCCESS)
+    /* bounded: where a process of the other side died before or in the
+     * merge, Open MPI 5.0.7 never returns from it (call_bound.c) */
+    dmesh_call_bound_start(&b, bound,
+                           high ? "dmesh_join: MPI_Intercomm_merge with the parents (a parent "
+                                  "died before or in the merge: Open MPI 5.0.7 never returns then)"
+                                : "MPI_Intercomm_merge with the new processes of dmesh_respawn or "
+                                  "dmesh_grow (a new process died before or in the merge: Open "
+                                  "MPI 5.0.7 never returns then)");
+    rc = MPI_Intercomm_merge(ic, high, &merged);
+    dmesh_call_bound_stop(&b);
+    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
         err = dmesh_error_mpi(rc, "MPI_Intercomm_merge");
     if (rc != MPI_SUCCESS)
         merged = MPI_COMM_NULL;
@@ -171,6 +183,17 @@ static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *f
     MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN);
     *newcomm = out;
     return DMESH_SUCCESS;
+}
+
+/* The bound on the parents' merge: the call's dmesh_timeout, or the
+ * new processes' default wait. */
+static double merge_bound(MPI_Info info)
+{
+    double t = 0;
+
+    if (dmesh_options_timeout(info, &t) != DMESH_SUCCESS || t <= 0)
+        t = JOIN_WAIT_DEFAULT;
+    return t;
 }
 
 /* Let go of the spawn's intercommunicator (either side), so that no
@@ -280,7 +303,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
     if (ic != MPI_COMM_NULL && err == DMESH_SUCCESS) {
         if (rank == 0)
             sent = send_plan(ic, p->nnew, buf, len);
-        err = merge_in_order(ic, 0, key, sent, fn, newcomm);
+        err = merge_in_order(ic, 0, key, sent, fn, merge_bound(info), newcomm);
     }
     free(buf);
     if (ic != MPI_COMM_NULL)
@@ -365,17 +388,36 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
     return err;
 }
 
+/* Whether a message of len bytes begins with dmesh's magic number: from
+ * there the parents wait in the merge, so this process goes there too,
+ * whatever else is wrong. */
+static int is_dmesh_message(const char *buf, int len)
+{
+    uint32_t magic = 0;
+
+    if (len < (int)sizeof(magic))
+        return 0;
+    memcpy(&magic, buf, sizeof(magic));
+    return magic == DMESH_JOIN_MAGIC;
+}
+
 /* The new processes' wait for the parents' message: until it comes, the
  * bound passes (DMESH_ERR_TIMEOUT: the parents are late, or not dmesh's),
  * or another message comes first (DMESH_ERR_ARG: not dmesh's parent).
- * *buf malloc'd. */
-static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
+ * *taken: a message of dmesh's was taken off, from which point the parents
+ * wait for this process in the merge, so it goes there whatever else fails
+ * here: no memory for the message (it is received all the same, cut to
+ * its header, so that the parents' send completes), a receive that
+ * failed. *buf malloc'd when the class is DMESH_SUCCESS. */
+static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len, int *taken)
 {
     MPI_Status st;
     struct timespec t0, t, pause = {0, 1000000}; /* 1 ms between probes */
+    char head[sizeof(dmesh_join_header_t)];
     int flag = 0, rc, n = 0;
     char *b;
 
+    *taken = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         if ((rc = MPI_Iprobe(0, MPI_ANY_TAG, parent, &flag, &st)) != MPI_SUCCESS)
@@ -398,28 +440,27 @@ static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len)
                                "(tag %d, %d bytes): this process was not started by "
                                "dmesh_respawn or dmesh_grow",
                                st.MPI_TAG, n);
-    if ((b = DMESH_FAULT_MALLOC((size_t)n + 1)) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_join: out of memory");
+    if ((b = DMESH_FAULT_MALLOC((size_t)n + 1)) == NULL) {
+        memset(head, 0, sizeof(head)); /* MPI_ERR_TRUNCATE past the header */
+        MPI_Recv(head, (int)sizeof(head), MPI_BYTE, 0, JOIN_TAG, parent, MPI_STATUS_IGNORE);
+        *taken = is_dmesh_message(head, (int)sizeof(head));
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_join: out of memory (%d bytes)", n + 1);
+    }
     if ((rc = MPI_Recv(b, n, MPI_BYTE, 0, JOIN_TAG, parent, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
         free(b);
+        *taken = 1; /* dmesh's tag and size: the parents may be in the merge */
         return dmesh_error_mpi(rc, "dmesh_join: receiving the parents' message");
     }
+    if (!is_dmesh_message(b, n)) {
+        free(b);
+        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message is not dmesh's: "
+                                              "this process was not started by dmesh_respawn "
+                                              "or dmesh_grow");
+    }
+    *taken = 1;
     *buf = b;
     *len = n;
     return DMESH_SUCCESS;
-}
-
-/* Whether a message of len bytes begins with dmesh's magic number: from
- * there the parents wait in the merge, so this process goes there too,
- * whatever else is wrong. */
-static int is_dmesh_message(const char *buf, int len)
-{
-    uint32_t magic = 0;
-
-    if (len < (int)sizeof(magic))
-        return 0;
-    memcpy(&magic, buf, sizeof(magic));
-    return magic == DMESH_JOIN_MAGIC;
 }
 
 /* The plan in a message whose magic number is dmesh's, with this process's
@@ -463,7 +504,7 @@ int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newm
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     char *buf = NULL;
     double wait = 0;
-    int len = 0, rc, err, key = 0, cancelled = 0, bad_wait;
+    int len = 0, rc, err, key = 0, cancelled = 0, taken = 0, bad_wait;
 
     if ((rc = MPI_Comm_get_parent(&parent)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_join: MPI_Comm_get_parent");
@@ -476,21 +517,20 @@ int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newm
     /* a bad dmesh_timeout waits the default and goes into the merge as
      * this process's class: returning here would leave the parents there */
     bad_wait = dmesh_options_timeout(info, &wait);
-    DMESH_TRY(receive_plan(parent, wait > 0 ? wait : JOIN_WAIT_DEFAULT, &buf, &len));
-    if (!is_dmesh_message(buf, len)) {
-        free(buf);
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message is not dmesh's: "
-                                              "this process was not started by dmesh_respawn "
-                                              "or dmesh_grow");
-    }
+    err = receive_plan(parent, wait > 0 ? wait : JOIN_WAIT_DEFAULT, &buf, &len, &taken);
+    if (!taken)
+        return err;
     /* from here the parents are in the merge: this process merges too,
-     * carrying whatever it met (a cancel, a bad message, a NULL output) */
-    err = read_plan(buf, len, newcomm != NULL && newmesh != NULL, &p, &key, &cancelled);
+     * carrying whatever it met (a receive that failed, a cancel, a bad
+     * message, a NULL output) */
+    if (err == DMESH_SUCCESS)
+        err = read_plan(buf, len, newcomm != NULL && newmesh != NULL, &p, &key, &cancelled);
     free(buf);
     if (err == DMESH_SUCCESS && bad_wait != DMESH_SUCCESS)
         err = dmesh_options_timeout(info, &wait); /* its detail again */
     if (!cancelled) /* a message this library cannot read (another version) included */
-        err = merge_in_order(parent, 1, key, err, "dmesh_join", &made);
+        err = merge_in_order(parent, 1, key, err, "dmesh_join", wait > 0 ? wait : JOIN_WAIT_DEFAULT,
+                             &made);
     leave(&parent);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     if (err == DMESH_SUCCESS)

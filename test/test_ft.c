@@ -649,6 +649,62 @@ static int sweep_call_and_shrink(const char *call, int step)
     return lo == hi ? 0 : 1;
 }
 
+/* The sweep of dmesh_join: rank np - 1 dies, the survivors respawn it,
+ * and the new process dies at the STEP-th step of its dmesh_join ("join":
+ * DMESH_FAULT_KILL) or has its STEP-th allocation fail ("join_malloc":
+ * DMESH_FAULT), which it learns from its own command line (the program's
+ * arguments, which a respawn gives it byte for byte). Every survivor must
+ * return, with the same class. A respawn that failed is called again with
+ * arguments that fault nothing; one that succeeded is followed by a respawn
+ * of its mesh over every process (the new one too), which replaces the new
+ * process where it died after the last agreement. The replacement started
+ * by either says so in a sum, from which the survivors tell whether the
+ * step faulted (the sweep ends at the first that did not). */
+static char sweep_line[256]; /* rank 0's outcome of the sweep of dmesh_join */
+
+static int sweep_join(const char *call, int step)
+{
+    dmesh_t base = world_mesh(), n = DMESH_NULL, again = DMESH_NULL;
+    MPI_Comm comm = MPI_COMM_NULL, comm2 = MPI_COMM_NULL;
+    char *retry[] = {"sweep", (char *)call, "0", NULL};
+    int rc, first, lo = INT_MAX, hi = INT_MIN, flag = 0, replaced = 0, size = 0;
+
+    MPI_Barrier(world);
+    if (me == np - 1)
+        raise(SIGKILL);
+    first = rc = dmesh_respawn(base, NULL, NULL, MPI_INFO_NULL, &comm, &n);
+    if (rc != DMESH_SUCCESS) { /* again, with whoever is left */
+        rc = dmesh_respawn(base, NULL, retry, MPI_INFO_NULL, &comm, &n);
+    } else if ((rc = dmesh_respawn(n, NULL, retry, MPI_INFO_NULL, &comm2, &again)) ==
+               DMESH_SUCCESS) {
+        dmesh_free(&n);
+        MPI_Comm_free(&comm);
+        n = again;
+        comm = comm2;
+    }
+    if (rc != DMESH_SUCCESS) {
+        fprintf(stderr, "ft-sweep %s step %d rank %d: %s then %s (%s)\n", call, step, me,
+                dmesh_error_string(first), dmesh_error_string(rc), dmesh_last_error());
+        return 1;
+    }
+    check_mesh_in(n, comm, comm);
+    MPI_Allreduce(&first, &lo, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&first, &hi, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Allreduce(&flag, &replaced, 1, MPI_INT, MPI_SUM, comm);
+    MPI_Comm_size(comm, &size);
+    if (me == 0) {
+        snprintf(sweep_line, sizeof(sweep_line),
+                 "ft-sweep %s np %d step %d: %s, %s on every survivor, the mesh whole again on %d "
+                 "processes\n",
+                 call, np, step, replaced ? "killed" : "nokill", dmesh_error_string(first), size);
+        fputs(sweep_line, stdout);
+    }
+    dmesh_free(&n);
+    dmesh_free(&base);
+    MPI_Comm_free(&comm);
+    return lo == hi && size == np ? 0 : 1;
+}
+
 /* The sweep of dmesh_respawn: rank np - 1 dies first, so that the respawn
  * has a process to replace, and rank 1 at the STEP-th step of the respawn
  * (the new processes, sweep_child, never die). A respawn that failed is
@@ -695,18 +751,48 @@ static int sweep_respawn(int step)
 /* A process that a respawn of the sweep started: join (an attempt that
  * failed returns here too: the parents retry), check, and give the
  * survivors' class comparison values that change neither end. Its checks
- * run as a Check test of their own (child_suite). */
+ * run as a Check test of their own (child_suite). In the sweep of
+ * dmesh_join (child_call "join" or "join_malloc", child_step > 0) it faults
+ * in its join as its arguments say, and after a join that succeeded takes
+ * part in the survivors' second respawn; a replacement (child_step 0) adds
+ * 1 to the survivors' sum. */
+static const char *child_call = "";
+static int child_step;
+
 START_TEST(sweep_child)
 {
-    MPI_Comm comm = MPI_COMM_NULL;
-    dmesh_t n = DMESH_NULL;
-    int lo = INT_MAX, hi = INT_MIN, out;
+    MPI_Comm comm = MPI_COMM_NULL, comm2 = MPI_COMM_NULL;
+    dmesh_t n = DMESH_NULL, again = DMESH_NULL;
+    int joins = strncmp(child_call, "join", 4) == 0;
+    char *retry[] = {"sweep", (char *)child_call, "0", NULL};
+    char spec[64];
+    int lo = INT_MAX, hi = INT_MIN, out, flag, rc;
 
-    if (dmesh_join(MPI_INFO_NULL, NULL, &comm, &n) != DMESH_SUCCESS)
+    if (joins && child_step > 0) {
+        snprintf(spec, sizeof(spec), strcmp(child_call, "join") == 0 ? "0:%d" : "malloc:0:%d",
+                 child_step);
+        setenv(strcmp(child_call, "join") == 0 ? "DMESH_FAULT_KILL" : "DMESH_FAULT", spec, 1);
+    }
+    rc = dmesh_join(MPI_INFO_NULL, NULL, &comm, &n);
+    setenv("DMESH_FAULT_KILL", "", 1);
+    setenv("DMESH_FAULT", "", 1);
+    if (rc != DMESH_SUCCESS)
         return;
+    if (joins && child_step > 0) {
+        if (dmesh_respawn(n, NULL, retry, MPI_INFO_NULL, &comm2, &again) != DMESH_SUCCESS)
+            return;
+        dmesh_free(&n);
+        MPI_Comm_free(&comm);
+        n = again;
+        comm = comm2;
+    }
     check_mesh_in(n, comm, comm);
     MPI_Allreduce(&lo, &out, 1, MPI_INT, MPI_MIN, comm);
     MPI_Allreduce(&hi, &out, 1, MPI_INT, MPI_MAX, comm);
+    if (joins) {
+        flag = child_step == 0;
+        MPI_Allreduce(&flag, &out, 1, MPI_INT, MPI_SUM, comm);
+    }
     dmesh_free(&n);
     MPI_Comm_free(&comm);
 }
@@ -727,6 +813,8 @@ static int sweep(const char *call, int step)
 {
     if (strcmp(call, "respawn") == 0)
         return sweep_respawn(step);
+    if (strcmp(call, "join") == 0 || strcmp(call, "join_malloc") == 0)
+        return sweep_join(call, step);
     return sweep_call_and_shrink(call, step);
 }
 
@@ -882,6 +970,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_get_parent(&parent);
     if (parent != MPI_COMM_NULL) { /* started by the respawn sweep */
+        if (argc == 4 && strcmp(argv[1], "sweep") == 0) {
+            child_call = argv[2];
+            child_step = atoi(argv[3]);
+        }
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
         sr = srunner_create(child_suite());
@@ -925,9 +1017,21 @@ int main(int argc, char **argv)
     failed = srunner_ntests_failed(sr);
     ran = srunner_ntests_run(sr);
     srunner_free(sr);
-    /* every survivor prints its outcome: test/ft.sh counts them */
+    /* every survivor prints its outcome: test/ft.sh counts them; also in
+     * the file DMESH_TEST_OUTCOME.RANK where that is set (the launcher's
+     * output is lost where it ends the job as a started process dies) */
     printf("test_ft rank %d: %d run, %d failed\n", me, ran, failed);
     fflush(stdout);
+    if (getenv("DMESH_TEST_OUTCOME") != NULL && getenv("DMESH_TEST_OUTCOME")[0] != '\0') {
+        char path[4096];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s.%d", getenv("DMESH_TEST_OUTCOME"), me);
+        if ((f = fopen(path, "w")) != NULL) {
+            fprintf(f, "%stest_ft rank %d: %d run, %d failed\n", sweep_line, me, ran, failed);
+            fclose(f);
+        }
+    }
     finalize_bounded();
     return failed == 0 && ran > 0 ? 0 : 1;
 }

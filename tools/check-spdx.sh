@@ -19,24 +19,31 @@ if [ $# -eq 0 ]; then
     set -- $(git ls-files)
 fi
 
-# The comment line for a file, or nothing for files that are not source.
+# The comment line for a file in $line, or nothing for files that are not
+# source (no subshell: this runs once per tracked file).
 comment() {
     case $1 in
-    LICENSE | NEWS | *.xml | *.svg | *.csv | *.png) ;;
-    *.c | *.h | *.cc | *.h.in) echo "/* $tag */" ;;
-    *.F90 | *.f90 | *.inc) echo "! $tag" ;;
-    *.md) echo "<!-- $tag -->" ;;
-    *.[1-9] | *.[1-9].in) echo ".\\\" $tag" ;;
-    *) echo "# $tag" ;;
+    LICENSE | NEWS | *.xml | *.svg | *.csv | *.png) line= ;;
+    *.c | *.h | *.cc | *.h.in) line="/* $tag */" ;;
+    *.F90 | *.f90 | *.inc) line="! $tag" ;;
+    *.md) line="<!-- $tag -->" ;;
+    *.[1-9] | *.[1-9].in) line=".\\\" $tag" ;;
+    *) line="# $tag" ;;
     esac
 }
 
 bad=0
 for f in "$@"; do
     [ -f "$f" ] || continue
-    line=$(comment "$f")
+    comment "$f"
     [ -n "$line" ] || continue
-    head -n 3 "$f" | grep -q "SPDX-License-Identifier: BSD-3-Clause" && continue
+    # the first 3 lines, read by the shell itself
+    n=0 found=0
+    while [ $n -lt 3 ] && IFS= read -r l; do
+        case $l in *"$tag"*) found=1; break ;; esac
+        n=$((n + 1))
+    done <"$f"
+    [ $found -eq 0 ] || continue
     if [ "$fix" -eq 1 ]; then
         tmp=$f.spdx.$$
         # After a #! line, and after a Markdown title (Doxygen takes the
