@@ -114,7 +114,7 @@ static int spawn_error(const char *fn, int rc, int n, const int codes[], const c
  * met, so none waits for one that left; ic is never revoked (see leave).
  * An allreduce that fails (a process died) is DMESH_ERR_PROC_FAILED here,
  * and merge_in_order's agreement over the merged communicator settles it. */
-static int agree_both(MPI_Comm ic, int err, const char *fn)
+static int agree_both(MPI_Comm ic, int err, const char *fn, int *settled)
 {
     int rc, in, mid = INT_MAX, out = INT_MAX;
 
@@ -124,6 +124,7 @@ static int agree_both(MPI_Comm ic, int err, const char *fn)
     if (rc == MPI_SUCCESS)
         rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, ic);
     out = in < out ? in : out;
+    *settled = rc == MPI_SUCCESS;
     if (err != DMESH_SUCCESS && out == err)
         return err;
     if (rc != MPI_SUCCESS)
@@ -144,7 +145,7 @@ static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *f
 {
     MPI_Comm merged = MPI_COMM_NULL, out = MPI_COMM_NULL;
     dmesh_call_bound_t b;
-    int rc;
+    int rc, settled = 0;
 
     dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
     /* bounded: where a process of the other side died before or in the
@@ -163,13 +164,18 @@ static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *f
         merged = MPI_COMM_NULL;
     else
         MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
-    err = agree_both(ic, err, fn);
-    if (err == DMESH_SUCCESS && (rc = MPI_Comm_split(merged, 0, key, &out)) != MPI_SUCCESS)
+    err = agree_both(ic, err, fn, &settled);
+    if (err == DMESH_SUCCESS && (rc = MPI_Comm_split(merged, 0, key, &out)) != MPI_SUCCESS) {
         err = dmesh_error_mpi(rc, "MPI_Comm_split of the merged communicator");
+        settled = 0;
+    }
     /* every process that holds the merged communicator agrees on it once,
-     * whatever it saw; one that failed revokes it first, so that a process
-     * still in the split returns */
-    if (err != DMESH_SUCCESS && merged != MPI_COMM_NULL && dmesh_ulfm_enabled(merged))
+     * whatever it saw; one that failed where another may be in the split
+     * (its agreement over both sides cut short, or the split failed)
+     * revokes it first, so that the other returns. A failure that both
+     * sides agreed on takes nobody into the split: no revoke, and its
+     * class stays (a new process out of memory: DMESH_ERR_NOMEM) */
+    if (err != DMESH_SUCCESS && !settled && merged != MPI_COMM_NULL && dmesh_ulfm_enabled(merged))
         dmesh_ulfm_revoke(merged);
     if (merged != MPI_COMM_NULL)
         err = dmesh_agree(merged, 0, err, fn);

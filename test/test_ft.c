@@ -776,8 +776,11 @@ START_TEST(sweep_child)
     rc = dmesh_join(MPI_INFO_NULL, NULL, &comm, &n);
     setenv("DMESH_FAULT_KILL", "", 1);
     setenv("DMESH_FAULT", "", 1);
-    if (rc != DMESH_SUCCESS)
+    if (rc != DMESH_SUCCESS) {
+        fprintf(stderr, "ft-sweep child: dmesh_join: %s (%s)\n", dmesh_error_string(rc),
+                dmesh_last_error());
         return;
+    }
     if (joins && child_step > 0) {
         if (dmesh_respawn(n, NULL, retry, MPI_INFO_NULL, &comm2, &again) != DMESH_SUCCESS)
             return;
