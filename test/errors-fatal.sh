@@ -25,6 +25,11 @@ np=${1:-2}
 DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT_FATAL:-60}
 export DMESH_TEST_TIMEOUT
 unset DMESH_ERRORS
+# the plain launch, whatever the suite runs under: launched with --with-ft
+# ulfm, Open MPI 5.0.7 ends neither the job nor with a failing status when a
+# process ends abnormally (the user guide, "A fatal error under --with-ft ulfm")
+DMESH_TEST_MPIEXEC_FLAGS=
+export DMESH_TEST_MPIEXEC_FLAGS
 
 # expect_fatal WHAT DETAIL PROGRAM ARG: the job fails, DETAIL on its output,
 # no "after the call" line.

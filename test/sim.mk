@@ -64,7 +64,7 @@ dist_example_DATA += examples/heat2d.c $(HEAT2D_KERNEL)
 TESTS += test/heat2d-compare-np2.mpi test/heat2d-compare-np4.mpi test/heat2d-compare-np8.mpi
 EXTRA_DIST += test/heat2d-compare.sh
 CLEANFILES += test/heat2d-np*.dmesh test/heat2d-np*.cart test/heat2d-np*.serial \
-	test/heat2d-np*.fortran
+	test/heat2d-np*.fortran test/heat2d-np*.all.*
 
 # Fortran: the routines of both modules (test_sim: use mpi + dmesh;
 # test_sim_f08: use mpi_f08 + dmesh_f08) at 2 and 4 ranks, and heat2d in

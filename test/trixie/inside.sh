@@ -4,6 +4,10 @@
 # there, in a clean environment):
 #   inside.sh TOP STEP TESTS JOBS MAX_NP [LABEL]
 # LABEL (default debian13) names the build directories _build-LABEL-STEP.
+# STEP ulfm: ./quickstart.sh check configured --enable-fault-injection,
+# every test under mpiexec --with-ft ulfm, up to 2 ranks (BUILD_DIR
+# _build-LABEL-faults), then the fault-tolerance tests at 4 and 8 ranks
+# there (test-suite-faults8.log).
 # STEP quickstart: ./quickstart.sh check with Open MPI (BUILD_DIR
 # _build-LABEL-openmpi), then ./quickstart.sh's demo there; openmpi: the same build by hand (TESTS, when not
 # empty, is make check's subset); mpich: MPICH's wrappers and mpiexec.mpich
@@ -27,6 +31,17 @@ quickstart | openmpi)
     dir=$top/_build-$label-openmpi mpi="Open MPI $(ompi_version)"
     set -- DMESH_TEST_MAX_NP="${max_np:-8}"
     ;;
+ulfm)
+    # the whole suite under mpiexec --with-ft ulfm, as a fault-tolerant
+    # program is launched (the tests that need a plain launch ask for it:
+    # DMESH_TEST_MPIEXEC_FLAGS= in their scripts), in a build configured
+    # --enable-fault-injection (quickstart.sh's CONFIGURE_FLAGS), up to 2
+    # ranks (CI's time); then the fault-tolerance tests at 4 ranks (the kill
+    # sweeps) and 8 in the same build
+    dir=$top/_build-$label-faults mpi="Open MPI $(ompi_version), mpiexec --with-ft ulfm"
+    set -- --enable-fault-injection DMESH_TEST_MAX_NP="${max_np:-2}"
+    export DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
+    ;;
 faults)
     dir=$top/_build-$label-faults mpi="Open MPI $(ompi_version)"
     # CUDA and NCCL probed (the host's, mounted read-only by run.sh): with
@@ -44,8 +59,12 @@ abi)
     # MPICH's libmpi_abi.so.1: its library, whatever ldconfig chose
     mpich_abi=$(ls /usr/lib/*/libmpi_abi_mpich.so.1* 2>/dev/null | head -n 1)
     [ -n "$mpich_abi" ] || { echo "$label: abi: MPICH's libmpi_abi_mpich.so.1 is missing"; exit 1; }
-    # up to 2 ranks (CI's time): the native builds run the sizes above
+    # up to 2 ranks, and a subset (CI's time: it runs twice, under each
+    # MPI; the native builds run everything): meshes, errors through the
+    # handlers, communicators, saving, copies, respawn's plain cases, the
+    # examples, the tools
     set -- --with-mpi-abi --prefix="$dir/prefix" DMESH_TEST_MAX_NP="${max_np:-2}"
+    tests=${tests:-test/test_layout test/test_mesh-np2.mpi test/test_mesh_errors-np2.mpi test/test_errors-np2.mpi test/errors-fatal-np2.mpi test/test_comm_mpi-np2.mpi test/test_sub_comm-np2.mpi test/test_serialize-np2.mpi test/test_mesh_sim-np2.mpi test/test_handout-np2.mpi test/sessions-np2.mpi test/copies-np2.mpi test/respawn-np2.mpi examples/hello_mesh-np2.mpi examples/flatten-np2.mpi test/info-ranks-np2.mpi test/test_version}
     ;;
 *) exit 2 ;;
 esac
@@ -131,7 +150,19 @@ installed_hello() {
     return $rc
 }
 
-if [ "$step" = quickstart ]; then
+if [ "$step" = ulfm ]; then
+    BUILD_DIR=$dir CONFIGURE_FLAGS="$*" ./quickstart.sh check >"$out" 2>&1
+    rc=$?
+    report test-suite.log "$mpi"
+    ulfm_fail=$fail
+    if [ -f "$dir/Makefile" ]; then
+        mpi="Open MPI $(ompi_version), the fault-tolerance tests at 4 and 8 ranks"
+        (cd "$dir" && make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/ft-np8.mpi test/respawn-np4.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi}" \
+            DMESH_TEST_MAX_NP=8 TEST_SUITE_LOG=test-suite-faults8.log >>"$out" 2>&1) || rc=1
+        report test-suite-faults8.log "$mpi"
+    fi
+    fail=$((fail + ulfm_fail))
+elif [ "$step" = quickstart ]; then
     # quickstart.sh finds every package installed (run.sh installs its list)
     # and configures, builds and runs make check; then its demo in the same
     # build (dmesh-info at 8 ranks, whatever limit make check ran under:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# CI (.ci/run, stages debian13, debian13-faults and debian14): dmesh on a newer
+# CI (.ci/run, stages debian13 and debian14): dmesh on a newer
 # Debian than the host's, in a chroot built here with debootstrap. Runs as root.
 #
 #   test/trixie/run.sh [STEP...]
@@ -18,6 +18,11 @@
 #   openmpi     the same build and make check without quickstart.sh (for TESTS=)
 #   mpich       MPICC=mpicc.mpich MPIEXEC=mpiexec.mpich MPIFC=mpifort.mpich, up
 #               to 4 ranks, in _build-<label>-mpich
+#   ulfm        ./quickstart.sh check configured --enable-fault-injection,
+#               every test under mpiexec --with-ft ulfm, up to 2 ranks, then
+#               the fault-tolerance tests at 4 (the kill sweeps) and 8 ranks
+#               in the same build (_build-<label>-faults; .ci/run's stage
+#               debian13)
 #   faults      Open MPI configured --enable-fault-injection, in
 #               _build-<label>-faults: the fault-tolerance tests only
 #               (test_ft_plan, ft at 4 and 8 ranks under mpiexec --with-ft
@@ -56,7 +61,7 @@
 #                        openmpi step runs instead)
 #   DMESH_TEST_MAX_NP    overrides the rank limits (8 Open MPI, 4 MPICH)
 #   JOBS                 make -j (default: the number of CPUs)
-# For the faults step and a shell, the host's /usr/local/cuda (CUDA and NCCL),
+# For the ulfm and faults steps and a shell, the host's /usr/local/cuda (CUDA and NCCL),
 # when there, is bind-mounted read-only at the same place: that build probes it.
 # The tests that need Open MPI 5 (mpiexec --with-ft ulfm, MPI-4 sessions) are
 # ordinary make check tests that skip elsewhere: this stage runs them.
@@ -125,9 +130,9 @@ esac
 steps=${*:-$default_steps}
 for s in $steps; do
     case $s in
-    quickstart | openmpi | mpich | faults | setup | shell) ;;
+    quickstart | ulfm | openmpi | mpich | faults | setup | shell) ;;
     abi) [ "$suite" = forky ] || die "step abi: forky only (Debian 13 has no MPI with the standard ABI)" ;;
-    *) die "unknown step $s (quickstart, openmpi, mpich, faults, abi, setup, shell)" ;;
+    *) die "unknown step $s (quickstart, ulfm, openmpi, mpich, faults, abi, setup, shell)" ;;
     esac
 done
 if [ -n "${TESTS:-}" ]; then
@@ -200,7 +205,7 @@ mount_all() {
     # and runs them against the NCCL and CUDA test doubles (the other builds
     # stay CPU-only)
     case " $steps " in
-    *" faults "* | *" shell "*) [ ! -d /usr/local/cuda/include ] ||
+    *" faults "* | *" ulfm "* | *" shell "*) [ ! -d /usr/local/cuda/include ] ||
         mount_at usr/local/cuda --bind -o ro "$(readlink -f /usr/local/cuda)" || return 1 ;;
     esac
     # the clone's path may be mounted already (another run): it must be this clone
