@@ -170,7 +170,7 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
             step=$((step + 1))
         done
         [ $swept -eq 0 ] ||
-            echo "ft sweep $call at $np ranks: killed at steps 1 to $((step - 1)), every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in Open MPI's merge)}"
+            echo "ft sweep $call at $np ranks: killed at steps 1 to $((step - 1)), every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
     done
     echo "ft sweep at $np ranks: $runs runs"
 fi
