@@ -7,7 +7,8 @@ EXTRA_DIST += test/launch-check.sh
 # A real one-node Slurm for CI (.ci/run, stage slurm).
 EXTRA_DIST += test/slurm/one-node.sh test/slurm/run.sh
 # Debian 13 (Open MPI 5, MPICH 4.2) in a chroot, for CI (.ci/run, stages
-# debian13 and debian13-faults).
-EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh
+# debian13).
+EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh test/trixie/respawn-counts.sh \
+	test/trixie/merge-dead-peer.c
 # Network-namespace hosts on one machine, for CI (.ci/run, stage hosts).
 EXTRA_DIST += test/hosts/hosts.sh test/hosts/run.sh
