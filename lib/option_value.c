@@ -61,8 +61,8 @@ int dmesh_option_choices(const char *key, const char *val, int n, const char *co
  * launchers take; no ':' count, no space). */
 static int host_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '-' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_';
 }
 
 int dmesh_option_hosts(const char *key, const char *val, char *names, int *n)

@@ -290,10 +290,9 @@ enum {
 };
 
 static const char *const env_names[ENV_COUNT] = {
-    "DMESH_CHECK",   "DMESH_COMM_CREATE",     "DMESH_DEVICE",
-    "DMESH_TIMEOUT", "DMESH_DEBUG",           "DMESH_STRICT",
-    "DMESH_NODE",    "DMESH_RESPAWN_COMMAND", "DMESH_FINALIZE_BOUND",
-    "DMESH_RESPAWN_HOSTS"};
+    "DMESH_CHECK",          "DMESH_COMM_CREATE",  "DMESH_DEVICE", "DMESH_TIMEOUT",
+    "DMESH_DEBUG",          "DMESH_STRICT",       "DMESH_NODE",   "DMESH_RESPAWN_COMMAND",
+    "DMESH_FINALIZE_BOUND", "DMESH_RESPAWN_HOSTS"};
 
 const char *const dmesh_node_rule_names[DMESH_NODE_RULES] = {"auto", "shared", "host"};
 
@@ -681,7 +680,8 @@ int dmesh_options_respawn_hosts(MPI_Info info, char names[MPI_MAX_INFO_VAL + 1],
 {
     char val[MPI_MAX_INFO_VAL + 1], host[MPI_MAX_INFO_VAL + 1];
     const char *v = env_value(ENV_RESPAWN_HOSTS), *key = "DMESH_RESPAWN_HOSTS";
-    int given = info_value(info, "dmesh_respawn_hosts", val), has_host = info_value(info, "host", host);
+    int given = info_value(info, "dmesh_respawn_hosts", val),
+        has_host = info_value(info, "host", host);
 
     *n = 0;
     names[0] = '\0';

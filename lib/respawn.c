@@ -358,8 +358,9 @@ static int spawn_where(const dmesh_program_t *prog, MPI_Info info, int nnew, con
 {
     if (a->m == 0)
         return MPI_Comm_spawn(prog->cmd, prog->args, nnew, info, 0, comm, ic, codes);
-    return MPI_Comm_spawn_multiple(a->m, a->cmds, prog->args == MPI_ARGV_NULL ? MPI_ARGVS_NULL : a->argvs,
-                                   a->n, a->infos, 0, comm, ic, codes);
+    return MPI_Comm_spawn_multiple(a->m, a->cmds,
+                                   prog->args == MPI_ARGV_NULL ? MPI_ARGVS_NULL : a->argvs, a->n,
+                                   a->infos, 0, comm, ic, codes);
 }
 
 /* Parents, collective over comm: start p->nnew processes, send them the

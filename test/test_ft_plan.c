@@ -226,6 +226,13 @@ START_TEST(join_message)
 }
 END_TEST
 
+/* n ints of got are want's. */
+static void same(const int got[], const int want[], int n)
+{
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(got[i], want[i]);
+}
+
 /* 8 ranks on 4 nodes of 2 (block), nodes h2 (ranks 2, 3) and h4 (6, 7)
  * lost: each node's replacements go together to one host, the nodes in
  * order of their lowest rank; one host takes both nodes; cyclic placement
@@ -234,33 +241,20 @@ END_TEST
 START_TEST(hosts_plan)
 {
     const int block[8] = {0, 0, 2, 2, 4, 4, 6, 6}, cyclic[8] = {0, 1, 0, 1, 0, 1, 0, 1};
-    int place[4] = {2, 3, 6, 7}, count[3];
+    int place[4] = {2, 3, 6, 7}, cp[4] = {1, 2, 3, 5}, up[2] = {2, 6}, count[3];
 
     ck_assert_int_eq(dmesh_respawn_hosts_plan(4, place, block, 2, count), DMESH_SUCCESS);
-    ck_assert_int_eq(count[0], 2);
-    ck_assert_int_eq(count[1], 2);
-    ck_assert_int_eq(place[0], 2);
-    ck_assert_int_eq(place[1], 3);
-    ck_assert_int_eq(place[2], 6);
-    ck_assert_int_eq(place[3], 7);
+    same(count, (const int[]){2, 2}, 2);
+    same(place, (const int[]){2, 3, 6, 7}, 4);
     ck_assert_int_eq(dmesh_respawn_hosts_plan(4, place, block, 1, count), DMESH_SUCCESS);
     ck_assert_int_eq(count[0], 4);
     /* cyclic: ranks 1, 3, 5 on node 1, rank 2 on node 0 */
-    int cp[4] = {1, 2, 3, 5};
     ck_assert_int_eq(dmesh_respawn_hosts_plan(4, cp, cyclic, 3, count), DMESH_SUCCESS);
-    ck_assert_int_eq(count[0], 3);
-    ck_assert_int_eq(count[1], 1);
-    ck_assert_int_eq(count[2], 0);
-    ck_assert_int_eq(cp[0], 1);
-    ck_assert_int_eq(cp[1], 3);
-    ck_assert_int_eq(cp[2], 5);
-    ck_assert_int_eq(cp[3], 2);
-    int up[2] = {2, 6};
+    same(count, (const int[]){3, 1, 0}, 3);
+    same(cp, (const int[]){1, 3, 5, 2}, 4);
     ck_assert_int_eq(dmesh_respawn_hosts_plan(2, up, NULL, 2, count), DMESH_SUCCESS);
-    ck_assert_int_eq(count[0], 2);
-    ck_assert_int_eq(count[1], 0);
-    ck_assert_int_eq(up[0], 2);
-    ck_assert_int_eq(up[1], 6);
+    same(count, (const int[]){2, 0}, 2);
+    same(up, (const int[]){2, 6}, 2);
 }
 END_TEST
 
