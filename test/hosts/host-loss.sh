@@ -21,9 +21,10 @@
 #     host), and every member's copies held on another host before and
 #     after (dmesh_copies_get_partners).
 # Then "k of n" for each: ended by itself, right answer, launcher exit 0.
-# BUILD: a build directory configured in the chroot (default
-# _build-debian13-openmpi, test/trixie/run.sh's); heat_respawn is made there
-# (in the chroot) when out of date. RUNS: default 1.
+# BUILD: a build directory configured in the chroot (default: test/trixie/
+# run.sh's, _build-debian13-faults or else _build-debian13-openmpi);
+# heat_respawn is made there (in the chroot) when out of date. RUNS:
+# default 1.
 # Environment: DMESH_CHROOT_ROOT, the chroot (default /var/tmp/dmesh-trixie);
 # DMESH_HOSTS_LOG, a directory for each run's output (default _build-hosts).
 # Exit 77 (saying why) without the chroot, the build, or the hosts.
@@ -88,7 +89,11 @@ if [ "${1:-}" = -n ]; then
     runs=$2
     shift 2
 fi
-build=${1:-$top/_build-debian13-openmpi}
+build=${1:-}
+if [ -z "$build" ]; then
+    build=$top/_build-debian13-faults
+    [ -f "$build/Makefile" ] || build=$top/_build-debian13-openmpi
+fi
 root=${DMESH_CHROOT_ROOT:-/var/tmp/dmesh-trixie}
 log=${DMESH_HOSTS_LOG:-$top/_build-hosts}/host-loss
 skip() {
