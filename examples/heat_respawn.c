@@ -25,6 +25,17 @@
  *   it; a spare when R is past the mesh).
  *   DMESH_EXAMPLE_KILL_RANK=R DMESH_EXAMPLE_KILL_STEP=S: the same as
  *   DMESH_EXAMPLE_KILLS="R:S".
+ *   DMESH_EXAMPLE_KILL_COMMAND=CMD: the process of a kill runs CMD (sh -c)
+ *   instead of dying, and goes on: a command that kills other processes,
+ *   e.g. every process of a host (test/hosts/hosts.sh's kill-host).
+ *   DMESH_EXAMPLE_HYBRID=P: the mesh of dmesh_init_hybrid, x across the
+ *   nodes and y inside each, of P ranks (no spares); after the start and every
+ *   recovery the corner prints each rank's host, whether y is still
+ *   inside one node, and whether every member's copies are held on other
+ *   hosts (dmesh_copies_get_partners).
+ *   DMESH_RESPAWN_HOSTS=h3 (the library's): the replacements start on h3
+ *   (several hosts: a comma list; the processes of one lost node go
+ *   together to one host).
  * A new process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before dmesh_join:
  * the repaired communicator and mesh it gets carry that handler, and a
  * later failure must come back as an error code here, not end the job.
@@ -179,6 +190,56 @@ static int restore(state_t *s)
     return step < 0 ? 0 : step;
 }
 
+/* DMESH_EXAMPLE_HYBRID: where the processes are, whether y (inside a
+ * node at the start) is still inside one node, and whether every member's
+ * copies are held on other hosts; printed by the corner. Collective over
+ * the program's communicator; a new process need not have the variable
+ * (a launcher may not pass it to the processes a spawn starts). */
+static void report_hosts(state_t *s)
+{
+    char me[MPI_MAX_PROCESSOR_NAME] = "", *all;
+    int size, len = 0, kind = 0, other = 1, npart = 0, most = 0, partners[16], k, c[2] = {1, 1};
+    int want = getenv("DMESH_EXAMPLE_HYBRID") != NULL;
+
+    MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT, MPI_MAX, s->comm);
+    if (!want)
+        return;
+    MPI_Comm_size(s->comm, &size);
+    MPI_Get_processor_name(me, &len);
+    all = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  s->comm);
+    dmesh_get_dim_locality(s->mesh, 1, &kind);
+    if (s->member && dmesh_copies_get_partners(s->copies, 16, partners, &npart) == DMESH_SUCCESS)
+        for (k = 0; k < npart && k < 16; k++)
+            other &= strcmp(all + (size_t)partners[k] * MPI_MAX_PROCESSOR_NAME, me) != 0;
+    other &= npart > 0 || !s->member;
+    MPI_Allreduce(MPI_IN_PLACE, &other, 1, MPI_INT, MPI_MIN, s->comm);
+    MPI_Allreduce(&npart, &most, 1, MPI_INT, MPI_MAX, s->comm);
+    dmesh_get_coordinate(s->mesh, 2, c, &k);
+    if (k && c[0] == 0 && c[1] == 0) {
+        printf("heat_respawn: after %d recoveries: hosts", s->recoveries);
+        for (k = 0; k < size; k++)
+            printf(" %s", all + (size_t)k * MPI_MAX_PROCESSOR_NAME);
+        printf("; y inside one node: %s; copies held on other hosts: %s (%d partner(s))\n",
+               kind == DMESH_LOCALITY_NODE ? "yes" : "no", other ? "yes" : "no", most);
+        fflush(stdout);
+    }
+    free(all);
+}
+
+/* The process of a kill dies, or runs DMESH_EXAMPLE_KILL_COMMAND (which
+ * kills others) and goes on. */
+static void kill_now(void)
+{
+    const char *cmd = getenv("DMESH_EXAMPLE_KILL_COMMAND");
+
+    if (cmd == NULL || cmd[0] == '\0')
+        raise(SIGKILL);
+    if (system(cmd) != 0)
+        fprintf(stderr, "heat_respawn: \"%s\" failed\n", cmd);
+}
+
 /* The step at which this process dies (-1: none): the kill of
  * DMESH_EXAMPLE_KILLS (or DMESH_EXAMPLE_KILL_RANK and _STEP) for its rank
  * that comes after the repairs behind. */
@@ -227,12 +288,24 @@ int main(int argc, char **argv)
         MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
         MPI_Comm_size(s.comm, &size);
         MPI_Dims_create(size - spares, 2, dims);
-        dmesh_init(s.comm, "cpu", 2, dims, names, MPI_INFO_NULL, &s.mesh);
+        if (getenv("DMESH_EXAMPLE_HYBRID") != NULL) {
+            /* x across the nodes, y inside each, of P ranks */
+            const int in_node[2] = {1, atoi(getenv("DMESH_EXAMPLE_HYBRID"))}, across[2] = {0, 1};
+            if (spares != 0 || dmesh_init_hybrid(s.comm, "cpu", 2, in_node, across, names,
+                                                 MPI_INFO_NULL, &s.mesh) != DMESH_SUCCESS) {
+                fprintf(stderr, "heat_respawn: a hybrid mesh (no spares): %s\n",
+                        spares != 0 ? "spares given" : dmesh_last_error());
+                MPI_Abort(s.comm, 1);
+            }
+        } else {
+            dmesh_init(s.comm, "cpu", 2, dims, names, MPI_INFO_NULL, &s.mesh);
+        }
         setup(&s);
         corner = s.member && s.x0 == 0 && s.y0 == 0;
         if (corner)
             heat2d_print_problem(s.gnx, s.gny, iterations);
         it = restore(&s); /* opens the copies: nothing stored yet */
+        report_hosts(&s);
     } else {
         /* a new process: the mesh and the communicator of the survivors,
          * which get MPI_COMM_WORLD's handler: errors must come back as
@@ -245,12 +318,13 @@ int main(int argc, char **argv)
         }
         setup(&s);
         it = restore(&s);
+        report_hosts(&s);
     }
     MPI_Comm_rank(s.comm, &rank);
     while (it < iterations) {
         int bad = 0;
         if (it + 1 == kill_step_of(rank, s.recoveries))
-            raise(SIGKILL);
+            kill_now();
         if (s.member && it % CKPT == 0 && it > s.stored)
             bad |= store(&s, it);
         if (s.member && !bad)
@@ -293,6 +367,7 @@ int main(int argc, char **argv)
         }
         s.recoveries++;
         it = restore(&s);
+        report_hosts(&s);
     }
     dmesh_get_coordinate(s.mesh, 2, c, &s.member);
     corner = s.member && c[0] == 0 && c[1] == 0;

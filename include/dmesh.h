@@ -990,8 +990,27 @@ DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *su
  *            spaces, and the whole command line where the launcher started
  *            a wrapper with it, as `mpiexec ./wrap.sh ./prog args` does)
  * \param[in] info MPI_Comm_spawn's keys (host, wdir, ...), dmesh_create()'s
- *            (the dmesh_ and nccl_ keys) and `dmesh_respawn_command`, or
- *            MPI_INFO_NULL. The new processes make the mesh with these
+ *            (the dmesh_ and nccl_ keys), `dmesh_respawn_command` and
+ *            `dmesh_respawn_hosts`, or MPI_INFO_NULL. Where the new
+ *            processes go: MPI_Comm_spawn's reserved key `host` places
+ *            them all as the MPI reads it (Open MPI 5 reads it as its
+ *            launcher's --host: "h3" is one slot, "h3:2" two, "h3:1,h4:1" a
+ *            list); `dmesh_respawn_hosts` (or the variable
+ *            DMESH_RESPAWN_HOSTS, unless info has `host`) is a comma list
+ *            of host names, "h3" or "h3,h4", on which dmesh places them
+ *            itself: the replacements of one lost node go together to one
+ *            host (a node-local dimension of a hybrid mesh stays node-local),
+ *            the lost nodes taken in order of their lowest rank, one host
+ *            each in the list's order (round again when the nodes outnumber
+ *            the hosts); all to the first host where the universe does not
+ *            know its nodes (they are known after dmesh_init_hybrid(),
+ *            `dmesh_order=node`, dmesh_get_dim_locality() or
+ *            dmesh_copies_open()). dmesh starts them with
+ *            MPI_Comm_spawn_multiple, one command per host, each with the
+ *            call's info and that host (with its count for Open MPI); a name
+ *            with a character other than letters, digits, '.', '-', '_', an
+ *            empty entry, or both keys in info is DMESH_ERR_ARG. The new
+ *            processes make the mesh with these
  *            keys and with the DMESH_* variables of this process that shape
  *            a mesh (DMESH_CHECK, DMESH_COMM_CREATE, DMESH_TIMEOUT,
  *            DMESH_STRICT, DMESH_NODE, DMESH_NCCL_CREATE) as keys, so that an
@@ -1002,8 +1021,9 @@ DMESH_EXPORT int dmesh_shrink(dmesh_t mesh, int dim, MPI_Info info, MPI_Comm *su
  *             mesh was made from; it replaces that communicator in the
  *             program. MPI_COMM_NULL when the call fails.
  * \param[out] newmesh the mesh on \p newcomm (DMESH_NULL when the call fails)
- * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or pointer, or no
- *         command to start; DMESH_ERR_UNSUPPORTED without fault tolerance;
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or pointer, no
+ *         command to start, or a bad `dmesh_respawn_hosts`;
+ *         DMESH_ERR_UNSUPPORTED without fault tolerance;
  *         DMESH_ERR_PROC_FAILED when a process fails during the call (calling
  *         dmesh_respawn() again on \p mesh retries); DMESH_ERR_SPAWN when the
  *         MPI or its launcher refused to start the processes (the detail

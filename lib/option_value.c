@@ -56,3 +56,43 @@ int dmesh_option_choices(const char *key, const char *val, int n, const char *co
     }
     return dmesh_error_set(DMESH_ERR_ARG, "option %s: value \"%s\" is not %s", key, val, names);
 }
+
+/* A host name: letters, digits, '.', '-' and '_' (what resolvers and
+ * launchers take; no ':' count, no space). */
+static int host_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_';
+}
+
+int dmesh_option_hosts(const char *key, const char *val, char *names, int *n)
+{
+    const char *p = val;
+    size_t at = 0;
+    int k = 0;
+
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        for (size_t i = 0; i < len; i++)
+            if (!host_char(p[i]))
+                return dmesh_error_set(DMESH_ERR_ARG,
+                                       "option %s: \"%s\": host %d, \"%.*s\", has '%c': a comma "
+                                       "list of host names (letters, digits, '.', '-', '_'; "
+                                       "dmesh gives each host its count)",
+                                       key, val, k + 1, (int)len, p, p[i]);
+        if (len == 0)
+            return dmesh_error_set(DMESH_ERR_ARG,
+                                   "option %s: \"%s\": host %d is empty: a comma list of host "
+                                   "names",
+                                   key, val, k + 1);
+        memcpy(names + at, p, len);
+        names[at + len] = '\0';
+        at += len + 1;
+        k++;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    *n = k;
+    return DMESH_SUCCESS;
+}

@@ -15,4 +15,10 @@ int dmesh_option_choice(const char *key, const char *val, const char *a, const c
 int dmesh_option_choices(const char *key, const char *val, int n, const char *const list[],
                          int *out);
 
+/* A comma list of host names (dmesh_respawn_hosts): the names into names
+ * (each NUL-terminated, one after the other; at least strlen(val) + 1
+ * bytes) and their number into *n; DMESH_ERR_ARG naming key and the bad
+ * entry for an empty one or a character that no host name has. */
+int dmesh_option_hosts(const char *key, const char *val, char *names, int *n);
+
 #endif /* DMESH_OPTION_VALUE_H */

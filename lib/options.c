@@ -189,6 +189,8 @@ static const char *const known_names[] = {"dmesh_backend",
                                           "DMESH_NODE",
                                           "dmesh_respawn_command",
                                           "DMESH_RESPAWN_COMMAND",
+                                          "dmesh_respawn_hosts",
+                                          "DMESH_RESPAWN_HOSTS",
                                           "DMESH_FINALIZE_BOUND",
                                           NULL};
 
@@ -283,13 +285,14 @@ enum {
     ENV_NODE,
     ENV_RESPAWN_COMMAND,
     ENV_FINALIZE_BOUND,
+    ENV_RESPAWN_HOSTS,
     ENV_COUNT
 };
 
 static const char *const env_names[ENV_COUNT] = {
-    "DMESH_CHECK",   "DMESH_COMM_CREATE",     "DMESH_DEVICE",
-    "DMESH_TIMEOUT", "DMESH_DEBUG",           "DMESH_STRICT",
-    "DMESH_NODE",    "DMESH_RESPAWN_COMMAND", "DMESH_FINALIZE_BOUND"};
+    "DMESH_CHECK",          "DMESH_COMM_CREATE",  "DMESH_DEVICE", "DMESH_TIMEOUT",
+    "DMESH_DEBUG",          "DMESH_STRICT",       "DMESH_NODE",   "DMESH_RESPAWN_COMMAND",
+    "DMESH_FINALIZE_BOUND", "DMESH_RESPAWN_HOSTS"};
 
 const char *const dmesh_node_rule_names[DMESH_NODE_RULES] = {"auto", "shared", "host"};
 
@@ -598,7 +601,8 @@ int dmesh_options_shared_text(MPI_Info info, char **text)
         if ((rc = MPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS)
             x.err = dmesh_error_mpi(rc, "MPI_Info_get_nthkey");
         else if ((strncmp(key, "dmesh_", 6) == 0 || strncmp(key, "nccl_", 5) == 0) &&
-                 strcmp(key, "dmesh_respawn_command") != 0 && info_value(info, key, val))
+                 strcmp(key, "dmesh_respawn_command") != 0 &&
+                 strcmp(key, "dmesh_respawn_hosts") != 0 && info_value(info, key, val))
             text_add(&x, key, val);
     }
     for (i = 0; i < (int)(sizeof(shared_env) / sizeof(shared_env[0])); i++)
@@ -670,6 +674,32 @@ int dmesh_options_respawn_command(MPI_Info info, char cmd[MPI_MAX_INFO_VAL + 1])
     if (v != NULL)
         snprintf(cmd, MPI_MAX_INFO_VAL + 1, "%s", v);
     return cmd[0] != '\0';
+}
+
+int dmesh_options_respawn_hosts(MPI_Info info, char names[MPI_MAX_INFO_VAL + 1], int *n)
+{
+    char val[MPI_MAX_INFO_VAL + 1], host[MPI_MAX_INFO_VAL + 1];
+    const char *v = env_value(ENV_RESPAWN_HOSTS), *key = "DMESH_RESPAWN_HOSTS";
+    int given = info_value(info, "dmesh_respawn_hosts", val),
+        has_host = info_value(info, "host", host);
+
+    *n = 0;
+    names[0] = '\0';
+    if (given && has_host)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "option dmesh_respawn_hosts \"%s\" and info key host \"%s\": give "
+                               "one (host is the MPI's own: MPI_Comm_spawn's placement of every "
+                               "new process)",
+                               val, host);
+    if (given) {
+        v = val;
+        key = "dmesh_respawn_hosts";
+    } else if (has_host) {
+        return DMESH_SUCCESS; /* the call's host key wins over the variable */
+    }
+    if (v == NULL)
+        return DMESH_SUCCESS;
+    return dmesh_option_hosts(key, v, names, n);
 }
 
 double dmesh_options_finalize_bound(void)

@@ -98,6 +98,13 @@ int dmesh_options_timeout(MPI_Info info, double *seconds);
  * whether one is given. */
 int dmesh_options_respawn_command(MPI_Info info, char cmd[MPI_MAX_INFO_VAL + 1]);
 
+/* dmesh_respawn_hosts of info, else DMESH_RESPAWN_HOSTS unless info has
+ * MPI_Comm_spawn's key host: the hosts of the new processes, checked
+ * (dmesh_option_hosts), into names (one after the other, each
+ * NUL-terminated) and *n (0: none given). DMESH_ERR_ARG for a bad list, or
+ * for info with both dmesh_respawn_hosts and host. */
+int dmesh_options_respawn_hosts(MPI_Info info, char names[MPI_MAX_INFO_VAL + 1], int *n);
+
 /* DMESH_FINALIZE_BOUND in seconds: 60 when unset or bad, 0 for "0" or
  * "off" (finalize_bound.c). */
 double dmesh_options_finalize_bound(void);

@@ -60,6 +60,26 @@ typedef struct {
     char *keys; /* the options (dmesh_options_shared_text) */
 } join_plan_t;
 
+/* Where dmesh_respawn's new processes go (dmesh_respawn_hosts): nhosts
+ * host names, one after the other in names, count[h] new processes on
+ * host h; nhosts 0: where MPI_Comm_spawn puts them (its info's host key,
+ * or the launcher's choice). */
+typedef struct {
+    int nhosts;
+    int *count;
+    char names[MPI_MAX_INFO_VAL + 1];
+} spawn_where_t;
+
+/* MPI_Comm_spawn_multiple's arguments: one command per host that gets new
+ * processes, each with the call's info and that host. */
+typedef struct {
+    int m;
+    char **cmds;
+    char ***argvs;
+    int *n;
+    MPI_Info *infos;
+} spawn_hosts_t;
+
 static void plan_free(join_plan_t *p)
 {
     free(p->place);
@@ -264,6 +284,85 @@ static int send_plan(MPI_Comm ic, int nnew, const char *buf, int len)
     return err;
 }
 
+static void hosts_free(spawn_hosts_t *a)
+{
+    for (int i = 0; a->infos != NULL && i < a->m; i++)
+        if (a->infos[i] != MPI_INFO_NULL)
+            MPI_Info_free(&a->infos[i]);
+    free(a->cmds);
+    free(a->argvs);
+    free(a->n);
+    free(a->infos);
+    memset(a, 0, sizeof(*a));
+}
+
+/* Whether the MPI's host key carries a count: Open MPI reads it as its
+ * launcher's --host, where "h" is one slot and "h:N" is N (measured with
+ * Open MPI 5.0.7: two processes with host "h3" are refused for want of
+ * slots, with "h3:2" both start on h3). MPICH's is a host name. */
+static int host_key_counts(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+
+    return MPI_Get_library_version(v, &len) == MPI_SUCCESS && strstr(v, "Open MPI") != NULL;
+}
+
+/* The arguments of MPI_Comm_spawn_multiple for w (prog's command and
+ * arguments on every host; info's keys and the host key in each info). */
+static int hosts_args(const char *fn, const dmesh_program_t *prog, MPI_Info info,
+                      const spawn_where_t *w, spawn_hosts_t *a)
+{
+    char val[MPI_MAX_INFO_VAL + 16]; /* a name and ":count" */
+    const char *name = w->names;
+    int h, rc = MPI_SUCCESS, counts = host_key_counts();
+
+    memset(a, 0, sizeof(*a));
+    a->cmds = DMESH_FAULT_MALLOC((size_t)w->nhosts * sizeof(char *));
+    a->argvs = DMESH_FAULT_MALLOC((size_t)w->nhosts * sizeof(char **));
+    a->n = DMESH_FAULT_MALLOC((size_t)w->nhosts * sizeof(int));
+    a->infos = calloc((size_t)w->nhosts, sizeof(MPI_Info));
+    if (a->cmds == NULL || a->argvs == NULL || a->n == NULL || a->infos == NULL) {
+        hosts_free(a);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    }
+    for (h = 0; h < w->nhosts && rc == MPI_SUCCESS; h++, name += strlen(name) + 1) {
+        if (w->count[h] == 0)
+            continue;
+        a->cmds[a->m] = prog->cmd;
+        a->argvs[a->m] = prog->args;
+        a->n[a->m] = w->count[h];
+        a->infos[a->m] = MPI_INFO_NULL;
+        rc = info != MPI_INFO_NULL ? MPI_Info_dup(info, &a->infos[a->m])
+                                   : MPI_Info_create(&a->infos[a->m]);
+        if (rc != MPI_SUCCESS)
+            break;
+        if (counts)
+            snprintf(val, sizeof(val), "%s:%d", name, w->count[h]);
+        else
+            snprintf(val, sizeof(val), "%s", name);
+        a->m++;
+        rc = MPI_Info_set(a->infos[a->m - 1], "host", val);
+    }
+    if (rc != MPI_SUCCESS) {
+        hosts_free(a);
+        return dmesh_error_mpi(rc, "dmesh_respawn: the info of a host (MPI_Info_dup, _set)");
+    }
+    return DMESH_SUCCESS;
+}
+
+/* Start nnew processes: where w says (MPI_Comm_spawn_multiple, a's
+ * arguments), else with MPI_Comm_spawn. */
+static int spawn_where(const dmesh_program_t *prog, MPI_Info info, int nnew, const spawn_hosts_t *a,
+                       MPI_Comm comm, MPI_Comm *ic, int codes[])
+{
+    if (a->m == 0)
+        return MPI_Comm_spawn(prog->cmd, prog->args, nnew, info, 0, comm, ic, codes);
+    return MPI_Comm_spawn_multiple(a->m, a->cmds,
+                                   prog->args == MPI_ARGV_NULL ? MPI_ARGVS_NULL : a->argvs, a->n,
+                                   a->infos, 0, comm, ic, codes);
+}
+
 /* Parents, collective over comm: start p->nnew processes, send them the
  * plan, merge in order (key: this process's rank in the new communicator).
  * The message is packed before the spawn is agreed, so that once the
@@ -271,30 +370,36 @@ static int send_plan(MPI_Comm ic, int nnew, const char *buf, int len)
  * both sides always merge, and a failure is agreed over both sides. The
  * same class on every parent. */
 static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *const argv[],
-                      MPI_Info info, const join_plan_t *p, int key, MPI_Comm *newcomm)
+                      MPI_Info info, const spawn_where_t *w, const join_plan_t *p, int key,
+                      MPI_Comm *newcomm)
 {
     MPI_Comm ic = MPI_COMM_NULL;
+    spawn_hosts_t hosts;
     dmesh_program_t prog;
     char *buf = NULL;
     int *codes, rank = 0, err, rc, len = 0, i, sent = DMESH_SUCCESS;
 
     memset(&prog, 0, sizeof(prog));
+    memset(&hosts, 0, sizeof(hosts));
     MPI_Comm_rank(comm, &rank);
     codes = DMESH_FAULT_MALLOC((size_t)p->nnew * sizeof(int));
     err = codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
                         : dmesh_program(fn, command, argv, info, &prog);
+    if (err == DMESH_SUCCESS && w != NULL && w->nhosts > 0)
+        err = hosts_args(fn, &prog, info, w, &hosts);
     if (err == DMESH_SUCCESS && rank == 0)
         err = plan_pack(p, DMESH_SUCCESS, &buf, &len);
     err = dmesh_agree(comm, 0, err, fn);
     if (err == DMESH_SUCCESS) {
         for (i = 0; i < p->nnew; i++)
             codes[i] = MPI_SUCCESS;
-        rc = MPI_Comm_spawn(prog.cmd, prog.args, p->nnew, info, 0, comm, &ic, codes);
+        rc = spawn_where(&prog, info, p->nnew, &hosts, comm, &ic, codes);
         err = spawn_error(fn, rc, p->nnew, codes, prog.cmd);
         if (ic != MPI_COMM_NULL)
             MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
         err = dmesh_agree(comm, 0, err, fn);
     }
+    hosts_free(&hosts);
     dmesh_program_free(&prog);
     free(codes);
     if (ic != MPI_COMM_NULL && err != DMESH_SUCCESS && rank == 0) {
@@ -343,12 +448,30 @@ static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
     return DMESH_SUCCESS;
 }
 
+/* The hosts of the new processes (dmesh_respawn_hosts, checked here, at
+ * the call's boundary) and how many go to each: the replacements of one
+ * node together, on one host, where the universe knows its nodes (a hybrid
+ * or node-ordered mesh, a locality query, the copies); p->place reordered
+ * to match (the new processes take their ranks from it). */
+static int respawn_where(const struct dmesh_mesh *mesh, MPI_Info info, join_plan_t *p,
+                         spawn_where_t *w)
+{
+    DMESH_TRY(dmesh_options_respawn_hosts(info, w->names, &w->nhosts));
+    if (w->nhosts == 0)
+        return DMESH_SUCCESS;
+    if ((w->count = DMESH_FAULT_MALLOC((size_t)w->nhosts * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
+    return dmesh_respawn_hosts_plan(p->nnew, p->place, mesh->u->node_lows, w->nhosts, w->count);
+}
+
 int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], MPI_Info info,
                        MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
     join_plan_t p;
+    spawn_where_t w;
     MPI_Comm shr = MPI_COMM_NULL, made = MPI_COMM_NULL;
+    uint64_t hash;
     int *rank_of = NULL, size, r, myrank = 0, err;
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_respawn", &mesh));
@@ -360,6 +483,7 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
         dmesh_ft_shrink_comm(mesh->u, "dmesh_respawn", newcomm != NULL && newmesh != NULL, &shr));
     /* From here every survivor holds shr: the checks are agreed on it. */
     memset(&p, 0, sizeof(p));
+    memset(&w, 0, sizeof(w));
     p.reason = DMESH_JOIN_RESPAWN;
     p.size = size = dmesh_universe_comm_size(mesh->u);
     MPI_Comm_rank(dmesh_universe_comm(mesh->u), &myrank);
@@ -373,17 +497,22 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
         if (rank_of[r] < 0)
             p.place[p.nnew++] = r; /* a new process for each failed rank, in order */
     if (err == DMESH_SUCCESS)
+        err = respawn_where(mesh, info, &p, &w);
+    if (err == DMESH_SUCCESS)
         err = mesh_text(handle, &p.text);
     if (err == DMESH_SUCCESS)
         err = dmesh_options_shared_text(info, &p.keys);
     free(rank_of);
-    err = dmesh_agree(shr, dmesh_hash(0, &p.nnew, sizeof(p.nnew)), err, "dmesh_respawn");
+    hash = dmesh_hash(0, &p.nnew, sizeof(p.nnew));
+    hash = dmesh_hash(hash, &w.nhosts, sizeof(w.nhosts)); /* all spawn alike, or none */
+    err = dmesh_agree(shr, hash, err, "dmesh_respawn");
     if (err == DMESH_SUCCESS && p.nnew == 0) {
         made = shr; /* nothing failed: the survivors are the whole */
         shr = MPI_COMM_NULL;
     } else if (err == DMESH_SUCCESS) {
-        err = spawn_join(shr, "dmesh_respawn", command, argv, info, &p, myrank, &made);
+        err = spawn_join(shr, "dmesh_respawn", command, argv, info, &w, &p, myrank, &made);
     }
+    free(w.count);
     if (shr != MPI_COMM_NULL)
         MPI_Comm_free(&shr);
     if (err == DMESH_SUCCESS)
@@ -618,7 +747,7 @@ int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *c
     hash = dmesh_hash(hash, &n, sizeof(n));
     err = dmesh_agree(comm, hash, err, "dmesh_grow");
     if (err == DMESH_SUCCESS)
-        err = spawn_join(comm, "dmesh_grow", command, argv, info, &p, rank, &made);
+        err = spawn_join(comm, "dmesh_grow", command, argv, info, NULL, &p, rank, &made);
     if (err == DMESH_SUCCESS)
         err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
     plan_free(&p);

@@ -40,4 +40,15 @@ int dmesh_join_unpack(const char *buf, int len, dmesh_join_header_t *h, int **pl
  * size overflows. */
 int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew);
 
+/* Where dmesh_respawn's new processes go when hosts are named
+ * (dmesh_respawn_hosts): the nnew failed ranks of place (ascending) are
+ * grouped by the node each was on (node_low[r], the lowest rank of r's
+ * node; NULL when the nodes are not known: one group), the groups taken in
+ * order of their lowest rank, group g going to host g mod nhosts, so that
+ * the replacements of one node stay together on one host. place is
+ * reordered host by host (host 0's new processes first, each host's in
+ * ascending rank order) and count[h] is how many go to host h (nhosts >= 1
+ * entries). DMESH_ERR_NOMEM only. */
+int dmesh_respawn_hosts_plan(int nnew, int place[], const int node_low[], int nhosts, int count[]);
+
 #endif /* DMESH_RESPAWN_H */

@@ -163,3 +163,39 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
     s->nflat = 0;
     return DMESH_SUCCESS;
 }
+
+int dmesh_respawn_hosts_plan(int nnew, int place[], const int node_low[], int nhosts, int count[])
+{
+    int *group = DMESH_FAULT_MALLOC((size_t)(nnew > 0 ? nnew : 1) * sizeof(int));
+    int *order = DMESH_FAULT_MALLOC((size_t)(nnew > 0 ? nnew : 1) * sizeof(int));
+    int i, j, h, k = 0, ngroups = 0;
+
+    if (group == NULL || order == NULL) {
+        free(group);
+        free(order);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_respawn: out of memory");
+    }
+    /* the groups: one per node, in order of their lowest failed rank */
+    for (i = 0; i < nnew; i++) {
+        group[i] = ngroups;
+        for (j = 0; j < i; j++)
+            if (node_low == NULL || node_low[place[j]] == node_low[place[i]]) {
+                group[i] = group[j];
+                break;
+            }
+        if (group[i] == ngroups)
+            ngroups++;
+    }
+    for (h = 0; h < nhosts; h++) {
+        count[h] = 0;
+        for (i = 0; i < nnew; i++)
+            if (group[i] % nhosts == h) {
+                order[k++] = place[i];
+                count[h]++;
+            }
+    }
+    memcpy(place, order, (size_t)nnew * sizeof(int));
+    free(group);
+    free(order);
+    return DMESH_SUCCESS;
+}

@@ -3,8 +3,10 @@
  * indices of the shrunk dimension go, where the spares go, when the shape
  * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/respawn.h):
  * the grown mesh's rank map, and the parents' message, which a process must
- * refuse when dmesh did not write it. Pure: runs in every build, with or
- * without fault tolerance. */
+ * refuse when dmesh did not write it; where dmesh_respawn's new processes
+ * go when hosts are named (dmesh_respawn_hosts: its parser, and the
+ * replacements of one node kept together on one host). Pure: runs in every
+ * build, with or without fault tolerance. */
 #include "config.h"
 
 #include <check.h>
@@ -15,6 +17,7 @@
 
 #include "dmesh.h"
 #include "ft.h"
+#include "option_value.h"
 #include "respawn.h"
 
 /* Survivor ranks of a communicator of size, failed[] dead (-1 ended). */
@@ -223,6 +226,64 @@ START_TEST(join_message)
 }
 END_TEST
 
+/* n ints of got are want's. */
+static void same(const int got[], const int want[], int n)
+{
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(got[i], want[i]);
+}
+
+/* 8 ranks on 4 nodes of 2 (block), nodes h2 (ranks 2, 3) and h4 (6, 7)
+ * lost: each node's replacements go together to one host, the nodes in
+ * order of their lowest rank; one host takes both nodes; cyclic placement
+ * (ranks 1, 3 on one node) keeps a node together too; unknown nodes: one
+ * group, on the first host. */
+START_TEST(hosts_plan)
+{
+    const int block[8] = {0, 0, 2, 2, 4, 4, 6, 6}, cyclic[8] = {0, 1, 0, 1, 0, 1, 0, 1};
+    int place[4] = {2, 3, 6, 7}, cp[4] = {1, 2, 3, 5}, up[2] = {2, 6}, count[3];
+
+    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, place, block, 2, count), DMESH_SUCCESS);
+    same(count, (const int[]){2, 2}, 2);
+    same(place, (const int[]){2, 3, 6, 7}, 4);
+    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, place, block, 1, count), DMESH_SUCCESS);
+    ck_assert_int_eq(count[0], 4);
+    /* cyclic: ranks 1, 3, 5 on node 1, rank 2 on node 0 */
+    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, cp, cyclic, 3, count), DMESH_SUCCESS);
+    same(count, (const int[]){3, 1, 0}, 3);
+    same(cp, (const int[]){1, 3, 5, 2}, 4);
+    ck_assert_int_eq(dmesh_respawn_hosts_plan(2, up, NULL, 2, count), DMESH_SUCCESS);
+    same(count, (const int[]){2, 0}, 2);
+    same(up, (const int[]){2, 6}, 2);
+}
+END_TEST
+
+/* dmesh_respawn_hosts: a comma list of host names; an empty entry, a
+ * count ("h3:2") or a space is DMESH_ERR_ARG naming the entry. */
+START_TEST(hosts_option)
+{
+    char names[64];
+    int n = 0;
+
+    ck_assert_int_eq(dmesh_option_hosts("k", "h3", names, &n), DMESH_SUCCESS);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(names, "h3");
+    ck_assert_int_eq(dmesh_option_hosts("k", "node-3.a_b,h4", names, &n), DMESH_SUCCESS);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(names, "node-3.a_b");
+    ck_assert_str_eq(names + strlen(names) + 1, "h4");
+    n = 7;
+    ck_assert_int_eq(dmesh_option_hosts("k", "h3,,h4", names, &n), DMESH_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(dmesh_last_error(), "host 2 is empty"));
+    ck_assert_int_eq(n, 7);
+    ck_assert_int_eq(dmesh_option_hosts("k", "", names, &n), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_option_hosts("k", "h3,", names, &n), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_option_hosts("k", "h3:2", names, &n), DMESH_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(dmesh_last_error(), "host 1, \"h3:2\", has ':'"));
+    ck_assert_int_eq(dmesh_option_hosts("k", "h3, h4", names, &n), DMESH_ERR_ARG);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ft_plan");
@@ -241,6 +302,8 @@ int main(void)
     tcase_add_test(tc, grow_plan_not_root);
     tcase_add_test(tc, grow_plan_overflow);
     tcase_add_test(tc, join_message);
+    tcase_add_test(tc, hosts_plan);
+    tcase_add_test(tc, hosts_option);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -16,8 +16,12 @@
  *   test_respawn grow DIM N S0 [S1 ...]   dmesh_grow on a mesh of shape S
  *   test_respawn respawn KILL S0 [S1 ...]  KILL: ranks (comma-separated) that
  *       die after the mesh is made; the survivors meet the failure in a
- *       barrier, dmesh_respawn (the program itself, from MPI_INFO_ENV), then
- *       check; and a respawn of the respawned mesh with nothing failed
+ *       barrier; a dmesh_respawn with both host and dmesh_respawn_hosts in
+ *       its info is DMESH_ERR_ARG on every survivor; then dmesh_respawn (the
+ *       program itself, from MPI_INFO_ENV) with dmesh_respawn_hosts naming
+ *       this host (MPI_Comm_spawn_multiple, one command per host), then
+ *       check; and a respawn of the respawned mesh with nothing failed (no
+ *       hosts named: MPI_Comm_spawn)
  *   test_respawn foreign   a plain MPI_Comm_spawn's child calls dmesh_join:
  *       DMESH_ERR_TIMEOUT after dmesh_timeout (2 s) while the parent sends
  *       nothing, then DMESH_ERR_ARG once it sent a message of its own; no hang
@@ -409,6 +413,29 @@ static int mesh_then_kill(MPI_Comm world, int argc, char **argv, expect_t *e, dm
     return 0;
 }
 
+/* dmesh_respawn with dmesh_respawn_hosts naming this host (every process
+ * of the test runs on one); first with MPI's host key too, which is
+ * DMESH_ERR_ARG on every survivor, before anything starts. */
+static int respawn_on_this_host(dmesh_t mesh, MPI_Comm *comm, dmesh_t *back)
+{
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    MPI_Info info;
+    int len = 0, rc;
+
+    MPI_Get_processor_name(host, &len);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "dmesh_respawn_hosts", host);
+    MPI_Info_set(info, "host", host);
+    rc = dmesh_respawn(mesh, NULL, NULL, info, comm, back);
+    CHECK(rc == DMESH_ERR_ARG && *comm == MPI_COMM_NULL && *back == DMESH_NULL &&
+              strstr(dmesh_last_error(), "give one") != NULL,
+          "dmesh_respawn with host and dmesh_respawn_hosts: %d (%s)", rc, dmesh_last_error());
+    MPI_Info_delete(info, "host");
+    rc = dmesh_respawn(mesh, NULL, NULL, info, comm, back);
+    MPI_Info_free(&info);
+    return rc;
+}
+
 static int case_respawn(MPI_Comm world, int argc, char **argv)
 {
     MPI_Comm comm = MPI_COMM_NULL, again = MPI_COMM_NULL;
@@ -418,7 +445,7 @@ static int case_respawn(MPI_Comm world, int argc, char **argv)
 
     if (rc != 0)
         return rc;
-    rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &comm, &back);
+    rc = respawn_on_this_host(mesh, &comm, &back);
     CHECK(rc == DMESH_SUCCESS, "dmesh_respawn: %d (%s)", rc, dmesh_last_error());
     if (rc == DMESH_SUCCESS) {
         CHECK(verify(comm, back, &e), "a process found the respawned mesh wrong");

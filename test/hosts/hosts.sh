@@ -210,20 +210,38 @@ EOF
 fi
 chmod +x "$dir/agent"
 
-# kill-host HOST: every process of HOST killed at once (SIGKILL: the
-# launcher's daemon and the ranks on it), as when a host dies; from h1 or
-# from the chroot alike (it runs in hosts.sh's mount namespace).
+# kill-host [-a] HOST: every process of HOST killed at once (SIGKILL), as
+# when a host dies: the launcher's daemon and the ranks on it; with -a the
+# application's processes only (the children of Open MPI's daemon, prted,
+# which lives on, itself forked once: Open MPI 5.0.7 ends the job when a daemon dies, see the
+# user guide); from h1 or from the chroot alike (it runs in hosts.sh's
+# mount namespace).
 cat >"$dir/kill-host" <<EOF
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# kill-host HOST (test/hosts/hosts.sh): every process of HOST killed at once
+# kill-host [-a] HOST (test/hosts/hosts.sh): every process of HOST killed at
+# once; -a: the processes that the launcher's daemon (prted) started only
+apps=0
+[ "\$1" != -a ] || { apps=1; shift; }
 case \$1 in
 h[0-9]*) ;;
 *) echo "kill-host: unknown host \$1" >&2; exit 2 ;;
 esac
 exec nsenter -t $$ -m -r -w sh -c 'p=\$(ip netns pids "$tag-\$0") || exit 2
+if [ "\$1" = 1 ]; then
+    d= a=
+    for q in \$p; do
+        [ "\$(cat /proc/\$q/comm 2>/dev/null)" != prted ] || d="\$d \$q"
+    done
+    for q in \$p; do
+        case " \$d " in *" \$q "*) continue ;; esac
+        s=\$(cat /proc/\$q/stat 2>/dev/null) && s=\${s##*) } && set -- \$s
+        for x in \$d; do [ "\${2:-}" != "\$x" ] || a="\$a \$q"; done
+    done
+    p=\$a
+fi
 [ -n "\$p" ] || { echo "kill-host: no process on \$0" >&2; exit 1; }
-kill -KILL \$p && echo "kill-host: \$0: killed \$(echo \$p | wc -w) process(es)"' "\$1"
+kill -KILL \$p && echo "kill-host: \$0: killed \$(echo \$p | wc -w) process(es)"' "\$1" "\$apps"
 EOF
 chmod +x "$dir/kill-host"
 
