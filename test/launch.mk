@@ -11,4 +11,5 @@ EXTRA_DIST += test/slurm/one-node.sh test/slurm/run.sh
 EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh test/trixie/respawn-counts.sh \
 	test/trixie/merge-dead-peer.c
 # Network-namespace hosts on one machine, for CI (.ci/run, stage hosts).
-EXTRA_DIST += test/hosts/hosts.sh test/hosts/run.sh
+EXTRA_DIST += test/hosts/hosts.sh test/hosts/run.sh test/hosts/host-loss.sh test/hosts/host-loss-mpi.sh \
+	test/hosts/host_loss_mpi.c
