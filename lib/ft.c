@@ -215,9 +215,10 @@ static int read_spares(MPI_Info info, int *spares, MPI_Info *rest)
     return DMESH_SUCCESS;
 }
 
-int dmesh_ft_survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out)
+int dmesh_ft_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors, int **out)
 {
     MPI_Group g_old = MPI_GROUP_NULL, g_new = MPI_GROUP_NULL;
+    char what[64];
     int *in = malloc((size_t)size * sizeof(int)), *at = malloc((size_t)size * sizeof(int));
     int r, rc = MPI_ERR_NO_MEM;
 
@@ -235,9 +236,10 @@ int dmesh_ft_survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **ou
     free(in);
     if (rc != MPI_SUCCESS) {
         free(at);
-        return rc == MPI_ERR_NO_MEM
-                   ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory")
-                   : dmesh_error_mpi(rc, "dmesh_shrink: the survivors' group");
+        if (rc == MPI_ERR_NO_MEM)
+            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+        snprintf(what, sizeof(what), "%s: the survivors' group", fn);
+        return dmesh_error_mpi(rc, what);
     }
     for (r = 0; r < size; r++)
         if (at[r] == MPI_UNDEFINED)
@@ -277,8 +279,8 @@ static int plan(struct dmesh_mesh *mesh, int dim, MPI_Comm survivors, shrink_pla
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
     DMESH_TRY(dmesh_get_ranks_impl(mesh->handle, s->n, s->ranks, &got));
-    DMESH_TRY(dmesh_ft_survivor_ranks(dmesh_universe_comm(u), dmesh_universe_comm_size(u),
-                                      survivors, &s->rank_of));
+    DMESH_TRY(dmesh_ft_survivor_ranks("dmesh_shrink", dmesh_universe_comm(u),
+                                      dmesh_universe_comm_size(u), survivors, &s->rank_of));
     return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
                          s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
 }

@@ -28,8 +28,9 @@ int dmesh_ft_plan(int ndims, const int shape[], int n, const int ranks[], int si
 int dmesh_ft_unsupported(const char *fn);
 
 /* Per rank of the old communicator of size, its rank in survivors (-1:
- * failed); *out malloc'd. Local. */
-int dmesh_ft_survivor_ranks(MPI_Comm old, int size, MPI_Comm survivors, int **out);
+ * failed); *out malloc'd. Local. fn: the call the program made, for the
+ * detail. */
+int dmesh_ft_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors, int **out);
 
 /* Revoke the universe (here, unless revoke is 0: a call whose own
  * arguments are wrong takes part without revoking the program's mesh) and

@@ -490,7 +490,8 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
     err = newcomm == NULL || newmesh == NULL
               ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_respawn",
                                 newcomm == NULL ? "newcomm" : "newmesh")
-              : dmesh_ft_survivor_ranks(dmesh_universe_comm(mesh->u), size, shr, &rank_of);
+              : dmesh_ft_survivor_ranks("dmesh_respawn", dmesh_universe_comm(mesh->u), size, shr,
+                                        &rank_of);
     if (err == DMESH_SUCCESS && (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
     for (r = 0; err == DMESH_SUCCESS && r < size; r++)
