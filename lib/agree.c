@@ -26,11 +26,6 @@
  * a rank still blocked in comm returns, skips the allreduce and takes part
  * in the agreement only. Every survivor then returns DMESH_ERR_PROC_FAILED
  * when any of them met a failure or the MPI knows of a failed process.
- * An agreement with nothing to compare (hash 0: every agreement after a
- * step, as opposed to the check of a call's arguments) needs no allreduce
- * there: the failure-aware agreement's flag says whether every rank
- * succeeded, and only where one did not does the allreduce run, to name
- * the first (dmesh-bench --ft measures the cost against the plain one).
  * Without fault tolerance no MPIX_ call is made: the cost is unchanged. */
 #include "config.h"
 
@@ -82,7 +77,7 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
 }
 
 #define AGREE_NO_PROC_FAILED 1 /* bits of the failure-aware agreement's flag */
-#define AGREE_ALLREDUCE_DONE 2 /* (agree_flag_only: this rank succeeded) */
+#define AGREE_ALLREDUCE_DONE 2
 
 /* With fault tolerance on: the outcome of the allreduce (rc) agreed by the
  * survivors. failed: this rank met a process failure or a revoked
@@ -115,44 +110,12 @@ static int agree_survivors(MPI_Comm comm, int rc, int failed, const char *what)
     return DMESH_SUCCESS;
 }
 
-/* With fault tolerance on and no hash to compare: whether every survivor
- * succeeded, in one failure-aware agreement and no allreduce (the
- * allreduce then runs only where some rank failed, to find the first).
- * *all_ok: every rank succeeded. */
-static int agree_flag_only(MPI_Comm comm, int local_err, const char *what, int *all_ok)
-{
-    int flag, arc;
-
-    *all_ok = 0;
-    if (local_err == DMESH_ERR_PROC_FAILED)
-        dmesh_ulfm_revoke(comm); /* the ranks blocked in comm return */
-    flag = (local_err != DMESH_ERR_PROC_FAILED ? AGREE_NO_PROC_FAILED : 0) |
-           (local_err == DMESH_SUCCESS ? AGREE_ALLREDUCE_DONE : 0);
-    arc = dmesh_ulfm_agree(comm, &flag);
-    dmesh_fault_step(); /* test builds: ... or once the others may have the outcome */
-    if (arc != MPI_SUCCESS || !(flag & AGREE_NO_PROC_FAILED))
-        return dmesh_error_set(DMESH_ERR_PROC_FAILED,
-                               "%s: a process of the communicator failed or it was revoked%s%s",
-                               what, local_err != DMESH_SUCCESS ? "; here: " : "",
-                               local_err != DMESH_SUCCESS ? dmesh_last_error_impl() : "");
-    *all_ok = (flag & AGREE_ALLREDUCE_DONE) != 0;
-    return DMESH_SUCCESS;
-}
-
 int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
 {
     int64_t in[3], out[3];
-    int rank = 0, rc = MPI_ERR_OTHER, ft = dmesh_ulfm_enabled(comm), err, all_ok = 0;
+    int rank = 0, rc = MPI_ERR_OTHER, ft = dmesh_ulfm_enabled(comm), err;
 
     dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
-    if (ft && hash == 0) {
-        /* nothing to compare: the failure-aware agreement alone says
-         * whether all succeeded (one consensus, as cheap as the plain
-         * allreduce's check can get); where one failed, the allreduce
-         * below names the first */
-        if ((err = agree_flag_only(comm, local_err, what, &all_ok)) != DMESH_SUCCESS || all_ok)
-            return err;
-    }
     MPI_Comm_rank(comm, &rank);
     in[0] = (int64_t)(hash >> 1);
     in[1] = INT64_MAX - in[0];
