@@ -114,8 +114,10 @@ int dmesh_free_impl(dmesh_t *mesh)
     if (*mesh == DMESH_NULL)
         return DMESH_SUCCESS;
     DMESH_TRY(dmesh_mesh_get(*mesh, DMESH_ANY_DIM, "dmesh_free", &m));
-    /* of two threads freeing copies of one handle, one frees the mesh */
-    if (!dmesh_handle_end(m->handle))
+    /* of two threads freeing copies of one handle, one frees the mesh; m
+     * is not read before that is settled (the other may have freed it:
+     * the handle is the caller's copy, not m->handle) */
+    if (!dmesh_handle_end(*mesh))
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_free: freed or invalid mesh handle (another "
                                               "thread freed it)");
     dmesh_universe_release(m->u);
