@@ -461,7 +461,8 @@ static int respawn_where(const struct dmesh_mesh *mesh, MPI_Info info, join_plan
         return DMESH_SUCCESS;
     if ((w->count = DMESH_FAULT_MALLOC((size_t)w->nhosts * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
-    return dmesh_respawn_hosts_plan(p->nnew, p->place, mesh->u->node_lows, w->nhosts, w->count);
+    return dmesh_respawn_hosts_plan(p->nnew, p->place, dmesh_universe_known_node_lows(mesh->u),
+                                    w->nhosts, w->count);
 }
 
 int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], MPI_Info info,

@@ -133,6 +133,14 @@ void dmesh_universe_set_node_lows(dmesh_universe_t *u, int *lows, const dmesh_no
 
 /* Local: this rank's node, once known, is the host grouping that replaced
  * the MPI's shared-memory split (or dmesh_node=host chose it). */
+/* Local: the nodes of u's ranks as lows where u knows them already (a
+ * hybrid or node-ordered mesh, a locality query, copies opened), else
+ * NULL; never finds them. */
+static inline const int *dmesh_universe_known_node_lows(const dmesh_universe_t *u)
+{
+    return u->node_lows;
+}
+
 static inline int dmesh_universe_nodes_by_host(const dmesh_universe_t *u)
 {
     return u->node_lows != NULL && u->nodes_by_host;
