@@ -166,6 +166,13 @@ if [ -n "$root" ]; then
         mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm" &&
         mount --bind "$src" "$root$src" && mount --bind "$dir" "$root$dir" ||
         fail "cannot mount in $root"
+    # the host's CUDA and NCCL where they are (read-only, at the same place),
+    # as test/trixie/run.sh mounts them for the builds that probe them
+    if [ -d /usr/local/cuda/include ]; then
+        mkdir -p "$root/usr/local/cuda" &&
+            mount --bind -o ro "$(readlink -f /usr/local/cuda)" "$root/usr/local/cuda" ||
+            fail "cannot mount /usr/local/cuda in $root"
+    fi
 fi
 
 # The agent: AGENT [ssh options] HOST COMMAND...: like ssh, the command's

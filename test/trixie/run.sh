@@ -20,15 +20,15 @@
 #               to 4 ranks, in _build-<label>-mpich
 #   ulfm        ./quickstart.sh check configured --enable-fault-injection,
 #               every test under mpiexec --with-ft ulfm, up to 2 ranks, then
-#               the fault-tolerance tests at 4 (the kill sweeps) and 8 ranks
-#               in the same build (_build-<label>-faults; .ci/run's stage
-#               debian13)
+#               the fault-tolerance tests in the same build: the kill sweeps
+#               and respawns at 4 ranks, heat_respawn and copies at 8
+#               (_build-<label>-faults; .ci/run's stage debian13)
 #   faults      Open MPI configured --enable-fault-injection, in
 #               _build-<label>-faults: the fault-tolerance tests only
 #               (test_ft_plan, ft at 4 and 8 ranks under mpiexec --with-ft
 #               ulfm), whose kill sweep runs in such a build: a process is
-#               killed at every step of every collective call (.ci/run's
-#               stage debian13-faults)
+#               killed at every step of every collective call; and the
+#               respawns at 8 ranks
 #   abi         (forky) one build against the MPI-5 standard ABI
 #               (--with-mpi-abi, plain gcc, _build-<label>-abi): its C tests
 #               under Open MPI's libmpi_abi.so.1 and under MPICH's; then it is
