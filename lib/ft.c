@@ -23,6 +23,7 @@
 #include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"
+#define INTRODUCE_TAG 27750 /* dmesh_ft_introduce's empty messages */
 
 /* With fault tolerance on, the universes make their communicators with
  * MPI_Comm_split over the private communicator, never with
@@ -401,4 +402,47 @@ int dmesh_shrink_impl(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivor
         *survivors = comm;
     *newmesh = made;
     return DMESH_SUCCESS;
+}
+
+/* Open MPI 5.0.7 looks a peer's addresses up (PMIx_Get) at the first
+ * message to it. For a process of a spawned job that has since died that
+ * lookup never returns (its job's records went with it), and the
+ * revocation's reliable broadcast sends to peers that never spoke: a
+ * survivor forwarding a revocation to a dead replacement it never talked
+ * to blocked there for ever, holding every other survivor in
+ * MPIX_Comm_shrink (heat_respawn at 8 ranks, the last rank killed and then
+ * its replacement). Introduced while alive, every peer's addresses are
+ * known. A local failure revokes comm, so that no peer waits on a message
+ * that will not come. */
+int dmesh_ft_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn)
+{
+    MPI_Request *req;
+    int size, me, i, peer, n = 0, is_new = 0, rc = MPI_SUCCESS;
+
+    if (nnew == 0 || !dmesh_ulfm_enabled(comm))
+        return DMESH_SUCCESS;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &me);
+    for (i = 0; i < nnew; i++)
+        is_new |= place[i] == me;
+    if ((req = DMESH_FAULT_MALLOC(2 * (size_t)size * sizeof(*req))) == NULL) {
+        dmesh_ulfm_revoke(comm);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
+    }
+    /* a new process with every other, the others with each new one */
+    for (i = 0; rc == MPI_SUCCESS && i < (is_new ? size : nnew); i++) {
+        peer = is_new ? i : place[i];
+        if (peer == me)
+            continue;
+        rc = MPI_Irecv(NULL, 0, MPI_BYTE, peer, INTRODUCE_TAG, comm, &req[n++]);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Isend(NULL, 0, MPI_BYTE, peer, INTRODUCE_TAG, comm, &req[n++]);
+    }
+    if (rc != MPI_SUCCESS)
+        dmesh_ulfm_revoke(comm);
+    i = MPI_Waitall(rc == MPI_SUCCESS ? n : n - 1, req, MPI_STATUSES_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = i;
+    free(req);
+    return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, fn);
 }

@@ -38,4 +38,14 @@ int dmesh_ft_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm sur
  * collective over them. fn: the call the program made, for the detail. */
 int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
 
+/* On comm, just made by dmesh_respawn, dmesh_grow or dmesh_join, whose
+ * new processes have the ranks place[0..nnew-1]: each new process
+ * exchanges an empty message with every other process, before anything
+ * else is sent on comm, so that every process knows every new one's
+ * addresses while it lives (ft.c says why). With fault tolerance on only.
+ * Collective over comm; a failure is returned (DMESH_ERR_PROC_FAILED, ...,
+ * after revoking comm where it was local), for the caller to agree on.
+ * fn: the call the program made, for the detail. */
+int dmesh_ft_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn);
+
 #endif /* DMESH_FT_H */

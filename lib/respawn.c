@@ -425,11 +425,15 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
 /* Both sides: the mesh of the plan on newcomm. newcomm gets its error
  * handler eh first, so that the new universe records it and hands it on
  * to every communicator of the mesh, as the old one did. */
-static int make_mesh(const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh, MPI_Comm *out,
-                     dmesh_t *newmesh)
+static int make_mesh(const char *fn, const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
+                     MPI_Comm *out, dmesh_t *newmesh)
 {
     MPI_Info info = MPI_INFO_NULL;
     int err = dmesh_options_from_text(p->keys != NULL ? p->keys : "", &info);
+    int met = dmesh_ft_introduce(*newcomm, p->nnew, p->place, fn);
+
+    if (err == DMESH_SUCCESS)
+        err = met;
 
     /* the info is agreed first: a process without it must not leave the
      * others in dmesh_deserialize's collectives */
@@ -518,7 +522,8 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
     if (shr != MPI_COMM_NULL)
         MPI_Comm_free(&shr);
     if (err == DMESH_SUCCESS)
-        err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
+        err = make_mesh("dmesh_respawn", &p, &made, dmesh_universe_errhandler(mesh->u), newcomm,
+                        newmesh);
     if (err == DMESH_SUCCESS)
         dmesh_finalize_bound_arm();
     plan_free(&p);
@@ -671,7 +676,7 @@ int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newm
     leave(&parent);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     if (err == DMESH_SUCCESS)
-        err = make_mesh(&p, &made, eh, newcomm, newmesh);
+        err = make_mesh("dmesh_join", &p, &made, eh, newcomm, newmesh);
     if (eh != MPI_ERRHANDLER_NULL)
         MPI_Errhandler_free(&eh);
     if (err == DMESH_SUCCESS && reason != NULL)
@@ -751,7 +756,8 @@ int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *c
     if (err == DMESH_SUCCESS)
         err = spawn_join(comm, "dmesh_grow", command, argv, info, NULL, &p, rank, &made);
     if (err == DMESH_SUCCESS)
-        err = make_mesh(&p, &made, dmesh_universe_errhandler(mesh->u), newcomm, newmesh);
+        err = make_mesh("dmesh_grow", &p, &made, dmesh_universe_errhandler(mesh->u), newcomm,
+                        newmesh);
     plan_free(&p);
     return err;
 }
