@@ -6,7 +6,9 @@
 
 #include "api_impl.h"
 
+#include <signal.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "ulfm.h"
 
@@ -21,6 +23,30 @@ static atomic_int enabled = -1;
 int dmesh_ulfm_built(void)
 {
     return 1;
+}
+
+/* Under fault tolerance Open MPI 5.0.7 writes to dead peers: a revocation
+ * travels by a reliable broadcast whose messages go to every neighbour, the
+ * dead included, and its TCP transport writes them with writev, which
+ * raises SIGPIPE on a socket the dead peer's end closed. At the default
+ * disposition that ends the writer, a survivor (measured: survivors of a
+ * respawn exiting with status 141, the signal raised in
+ * mca_btl_tcp_frag_send under ompi_comm_rbcast_send_msg, and every other
+ * survivor then hung in MPIX_Comm_shrink). Ignored, the write fails with
+ * EPIPE, which the MPI takes as the peer's failure. A program's own choice
+ * (a handler, or the signal ignored already) is kept: only the
+ * default disposition changes, once fault tolerance is found on. */
+static void ignore_sigpipe(void)
+{
+    struct sigaction old, ign;
+
+    if (sigaction(SIGPIPE, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+        old.sa_handler != SIG_DFL)
+        return;
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, NULL);
 }
 
 int dmesh_ulfm_enabled(MPI_Comm comm)
@@ -41,6 +67,8 @@ int dmesh_ulfm_enabled(MPI_Comm comm)
     if (!flag && world && MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &value, &flag) != MPI_SUCCESS)
         flag = 0;
     on = flag && value != NULL && *value != 0;
+    if (on)
+        ignore_sigpipe();
     atomic_store_explicit(&enabled, on, memory_order_relaxed);
     return on;
 }

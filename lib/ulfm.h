@@ -14,7 +14,9 @@ int dmesh_ulfm_built(void);
 
 /* Whether fault tolerance is on for comm's MPI run: built with the
  * extension and the MPI reports it (Open MPI's MPIX_FT attribute, set by
- * mpiexec --with-ft ulfm). Decided once per process, then a load. */
+ * mpiexec --with-ft ulfm). Decided once per process, then a load. When it
+ * is on, SIGPIPE, if at its default disposition, is ignored from then on:
+ * the MPI writes to dead peers (ulfm.c says why). */
 int dmesh_ulfm_enabled(MPI_Comm comm);
 
 /* For benchmarks only: with on 0, dmesh_ulfm_enabled says "off" from now

@@ -22,6 +22,10 @@
  *       this host (MPI_Comm_spawn_multiple, one command per host), then
  *       check; and a respawn of the respawned mesh with nothing failed (no
  *       hosts named: MPI_Comm_spawn)
+ *   test_respawn growkill DIM N S0 [S1 ...]   as grow; then the last process
+ *       (a grown one) dies and every survivor, old or grown, respawns the
+ *       grown mesh, checked (the launcher's status may be 137: Open MPI 5.0.7
+ *       reports a started process's death so, test/trixie/spawn-kill.c)
  *   test_respawn foreign   a plain MPI_Comm_spawn's child calls dmesh_join:
  *       DMESH_ERR_TIMEOUT after dmesh_timeout (2 s) while the parent sends
  *       nothing, then DMESH_ERR_ARG once it sent a message of its own; no hang
@@ -210,6 +214,25 @@ static void parse_shape(int argc, char **argv, int first, expect_t *e)
 
 static int finalize_bound;
 
+/* Process victim of comm dies, once every other process has told it that
+ * its checks are over (an empty message each): a process that died right
+ * after its own checks could take with it a message of the checks' last
+ * allreduce that another process still waited for. */
+static void die_after_all(MPI_Comm comm, int victim)
+{
+    int rank, size, k;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (rank != victim) {
+        MPI_Send(NULL, 0, MPI_BYTE, victim, 99, comm);
+        return;
+    }
+    for (k = 1; k < size; k++)
+        MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, 99, comm, MPI_STATUS_IGNORE);
+    raise(SIGKILL);
+}
+
 /* The second round of "again": the process of rank KILL (a started one
  * now) dies, and every survivor, started or not, respawns again. Whatever
  * the MPI does, every survivor must return, with one class: each prints
@@ -230,8 +253,7 @@ static int again_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e, int argc,
     for (k = 1; k < argc && k < DMESH_MAX_DIMS + 3; k++)
         args[k - 1] = k == 2 ? "-1" : argv[k]; /* the next ones do not die */
     args[k - 1] = NULL;
-    if (rank == atoi(argv[2]))
-        raise(SIGKILL);
+    die_after_all(comm, atoi(argv[2]));
     dmesh_get_comm(mesh, 0, &dc);
     if (dc != MPI_COMM_NULL)
         MPI_Barrier(dc); /* may fail: a process died */
@@ -258,6 +280,36 @@ static int again_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e, int argc,
         MPI_Comm_free(&back);
     MPI_Comm_free(&comm);
     return 0;
+}
+
+/* The second part of growkill, on every process of the grown mesh: the
+ * last one (a grown process) dies, the others meet it in a barrier of dim 0
+ * and respawn the grown mesh, which must check out. Frees mesh and comm;
+ * returns 1 on a failed check. */
+static int growkill_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e)
+{
+    MPI_Comm back = MPI_COMM_NULL, dc = MPI_COMM_NULL;
+    dmesh_t m2 = DMESH_NULL;
+    int rank, size, rc;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    die_after_all(comm, size - 1);
+    finalize_bound = 1;
+    dmesh_get_comm(mesh, 0, &dc);
+    if (dc != MPI_COMM_NULL)
+        MPI_Barrier(dc); /* may fail: a process died */
+    rc = dmesh_respawn(mesh, NULL, NULL, MPI_INFO_NULL, &back, &m2);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_respawn of the grown mesh on rank %d: %d (%s)", rank, rc,
+          dmesh_last_error());
+    if (rc == DMESH_SUCCESS)
+        CHECK(verify(back, m2, e), "a process found the respawned grown mesh wrong");
+    dmesh_free(&m2);
+    dmesh_free(&mesh);
+    if (back != MPI_COMM_NULL)
+        MPI_Comm_free(&back);
+    MPI_Comm_free(&comm);
+    return failures != 0;
 }
 
 /* A new process: join, check, free. */
@@ -299,7 +351,7 @@ static int child(int argc, char **argv)
     if (rc != DMESH_SUCCESS)
         return 1;
     MPI_Comm_size(comm, &e.size);
-    if (strcmp(argv[1], "grow") == 0) {
+    if (strcmp(argv[1], "grow") == 0 || strcmp(argv[1], "growkill") == 0) {
         parse_shape(argc, argv, 4, &e);
         e.dim = atoi(argv[2]);
         e.n = atoi(argv[3]);
@@ -311,7 +363,7 @@ static int child(int argc, char **argv)
                     others *= e.shape[d];
             e.size -= others * e.n;
         }
-        CHECK(reason == DMESH_JOIN_GROW, "reason %d", reason);
+        CHECK(reason == DMESH_JOIN_GROW || strcmp(argv[1], "growkill") == 0, "reason %d", reason);
     } else {
         parse_shape(argc, argv, 3, &e);
         CHECK(reason == DMESH_JOIN_RESPAWN, "reason %d", reason);
@@ -322,6 +374,10 @@ static int child(int argc, char **argv)
     (void)ok;
     if (strcmp(argv[1], "again") == 0)
         return again_round(comm, mesh, &e, argc, argv);
+    if (strcmp(argv[1], "growkill") == 0 && reason == DMESH_JOIN_GROW)
+        return growkill_round(comm, mesh, &e);
+    if (strcmp(argv[1], "growkill") == 0)
+        finalize_bound = 1; /* a replacement, after a failure */
     if (strcmp(argv[1], "respawn") == 0) {
         /* the survivors respawn the respawned mesh with nothing failed */
         MPI_Comm again = MPI_COMM_NULL;
@@ -355,6 +411,11 @@ static int case_grow(MPI_Comm world, int argc, char **argv)
     CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
     if (rc != DMESH_SUCCESS)
         return 1;
+    if (strcmp(argv[1], "growkill") == 0 &&
+        dmesh_get_failed(mesh, 0, NULL, &rc) == DMESH_ERR_UNSUPPORTED) {
+        dmesh_free(&mesh);
+        return 77; /* no fault tolerance in this run */
+    }
     rc = dmesh_grow(mesh, e.dim, e.n, NULL, NULL, MPI_INFO_NULL, &comm, &grown);
     if (rc == DMESH_ERR_SPAWN) { /* this MPI or launcher starts no processes */
         printf("test_respawn: grow skipped: %s\n", dmesh_last_error());
@@ -366,6 +427,10 @@ static int case_grow(MPI_Comm world, int argc, char **argv)
         e.shape[e.dim] += e.n;
         ok = verify(comm, grown, &e);
         CHECK(ok, "a process found the grown mesh wrong");
+    }
+    if (rc == DMESH_SUCCESS && strcmp(argv[1], "growkill") == 0) {
+        dmesh_free(&mesh);
+        return growkill_round(comm, grown, &e);
     }
     dmesh_free(&grown);
     dmesh_free(&mesh);
@@ -562,7 +627,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &world);
     MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
     MPI_Comm_rank(world, &rank);
-    if (strcmp(argv[1], "grow") == 0 && argc >= 5)
+    if ((strcmp(argv[1], "grow") == 0 || strcmp(argv[1], "growkill") == 0) && argc >= 5)
         rc = case_grow(world, argc, argv);
     else if (strcmp(argv[1], "respawn") == 0 && argc >= 4)
         rc = case_respawn(world, argc, argv);
@@ -581,6 +646,21 @@ int main(int argc, char **argv)
     if (rc == 0)
         printf("test_respawn: %s passed on rank %d\n", argv[1], rank);
     fflush(stdout);
+    if (strcmp(argv[1], "growkill") == 0) {
+        /* the outcome in a file too: Open MPI 5.0.7's launcher, after a
+         * started process died, may end before it passes this output on */
+        char path[64];
+        FILE *f;
+        snprintf(path, sizeof(path), "test/respawn-growkill.%d", rank);
+        if ((f = fopen(path, "w")) != NULL) {
+            fprintf(f, "test_respawn: growkill %s on rank %d\n",
+                    rc == 0    ? "passed"
+                    : rc == 77 ? "skipped"
+                               : "FAILED",
+                    rank);
+            fclose(f);
+        }
+    }
     MPI_Comm_free(&world);
     finalize_bounded(strcmp(argv[1], "respawn") == 0 || finalize_bound);
     return rc;
