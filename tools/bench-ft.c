@@ -312,7 +312,7 @@ static void tutorial_join(MPI_Comm parent, MPI_Comm *out)
 static void respawn_reps(const bench_args_t *a, MPI_Comm *comm, dmesh_t *mesh, int rep0,
                          double t[2][64])
 {
-    int one = 1, sum, rank, size, err, victim, mine;
+    int one = 1, sum, rank, size, err, victim;
 
     for (int i = rep0; i < 2 * a->reps && i / 2 < 64; i++) {
         MPI_Comm back = MPI_COMM_NULL;
@@ -320,11 +320,12 @@ static void respawn_reps(const bench_args_t *a, MPI_Comm *comm, dmesh_t *mesh, i
         double t0;
         MPI_Comm_rank(*comm, &rank);
         MPI_Comm_size(*comm, &size);
-        /* the highest rank of the first launch dies (a started process
-         * that dies is not replaced by Open MPI 5.0.7: user guide) */
-        mine = rep0 == 0 && rank > 0 ? rank : -1;
-        MPI_Allreduce(&mine, &victim, 1, MPI_INT, MPI_MAX, *comm);
-        if (victim < 0)
+        /* the highest rank of the first launch dies: rep i kills rank
+         * size - 1 - i, worked out alike by every process (an allreduce
+         * here, whose failure a process could take for "none left", once
+         * sent a started process on to the next part alone) */
+        victim = size - 1 - i;
+        if (victim <= 0)
             break; /* every process but rank 0 was replaced */
         if (rank == victim)
             raise(SIGKILL);
