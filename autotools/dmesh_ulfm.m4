@@ -3,7 +3,7 @@
 # MPI. Found when <mpi-ext.h> declares Open MPI's ftmpi extension
 # (OMPI_HAVE_MPI_EXT_FTMPI) and MPIX_Comm_revoke, MPIX_Comm_shrink,
 # MPIX_Comm_agree and MPIX_Comm_get_failed link; then DMESH_HAVE_ULFM is
-# defined and lib/ulfm.c calls them. Whether a run has fault tolerance is
+# defined and lib/ft/ulfm.c calls them. Whether a run has fault tolerance is
 # decided at run time (the MPIX_FT attribute: Open MPI 5 under
 # mpiexec --with-ft ulfm). MPICH declares MPIX_ calls in mpi.h but does not
 # survive a killed process: it has no <mpi-ext.h> ftmpi and is reported

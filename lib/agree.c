@@ -37,7 +37,7 @@
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
-#include "ulfm.h"
+#include "ft/ulfm.h"
 
 #define AGREE_DETAIL_LEN 480
 #define NO_FAILURE INT64_MAX

@@ -17,10 +17,10 @@
 #include "agree.h"
 #include "copies.h"
 #include "error.h"
+#include "ft/ulfm.h"
 #include "hash.h"
 #include "mesh.h"
 #include "option_value.h"
-#include "ulfm.h"
 #include "universe_comms.h"
 
 #define COPIES_MAGIC 0x646d636f70696573ull /* "dmcopies" */

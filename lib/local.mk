@@ -40,15 +40,18 @@ include lib/gpu.mk
 lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c \
 	lib/scan.c lib/scan.h
-# Fault tolerance: the MPI's ULFM calls (ulfm.c) and dmesh_revoke,
-# dmesh_get_failed, dmesh_shrink (ft.c).
-lib_libdmesh_core_la_SOURCES += lib/ft.c lib/ft.h lib/ulfm.c lib/ulfm.h
+# Fault tolerance, in its own folder (lib/ft/; the library includes its
+# headers as "ft/<name>.h"): the MPI's ULFM calls (ulfm.c) and
+# dmesh_revoke, dmesh_get_failed, dmesh_shrink (ft.c).
+lib_libdmesh_core_la_SOURCES += lib/ft/ft.c lib/ft/ft.h lib/ft/ulfm.c lib/ft/ulfm.h
 # Coming back whole: dmesh_respawn, dmesh_join, dmesh_grow (respawn.c) and
 # their pure parts, the parents' message and the grown mesh (respawn_plan.c),
-# and the program they start (respawn_command.c).
-lib_libdmesh_core_la_SOURCES += lib/respawn.c lib/respawn_plan.c lib/respawn.h \
-	lib/respawn_command.c lib/respawn_command.h lib/finalize_bound.c lib/finalize_bound.h \
-	lib/call_bound.c lib/call_bound.h
+# the program they start (respawn_command.c) and the bound on the merge
+# with the new processes (call_bound.c). MPI_Finalize's bound
+# (finalize_bound.c) stays beside finalize.c.
+lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/respawn.h \
+	lib/ft/respawn_command.c lib/ft/respawn_command.h lib/ft/call_bound.c lib/ft/call_bound.h \
+	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), store and restore
 # (copies_xfer.c), and their pure parts (copies_plan.c).
 lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies_xfer.c lib/copies_plan.c lib/copies.h

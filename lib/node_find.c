@@ -14,10 +14,10 @@
 #include "dmesh.h"
 #include "error.h"
 #include "fault.h"
+#include "ft/ulfm.h"
 #include "hash.h"
 #include "node_find.h"
 #include "options.h"
-#include "ulfm.h"
 
 static char boot_id[48];
 static pthread_once_t boot_once = PTHREAD_ONCE_INIT;

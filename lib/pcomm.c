@@ -14,8 +14,8 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
+#include "ft/ulfm.h"
 #include "pcomm.h"
-#include "ulfm.h"
 
 /* The private duplicate of one user communicator. One reference belongs to
  * the attribute on the user's communicator, one to each universe. */

@@ -19,8 +19,8 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
+#include "ft/ulfm.h"
 #include "handout.h"
-#include "ulfm.h"
 #include "universe.h"
 #include "universe_comms.h"
 

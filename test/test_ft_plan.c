@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The mesh that dmesh_shrink makes (lib/ft.h, dmesh_ft_plan): which
+/* The mesh that dmesh_shrink makes (lib/ft/ft.h, dmesh_ft_plan): which
  * indices of the shrunk dimension go, where the spares go, when the shape
- * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/respawn.h):
+ * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/ft/respawn.h):
  * the grown mesh's rank map, and the parents' message, which a process must
  * refuse when dmesh did not write it; where dmesh_respawn's new processes
  * go when hosts are named (dmesh_respawn_hosts: its parser, and the
@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "dmesh.h"
-#include "ft.h"
+#include "ft/ft.h"
+#include "ft/respawn.h"
 #include "option_value.h"
-#include "respawn.h"
 
 /* Survivor ranks of a communicator of size, failed[] dead (-1 ended). */
 static void survivors(int size, const int failed[], int out[])

@@ -45,8 +45,9 @@ if [ ! -f "$1" ]; then
     exit 1
 fi
 
-# Source files of the library, as valgrind prints them: "(mesh.c:123)".
-libfiles=$(cd "$srcdir/lib" 2>/dev/null && ls *.c 2>/dev/null | sed 's/\.c$//' | tr '\n' '|' |
+# Source files of the library (lib/ and its fault-tolerance folder lib/ft/),
+# as valgrind prints them: "(mesh.c:123)".
+libfiles=$(cd "$srcdir/lib" 2>/dev/null && ls *.c ft/*.c 2>/dev/null | sed 's/\.c$//; s,^ft/,,' | tr '\n' '|' |
     sed 's/|$//')
 [ -n "$libfiles" ] || libfiles=mesh
 
@@ -55,7 +56,7 @@ function is_alloc(f) {
     return f ~ /vg_replace_malloc|vgpreload_memcheck|libc\.so|\((vasprintf|asprintf|vsnprintf|strdup|strndup|memstream|genops|iofopen|fopen|getdelim|setenv|tsearch)\.c:/
 }
 function is_dmesh(f) {
-    return f ~ /[ :]dmesh_[A-Za-z0-9_]+ \(/ || f ~ /libdmesh/ || f ~ ("\\((" libfiles ")\\.c:[0-9]+\\)") || f ~ /\/lib\/[A-Za-z0-9_]+\.c:/
+    return f ~ /[ :]dmesh_[A-Za-z0-9_]+ \(/ || f ~ /libdmesh/ || f ~ ("\\((" libfiles ")\\.c:[0-9]+\\)") || f ~ /\/lib\/(ft\/)?[A-Za-z0-9_]+\.c:/
 }
 function finish() {
     if (!inblock) return

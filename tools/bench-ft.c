@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ulfm.h"
+#include "ft/ulfm.h"
 
 /* The slowest rank's seconds since t0, over comm. */
 static double slowest(double t0, MPI_Comm comm)

@@ -30,9 +30,10 @@ archive=$build/lib/.libs/libdmesh_core.a
 [ -f "$archive" ] || { echo "check-loops: $archive not found" >&2; exit 2; }
 
 # nm -P -A: "ARCHIVE[MEMBER]: NAME TYPE [VALUE SIZE]"; an object is named by
-# its source file (lib_libdmesh_core_la-mesh.o: mesh). Globally defined
-# symbols (upper-case types but U) are an object's; its U ones reference
-# the object that defines them (symbols of other libraries define none).
+# its source file without its folder (lib_libdmesh_core_la-mesh.o: mesh; the
+# archive holds those of lib/ft/ too). Globally defined symbols (upper-case
+# types but U) are an object's; its U ones reference the object that
+# defines them (symbols of other libraries define none).
 LC_ALL=C "$nm" -P -A "$archive" | LC_ALL=C awk '
 function object(s) {
     sub(/^.*\[/, "", s)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The pure parts of dmesh_respawn, dmesh_grow and dmesh_join (respawn.c):
- * the message the parents send the new processes, and the mesh that
- * dmesh_grow makes. No MPI call here, so that both are tested alone. */
+/* Fault tolerance (lib/ft/): the pure parts of dmesh_respawn, dmesh_grow
+ * and dmesh_join (respawn.c, respawn_plan.c): the message the parents send
+ * the new processes, the mesh that dmesh_grow makes and the hosts of
+ * dmesh_respawn's new processes. No MPI call here, so that they are tested
+ * alone. */
 #ifndef DMESH_RESPAWN_H
 #define DMESH_RESPAWN_H
 

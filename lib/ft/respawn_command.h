@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The program that dmesh_respawn and dmesh_grow start (respawn_command.c):
- * the one the caller names, or the one the launcher started, with this
- * program's own arguments byte for byte. */
+/* Fault tolerance (lib/ft/): the program that dmesh_respawn and dmesh_grow
+ * start (respawn_command.c): the one the caller names, or the one the
+ * launcher started, with this program's own arguments byte for byte. */
 #ifndef DMESH_RESPAWN_COMMAND_H
 #define DMESH_RESPAWN_COMMAND_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dmesh_respawn, dmesh_grow and dmesh_join: meshes that come back whole.
+/* Fault tolerance (lib/ft/): owns dmesh_respawn, dmesh_grow and
+ * dmesh_join, meshes that come back whole.
  *
  * The parents (the survivors of a universe for a respawn, its processes
  * for a grow) start the new processes with MPI_Comm_spawn and send them,
@@ -33,18 +34,18 @@
 #include <unistd.h>
 
 #include "agree.h"
-#include "call_bound.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
-#include "ft.h"
+#include "ft/call_bound.h"
+#include "ft/ft.h"
+#include "ft/respawn.h"
+#include "ft/respawn_command.h"
+#include "ft/ulfm.h"
 #include "hash.h"
 #include "mesh.h"
 #include "options.h"
-#include "respawn.h"
-#include "respawn_command.h"
 #include "serialize.h"
-#include "ulfm.h"
 
 #define JOIN_TAG 27749         /* the parents' message */
 #define JOIN_WAIT_DEFAULT 60.0 /* seconds a new process waits for its parents */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The MPI's fault tolerance (ulfm.h). The one file that includes
- * <mpi-ext.h>: the extension's calls are behind the functions below, so
- * that a build without it compiles the same callers. */
+/* Fault tolerance (lib/ft/): owns the MPI's fault tolerance (ulfm.h). The
+ * one file that includes <mpi-ext.h>: the extension's calls are behind the
+ * functions below, so that a build without it compiles the same callers. */
 #include "config.h"
 
 #include "api_impl.h"
@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "ulfm.h"
+#include "ft/ulfm.h"
 
 #if DMESH_HAVE_ULFM
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The program that dmesh_respawn and dmesh_grow start (respawn_command.h).
- * Where the launcher started it through a wrapper (a script that loads
- * modules, sets variables, binds devices, or a venv's interpreter), the
- * new processes start through the same wrapper, with the same arguments:
- * the command from MPI_INFO_ENV, the arguments from the command line the
- * system kept (MPI_INFO_ENV's "argv" is one string, cut at
- * MPI_MAX_INFO_VAL, whose spaces cannot be told from an argument's). */
+/* Fault tolerance (lib/ft/): owns the program that dmesh_respawn and
+ * dmesh_grow start (respawn_command.h). Where the launcher started it
+ * through a wrapper (a script that loads modules, sets variables, binds
+ * devices, or a venv's interpreter), the new processes start through the
+ * same wrapper, with the same arguments: the command from MPI_INFO_ENV, the
+ * arguments from the command line the system kept (MPI_INFO_ENV's "argv" is
+ * one string, cut at MPI_MAX_INFO_VAL, whose spaces cannot be told from an
+ * argument's). */
 #include "config.h"
 
 #include "api_impl.h"
@@ -18,8 +19,8 @@
 
 #include "error.h"
 #include "fault.h"
+#include "ft/respawn_command.h"
 #include "options.h"
-#include "respawn_command.h"
 
 void dmesh_program_free(dmesh_program_t *p)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance at the mesh level (ft.c): dmesh_revoke, dmesh_get_failed,
- * dmesh_shrink. The MPI's calls are ulfm.c's; the failure-aware agreement
- * is agree.c's. What follows is the pure part of dmesh_shrink, declared
- * here so that it is tested without a failing process. */
+/* Fault tolerance (lib/ft/) at the mesh level (ft.c): dmesh_revoke,
+ * dmesh_get_failed, dmesh_shrink. The MPI's calls are ulfm.c's; the
+ * failure-aware agreement is agree.c's. What follows is the pure part of
+ * dmesh_shrink, declared here so that it is tested without a failing
+ * process. */
 #ifndef DMESH_FT_H
 #define DMESH_FT_H
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dmesh_revoke, dmesh_get_failed and dmesh_shrink: what the survivors of a
- * lost process call to recover (ft.h). Fault tolerance needs an MPI with
- * the ULFM extension launched with it (ulfm.h); without it every call here
- * returns DMESH_ERR_UNSUPPORTED, saying how to get it. */
+/* Fault tolerance (lib/ft/): owns dmesh_revoke, dmesh_get_failed and
+ * dmesh_shrink, what the survivors of a lost process call to recover (ft.h).
+ * Fault tolerance needs an MPI with the ULFM extension launched with it
+ * (ulfm.h); without it every call here returns DMESH_ERR_UNSUPPORTED, saying
+ * how to get it. */
 #include "config.h"
 
 #include "api_impl.h"
@@ -16,10 +17,10 @@
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
-#include "ft.h"
+#include "ft/ft.h"
+#include "ft/ulfm.h"
 #include "hash.h"
 #include "mesh.h"
-#include "ulfm.h"
 #include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"

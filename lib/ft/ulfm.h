@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The MPI's fault tolerance (ULFM) at the MPI boundary: whether the run has
- * it, and the MPIX_ calls dmesh needs, each an MPI error code. Without the
- * extension (configure: DMESH_HAVE_ULFM undefined) the same functions say
- * "off" and return MPI_ERR_OTHER, so that no caller needs an #ifdef. This
- * file calls MPI only: error.c and agree.c sit above it. */
+/* Fault tolerance (lib/ft/): the MPI's fault tolerance (ULFM) at the MPI
+ * boundary: whether the run has it, and the MPIX_ calls dmesh needs, each an
+ * MPI error code. Without the extension (configure: DMESH_HAVE_ULFM
+ * undefined) the same functions say "off" and return MPI_ERR_OTHER, so that
+ * no caller needs an #ifdef. This file calls MPI only: error.c and agree.c
+ * sit above it. */
 #ifndef DMESH_ULFM_H
 #define DMESH_ULFM_H
 

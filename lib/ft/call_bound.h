@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A bound on one blocking MPI call that the MPI may never return from
- * (call_bound.c). */
+/* Fault tolerance (lib/ft/): the bound on one blocking MPI call that the
+ * MPI may never return from (call_bound.c). */
 #ifndef DMESH_CALL_BOUND_H
 #define DMESH_CALL_BOUND_H
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The pure parts of respawn and grow (respawn.h): the parents' message to
- * the new processes, and the grown mesh. */
+/* Fault tolerance (lib/ft/): owns the pure parts of respawn and grow
+ * (respawn.h): the parents' message to the new processes, the grown mesh,
+ * and which host each of dmesh_respawn's new processes goes to. */
 #include "config.h"
 
 #include "api_impl.h"
@@ -11,7 +12,7 @@
 
 #include "error.h"
 #include "fault.h"
-#include "respawn.h"
+#include "ft/respawn.h"
 
 int dmesh_join_pack(const dmesh_join_header_t *h, const int place[], const char *text,
                     const char *keys, char **buf, int *len)

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A bound on one blocking MPI call that the MPI may never return from.
- * Under Open MPI 5.0.7 with --with-ft ulfm, MPI_Intercomm_merge never
- * returns on the parents when a process that MPI_Comm_spawn started dies
- * before or during the merge (test/trixie/merge-dead-peer.c shows it
- * without dmesh: the communicator id allocation retries a nonblocking
- * allreduce that fails, without end). A blocking call cannot be cancelled,
- * and revoking its communicator from another thread needs
- * MPI_THREAD_MULTIPLE, which the program may not have; so a thread waits
- * beside the call and, if it has not returned within the bound, says which
- * call and why on stderr, flushes the program's streams and ends the
- * process with status 1: the job ends, with a failing status, instead of
- * hanging. The bound is the call's dmesh_timeout (respawn.c). */
+/* Fault tolerance (lib/ft/): owns the bound on one blocking MPI call that
+ * the MPI may never return from. Under Open MPI 5.0.7 with --with-ft ulfm,
+ * MPI_Intercomm_merge never returns on the parents when a process that
+ * MPI_Comm_spawn started dies before or during the merge
+ * (test/trixie/merge-dead-peer.c shows it without dmesh: the communicator id
+ * allocation retries a nonblocking allreduce that fails, without end). A
+ * blocking call cannot be cancelled, and revoking its communicator from
+ * another thread needs MPI_THREAD_MULTIPLE, which the program may not have;
+ * so a thread waits beside the call and, if it has not returned within the
+ * bound, says which call and why on stderr, flushes the program's streams
+ * and ends the process with status 1: the job ends, with a failing status,
+ * instead of hanging. The bound is the call's dmesh_timeout (respawn.c). */
 #include "config.h"
 
-#include "call_bound.h"
+#include "ft/call_bound.h"
 
 #include <errno.h>
 #include <stdio.h>
