@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The one agreement primitive.
+/* The one agreement primitive, and the agreement over both sides of an
+ * intercommunicator (dmesh_agree_both, at the end).
  *
  * The rule (doc/architecture.md, "The rule of collective paths"): on a
  * collective path, no early return before the agreement. A step that can
@@ -31,6 +32,7 @@
 
 #include "api_impl.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -138,4 +140,32 @@ int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
                             what),
             rank == 0);
     return DMESH_SUCCESS;
+}
+
+/* Two MPI_Allreduce over ic: the first gives each side the other side's
+ * lowest, the second the whole. Not MPIX_Comm_agree: on an
+ * intercommunicator it leaves Open MPI 5.0.7 unable to make a communicator
+ * over both sides afterwards (measured without dmesh: MPI_Comm_dup of the
+ * merged and split communicator never returned, 2 runs of 2; without the
+ * agreement on ic, 2 of 2 returned). ic is never revoked: see
+ * dmesh_join_leave (lib/ft/join_merge.c). */
+int dmesh_agree_both(MPI_Comm ic, int err, const char *fn, int *settled)
+{
+    int rc, in, mid = INT_MAX, out = INT_MAX;
+
+    in = err != DMESH_SUCCESS ? err : INT_MAX;
+    rc = MPI_Allreduce(&in, &mid, 1, MPI_INT, MPI_MIN, ic);
+    in = in < mid ? in : mid;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, ic);
+    out = in < out ? in : out;
+    *settled = rc == MPI_SUCCESS;
+    if (err != DMESH_SUCCESS && out == err)
+        return err;
+    if (rc != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "agreement of both sides (MPI_Allreduce)");
+    if (out == INT_MAX)
+        return DMESH_SUCCESS;
+    return dmesh_error_set(out, "%s: another process failed (%s)", fn,
+                           dmesh_error_string_impl(out));
 }

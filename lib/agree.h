@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The one agreement primitive of dmesh's collective paths (doc/architecture.md,
- * "The rule of collective paths"). */
+ * "The rule of collective paths"), and its form over both sides of an
+ * intercommunicator. */
 #ifndef DMESH_AGREE_H
 #define DMESH_AGREE_H
 
@@ -22,5 +23,16 @@
  * Only a failing MPI_Allreduce itself (an MPI that is broken) can make the
  * ranks disagree: DMESH_ERR_MPI where it failed. */
 int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what);
+
+/* The agreement over both sides of an intercommunicator (the spawn's, in
+ * dmesh_respawn, dmesh_grow and dmesh_join): the same class on every
+ * process of both sides of ic, the lowest that any of them has (err: this
+ * process's). Every process takes part whatever it met, so none waits for
+ * one that left; ic is never revoked. *settled: both steps completed here,
+ * so that every process has the outcome. A step that fails (a process
+ * died) is DMESH_ERR_PROC_FAILED here, and the caller's agreement over the
+ * merged communicator settles it (lib/ft/join_merge.c). fn: the call the program
+ * made, for the detail. */
+int dmesh_agree_both(MPI_Comm ic, int err, const char *fn, int *settled);
 
 #endif /* DMESH_AGREE_H */

@@ -44,12 +44,16 @@ lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 # headers as "ft/<name>.h"): the MPI's ULFM calls (ulfm.c) and
 # dmesh_revoke, dmesh_get_failed, dmesh_shrink (ft.c).
 lib_libdmesh_core_la_SOURCES += lib/ft/ft.c lib/ft/ft.h lib/ft/ulfm.c lib/ft/ulfm.h
-# Coming back whole: dmesh_respawn, dmesh_join, dmesh_grow (respawn.c) and
-# their pure parts, the parents' message and the grown mesh (respawn_plan.c),
-# the program they start (respawn_command.c) and the bound on the merge
-# with the new processes (call_bound.c). MPI_Finalize's bound
+# Coming back whole: dmesh_respawn and dmesh_grow, the parents' side
+# (respawn.c), dmesh_join, the new processes' side (join.c), what both
+# sides do alike (join_merge.c), the parents' message (join_message.c),
+# the pure parts, the grown mesh and the hosts (respawn_plan.c), the
+# program they start (respawn_command.c) and the bound on the merge with
+# the new processes (call_bound.c). MPI_Finalize's bound
 # (finalize_bound.c) stays beside finalize.c.
 lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/respawn.h \
+	lib/ft/join.c lib/ft/join_merge.c lib/ft/join_merge.h \
+	lib/ft/join_message.c lib/ft/join_message.h \
 	lib/ft/respawn_command.c lib/ft/respawn_command.h lib/ft/call_bound.c lib/ft/call_bound.h \
 	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), store and restore

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The mesh that dmesh_shrink makes (lib/ft/ft.h, dmesh_ft_plan): which
  * indices of the shrunk dimension go, where the spares go, when the shape
- * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/ft/respawn.h):
- * the grown mesh's rank map, and the parents' message, which a process must
- * refuse when dmesh did not write it; where dmesh_respawn's new processes
- * go when hosts are named (dmesh_respawn_hosts: its parser, and the
- * replacements of one node kept together on one host). Pure: runs in every
- * build, with or without fault tolerance. */
+ * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/ft/respawn.h,
+ * lib/ft/join_message.h): the grown mesh's rank map, and the parents'
+ * message, which a process must refuse when dmesh did not write it; where
+ * dmesh_respawn's new processes go when hosts are named
+ * (dmesh_respawn_hosts: its parser, and the replacements of one node kept
+ * together on one host). Pure: runs in every build, with or without fault
+ * tolerance. */
 #include "config.h"
 
 #include <check.h>
@@ -17,6 +18,7 @@
 
 #include "dmesh.h"
 #include "ft/ft.h"
+#include "ft/join_message.h"
 #include "ft/respawn.h"
 #include "option_value.h"
 
@@ -188,40 +190,45 @@ START_TEST(grow_plan_overflow)
 }
 END_TEST
 
-/* The parents' message comes back as packed; a wrong magic, version or
- * length, or a rank out of range, is DMESH_ERR_ARG. */
+/* The parents' message comes back as packed (a NULL text or keys as "");
+ * a wrong magic, version or length, or a rank out of range, is
+ * DMESH_ERR_ARG. */
 START_TEST(join_message)
 {
-    dmesh_join_header_t h, got;
-    int place[2] = {1, 3}, *p = NULL, len = 0;
-    char *buf = NULL, *text = NULL, *keys = NULL;
+    dmesh_join_message_t m, got;
+    int place[2] = {1, 3}, len = 0;
+    char text[] = "mesh", *buf = NULL;
 
-    memset(&h, 0, sizeof(h));
-    h.magic = DMESH_JOIN_MAGIC;
-    h.version = DMESH_JOIN_VERSION;
-    h.reason = DMESH_JOIN_RESPAWN;
-    h.size = 4;
-    h.nnew = 2;
-    h.textlen = 5;
-    h.keyslen = 1;
-    ck_assert_int_eq(dmesh_join_pack(&h, place, "mesh", "", &buf, &len), DMESH_SUCCESS);
-    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_SUCCESS);
-    ck_assert_int_eq(p[0], 1);
-    ck_assert_int_eq(p[1], 3);
-    ck_assert_str_eq(text, "mesh");
-    ck_assert_str_eq(keys, "");
-    free(p);
-    free(text);
-    free(keys);
-    ck_assert_int_eq(dmesh_join_unpack(buf, len - 1, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    memset(&m, 0, sizeof(m));
+    m.reason = DMESH_JOIN_RESPAWN;
+    m.size = 4;
+    m.nnew = 2;
+    m.place = place;
+    m.text = text;
+    ck_assert_int_eq(dmesh_join_pack(&m, &buf, &len), DMESH_SUCCESS);
+    ck_assert_int_eq(len, DMESH_JOIN_HEADER_BYTES + 2 * 4 + 5 + 1);
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got), DMESH_SUCCESS);
+    ck_assert_int_eq(got.reason, DMESH_JOIN_RESPAWN);
+    ck_assert_int_eq(got.status, DMESH_SUCCESS);
+    ck_assert_int_eq(got.size, 4);
+    ck_assert_int_eq(got.nnew, 2);
+    ck_assert_int_eq(got.place[0], 1);
+    ck_assert_int_eq(got.place[1], 3);
+    ck_assert_str_eq(got.text, "mesh");
+    ck_assert_str_eq(got.keys, "");
+    dmesh_join_message_free(&got);
+    ck_assert_int_eq(dmesh_join_unpack(buf, len - 1, &got), DMESH_ERR_ARG);
+    ck_assert_ptr_null(got.place);
     buf[0] ^= 1; /* the magic */
-    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got), DMESH_ERR_ARG);
     buf[0] ^= 1;
     buf[4] ^= 2; /* the version */
-    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got), DMESH_ERR_ARG);
     buf[4] ^= 2;
-    memcpy(buf + sizeof(h), &(int32_t){9}, sizeof(int32_t)); /* rank 9 of 4 */
-    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got, &p, &text, &keys), DMESH_ERR_ARG);
+    memcpy(buf + DMESH_JOIN_HEADER_BYTES, &(int32_t){9}, sizeof(int32_t)); /* rank 9 of 4 */
+    ck_assert_int_eq(dmesh_join_unpack(buf, len, &got), DMESH_ERR_ARG);
+    ck_assert_ptr_null(got.place);
+    ck_assert_ptr_null(got.text);
     free(buf);
 }
 END_TEST

@@ -1,44 +1,44 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/): owns dmesh_respawn, dmesh_grow and
- * dmesh_join, meshes that come back whole.
+/* Fault tolerance (lib/ft/): owns the parents' side of meshes that come
+ * back whole: dmesh_respawn and dmesh_grow (the new processes' side,
+ * dmesh_join, is join.c's).
  *
  * The parents (the survivors of a universe for a respawn, its processes
  * for a grow) start the new processes with MPI_Comm_spawn and send them,
- * from their rank 0, one message (respawn.h: a magic number, a version,
- * the reason, each new process's rank, the mesh as dmesh_serialize's text
- * and the dmesh_ info keys), packed before the spawn is agreed. Once a new
- * process has it, both sides always merge (MPI_Intercomm_merge) and agree
- * on the outcome over the intercommunicator, so that no side waits in a
- * merge the other side left; a spawn that failed sends a message that
- * cancels instead. The merged communicator is split into the old order
- * (each new process at its rank), and the mesh is made on it by
- * dmesh_deserialize on both sides, from the same text and the same keys.
+ * from their rank 0, one message (join_message.h: a magic number, a
+ * version, the reason, each new process's rank, the mesh as
+ * dmesh_serialize's text and the dmesh_ info keys), packed before the
+ * spawn is agreed. Once a new process has it, both sides always merge
+ * (MPI_Intercomm_merge) and agree on the outcome over the
+ * intercommunicator, so that no side waits in a merge the other side left;
+ * a spawn that failed sends a message that cancels instead. The merged
+ * communicator is split into the old order (each new process at its rank),
+ * and the mesh is made on it by dmesh_deserialize on both sides, from the
+ * same text and the same keys (join_merge.c: what both sides do alike).
  *
  * Every step that can fail on some processes only is followed by an
  * agreement: over the parents (dmesh_agree), over both sides on the
- * spawn's intercommunicator (agree_both), or over the new communicator.
- * The communicators that hold processes of two launches and are not handed
- * out (the intercommunicator, the merged one) are freed before returning:
- * Open MPI disconnects those left at MPI_Finalize from every peer, which
- * fails (and crashes) for a peer it never talked to. */
+ * spawn's intercommunicator (dmesh_agree_both), or over the new
+ * communicator. The communicators that hold processes of two launches and
+ * are not handed out (the intercommunicator, the merged one) are freed
+ * before returning: Open MPI disconnects those left at MPI_Finalize from
+ * every peer, which fails (and crashes) for a peer it never talked to. */
 #include "config.h"
 
 #include "api_impl.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
-#include "ft/call_bound.h"
 #include "ft/ft.h"
+#include "ft/join_merge.h"
+#include "ft/join_message.h"
 #include "ft/respawn.h"
 #include "ft/respawn_command.h"
 #include "ft/ulfm.h"
@@ -47,19 +47,9 @@
 #include "options.h"
 #include "serialize.h"
 
-#define JOIN_TAG 27749         /* the parents' message */
-#define JOIN_WAIT_DEFAULT 60.0 /* seconds a new process waits for its parents */
 #define SPAWN_HINT                                                                                 \
     "(the launcher needs free slots: give more with Open MPI's --map-by :oversubscribe (5, 6) "    \
     "or --oversubscribe (4), or hosts through the info keys host / add-hostfile)"
-
-/* What both sides need for the merge and the mesh. */
-typedef struct {
-    int reason, size, nnew;
-    int *place; /* per new process, its rank in the new communicator */
-    char *text; /* the mesh (dmesh_serialize) */
-    char *keys; /* the options (dmesh_options_shared_text) */
-} join_plan_t;
 
 /* Where dmesh_respawn's new processes go (dmesh_respawn_hosts): nhosts
  * host names, one after the other in names, count[h] new processes on
@@ -80,14 +70,6 @@ typedef struct {
     int *n;
     MPI_Info *infos;
 } spawn_hosts_t;
-
-static void plan_free(join_plan_t *p)
-{
-    free(p->place);
-    free(p->text);
-    free(p->keys);
-    memset(p, 0, sizeof(*p));
-}
 
 /* The text of a mesh (malloc'd). */
 static int mesh_text(dmesh_t mesh, char **out)
@@ -125,93 +107,6 @@ static int spawn_error(const char *fn, int rc, int n, const int codes[], const c
     }
 }
 
-/* The same class on every process of both sides of ic: the lowest that
- * any of them has. Two MPI_Allreduce over ic: the first gives each side the
- * other side's lowest, the second the whole. Not MPIX_Comm_agree: on an
- * intercommunicator it leaves Open MPI 5.0.7 unable to make a communicator
- * over both sides afterwards (measured without dmesh: MPI_Comm_dup of the
- * merged and split communicator never returned, 2 runs of 2; without the
- * agreement on ic, 2 of 2 returned). Every process takes part whatever it
- * met, so none waits for one that left; ic is never revoked (see leave).
- * An allreduce that fails (a process died) is DMESH_ERR_PROC_FAILED here,
- * and merge_in_order's agreement over the merged communicator settles it. */
-static int agree_both(MPI_Comm ic, int err, const char *fn, int *settled)
-{
-    int rc, in, mid = INT_MAX, out = INT_MAX;
-
-    in = err != DMESH_SUCCESS ? err : INT_MAX;
-    rc = MPI_Allreduce(&in, &mid, 1, MPI_INT, MPI_MIN, ic);
-    in = in < mid ? in : mid;
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, ic);
-    out = in < out ? in : out;
-    *settled = rc == MPI_SUCCESS;
-    if (err != DMESH_SUCCESS && out == err)
-        return err;
-    if (rc != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "agreement of both sides (MPI_Allreduce)");
-    if (out == INT_MAX)
-        return DMESH_SUCCESS;
-    return dmesh_error_set(out, "%s: another process failed (%s)", fn,
-                           dmesh_error_string_impl(out));
-}
-
-/* Merge both sides of ic and order the result by key: *newcomm. Collective
- * over both sides, whatever this process met before (err: its class, which
- * the agreement spreads), so that no side waits in a merge the other left;
- * the same outcome everywhere. The merged communicator is freed here (its
- * processes come from two launches). */
-static int merge_in_order(MPI_Comm ic, int high, int key, int err, const char *fn, double bound,
-                          MPI_Comm *newcomm)
-{
-    MPI_Comm merged = MPI_COMM_NULL, out = MPI_COMM_NULL;
-    dmesh_call_bound_t b;
-    int rc, settled = 0;
-
-    dmesh_fault_step(); /* test builds: a process may die here (fault.h) */
-    /* bounded: where a process of the other side died before or in the
-     * merge, Open MPI 5.0.7 never returns from it (call_bound.c) */
-    dmesh_call_bound_start(&b, bound,
-                           high ? "dmesh_join: MPI_Intercomm_merge with the parents (a parent "
-                                  "died before or in the merge: Open MPI 5.0.7 never returns then)"
-                                : "MPI_Intercomm_merge with the new processes of dmesh_respawn or "
-                                  "dmesh_grow (a new process died before or in the merge: Open "
-                                  "MPI 5.0.7 never returns then)");
-    rc = MPI_Intercomm_merge(ic, high, &merged);
-    dmesh_call_bound_stop(&b);
-    if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
-        err = dmesh_error_mpi(rc, "MPI_Intercomm_merge");
-    if (rc != MPI_SUCCESS)
-        merged = MPI_COMM_NULL;
-    else
-        MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
-    err = agree_both(ic, err, fn, &settled);
-    if (err == DMESH_SUCCESS && (rc = MPI_Comm_split(merged, 0, key, &out)) != MPI_SUCCESS) {
-        err = dmesh_error_mpi(rc, "MPI_Comm_split of the merged communicator");
-        settled = 0;
-    }
-    /* every process that holds the merged communicator agrees on it once,
-     * whatever it saw; one that failed where another may be in the split
-     * (its agreement over both sides cut short, or the split failed)
-     * revokes it first, so that the other returns. A failure that both
-     * sides agreed on takes nobody into the split: no revoke, and its
-     * class stays (a new process out of memory: DMESH_ERR_NOMEM) */
-    if (err != DMESH_SUCCESS && !settled && merged != MPI_COMM_NULL && dmesh_ulfm_enabled(merged))
-        dmesh_ulfm_revoke(merged);
-    if (merged != MPI_COMM_NULL)
-        err = dmesh_agree(merged, 0, err, fn);
-    if (merged != MPI_COMM_NULL)
-        MPI_Comm_free(&merged);
-    if (err != DMESH_SUCCESS) {
-        if (out != MPI_COMM_NULL)
-            MPI_Comm_free(&out);
-        return err;
-    }
-    MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN);
-    *newcomm = out;
-    return DMESH_SUCCESS;
-}
-
 /* The bound on the parents' merge: the call's dmesh_timeout, or the
  * new processes' default wait. */
 static double merge_bound(MPI_Info info)
@@ -219,42 +114,8 @@ static double merge_bound(MPI_Info info)
     double t = 0;
 
     if (dmesh_options_timeout(info, &t) != DMESH_SUCCESS || t <= 0)
-        t = JOIN_WAIT_DEFAULT;
+        t = DMESH_JOIN_WAIT_DEFAULT;
     return t;
-}
-
-/* Let go of the spawn's intercommunicator (either side), so that no
- * communicator of two launches is left for MPI_Finalize: MPI_Comm_free,
- * not MPI_Comm_disconnect, which in Open MPI 5.0.7 also disconnects the
- * launches at the PMIx level, after which creating a communicator over both
- * (MPI_Comm_dup of the new one) never completed (measured: every survivor
- * and the new process in ompi_comm_nextcid). Never revoked: a revoked
- * intercommunicator left Open MPI 5.0.7's allocation of communicator ids
- * broken (the kill sweep: a new process's MPI_Finalize crashed in
- * ompi_comm_nextcid, and the survivors' retry hung). */
-static void leave(MPI_Comm *ic)
-{
-    MPI_Comm_free(ic);
-}
-
-/* The parents' message, packed (respawn.h). */
-static int plan_pack(const join_plan_t *p, int status, char **buf, int *len)
-{
-    size_t tl = p->text != NULL ? strlen(p->text) + 1 : 1;
-    size_t kl = p->keys != NULL ? strlen(p->keys) + 1 : 1;
-    dmesh_join_header_t h;
-
-    memset(&h, 0, sizeof(h));
-    h.magic = DMESH_JOIN_MAGIC;
-    h.version = DMESH_JOIN_VERSION;
-    h.reason = p->reason;
-    h.status = status;
-    h.size = p->size;
-    h.nnew = p->nnew;
-    h.textlen = (int32_t)tl;
-    h.keyslen = (int32_t)kl;
-    return dmesh_join_pack(&h, p->place, p->text != NULL ? p->text : "",
-                           p->keys != NULL ? p->keys : "", buf, len);
 }
 
 /* Rank 0 of the parents sends the message to every new process at once
@@ -268,13 +129,13 @@ static int send_plan(MPI_Comm ic, int nnew, const char *buf, int len)
 
     if (req == NULL) { /* one after the other, then */
         for (i = 0; i < nnew; i++)
-            if ((rc = MPI_Send(buf, len, MPI_BYTE, i, JOIN_TAG, ic)) != MPI_SUCCESS &&
+            if ((rc = MPI_Send(buf, len, MPI_BYTE, i, DMESH_JOIN_TAG, ic)) != MPI_SUCCESS &&
                 err == DMESH_SUCCESS)
                 err = dmesh_error_mpi(rc, "sending the new processes their plan");
         return err;
     }
     for (i = 0; i < nnew; i++)
-        if ((rc = MPI_Isend(buf, len, MPI_BYTE, i, JOIN_TAG, ic, &req[i])) != MPI_SUCCESS) {
+        if ((rc = MPI_Isend(buf, len, MPI_BYTE, i, DMESH_JOIN_TAG, ic, &req[i])) != MPI_SUCCESS) {
             req[i] = MPI_REQUEST_NULL;
             if (err == DMESH_SUCCESS)
                 err = dmesh_error_mpi(rc, "sending the new processes their plan");
@@ -371,7 +232,7 @@ static int spawn_where(const dmesh_program_t *prog, MPI_Info info, int nnew, con
  * both sides always merge, and a failure is agreed over both sides. The
  * same class on every parent. */
 static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *const argv[],
-                      MPI_Info info, const spawn_where_t *w, const join_plan_t *p, int key,
+                      MPI_Info info, const spawn_where_t *w, const dmesh_join_message_t *p, int key,
                       MPI_Comm *newcomm)
 {
     MPI_Comm ic = MPI_COMM_NULL;
@@ -389,7 +250,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
     if (err == DMESH_SUCCESS && w != NULL && w->nhosts > 0)
         err = hosts_args(fn, &prog, info, w, &hosts);
     if (err == DMESH_SUCCESS && rank == 0)
-        err = plan_pack(p, DMESH_SUCCESS, &buf, &len);
+        err = dmesh_join_pack(p, &buf, &len);
     err = dmesh_agree(comm, 0, err, fn);
     if (err == DMESH_SUCCESS) {
         for (i = 0; i < p->nnew; i++)
@@ -406,51 +267,23 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
     if (ic != MPI_COMM_NULL && err != DMESH_SUCCESS && rank == 0) {
         /* started where the spawn failed elsewhere: tell them (best effort;
          * without it they give up after dmesh_timeout) */
+        dmesh_join_message_t c = *p; /* the plan, its status the failure */
         char *cancel = NULL;
         int n = 0;
-        if (plan_pack(p, err, &cancel, &n) == DMESH_SUCCESS)
+        c.status = err;
+        if (dmesh_join_pack(&c, &cancel, &n) == DMESH_SUCCESS)
             send_plan(ic, p->nnew, cancel, n);
         free(cancel);
     }
     if (ic != MPI_COMM_NULL && err == DMESH_SUCCESS) {
         if (rank == 0)
             sent = send_plan(ic, p->nnew, buf, len);
-        err = merge_in_order(ic, 0, key, sent, fn, merge_bound(info), newcomm);
+        err = dmesh_join_merge(ic, 0, key, sent, fn, merge_bound(info), newcomm);
     }
     free(buf);
     if (ic != MPI_COMM_NULL)
-        leave(&ic);
+        dmesh_join_leave(&ic);
     return err;
-}
-
-/* Both sides: the mesh of the plan on newcomm. newcomm gets its error
- * handler eh first, so that the new universe records it and hands it on
- * to every communicator of the mesh, as the old one did. */
-static int make_mesh(const char *fn, const join_plan_t *p, MPI_Comm *newcomm, MPI_Errhandler eh,
-                     MPI_Comm *out, dmesh_t *newmesh)
-{
-    MPI_Info info = MPI_INFO_NULL;
-    int err = dmesh_options_from_text(p->keys != NULL ? p->keys : "", &info);
-    int met = dmesh_ft_introduce(*newcomm, p->nnew, p->place, fn);
-
-    if (err == DMESH_SUCCESS)
-        err = met;
-
-    /* the info is agreed first: a process without it must not leave the
-     * others in dmesh_deserialize's collectives */
-    err = dmesh_agree(*newcomm, 0, err, "dmesh_deserialize");
-    if (err == DMESH_SUCCESS && eh != MPI_ERRHANDLER_NULL)
-        MPI_Comm_set_errhandler(*newcomm, eh);
-    if (err == DMESH_SUCCESS)
-        err = dmesh_deserialize_impl(*newcomm, p->text, info, newmesh);
-    if (info != MPI_INFO_NULL)
-        MPI_Info_free(&info);
-    if (err != DMESH_SUCCESS) {
-        MPI_Comm_free(newcomm);
-        return err;
-    }
-    *out = *newcomm;
-    return DMESH_SUCCESS;
 }
 
 /* The hosts of the new processes (dmesh_respawn_hosts, checked here, at
@@ -458,7 +291,7 @@ static int make_mesh(const char *fn, const join_plan_t *p, MPI_Comm *newcomm, MP
  * node together, on one host, where the universe knows its nodes (a hybrid
  * or node-ordered mesh, a locality query, the copies); p->place reordered
  * to match (the new processes take their ranks from it). */
-static int respawn_where(const struct dmesh_mesh *mesh, MPI_Info info, join_plan_t *p,
+static int respawn_where(const struct dmesh_mesh *mesh, MPI_Info info, dmesh_join_message_t *p,
                          spawn_where_t *w)
 {
     DMESH_TRY(dmesh_options_respawn_hosts(info, w->names, &w->nhosts));
@@ -474,7 +307,7 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
                        MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
-    join_plan_t p;
+    dmesh_join_message_t p;
     spawn_where_t w;
     MPI_Comm shr = MPI_COMM_NULL, made = MPI_COMM_NULL;
     uint64_t hash;
@@ -523,168 +356,11 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
     if (shr != MPI_COMM_NULL)
         MPI_Comm_free(&shr);
     if (err == DMESH_SUCCESS)
-        err = make_mesh("dmesh_respawn", &p, &made, dmesh_universe_errhandler(mesh->u), newcomm,
-                        newmesh);
+        err = dmesh_join_make_mesh("dmesh_respawn", &p, &made, dmesh_universe_errhandler(mesh->u),
+                                   newcomm, newmesh);
     if (err == DMESH_SUCCESS)
         dmesh_finalize_bound_arm();
-    plan_free(&p);
-    return err;
-}
-
-/* Whether a message of len bytes begins with dmesh's magic number: from
- * there the parents wait in the merge, so this process goes there too,
- * whatever else is wrong. */
-static int is_dmesh_message(const char *buf, int len)
-{
-    uint32_t magic = 0;
-
-    if (len < (int)sizeof(magic))
-        return 0;
-    memcpy(&magic, buf, sizeof(magic));
-    return magic == DMESH_JOIN_MAGIC;
-}
-
-/* The new processes' wait for the parents' message: until it comes, the
- * bound passes (DMESH_ERR_TIMEOUT: the parents are late, or not dmesh's),
- * or another message comes first (DMESH_ERR_ARG: not dmesh's parent).
- * *taken: a message of dmesh's was taken off, from which point the parents
- * wait for this process in the merge, so it goes there whatever else fails
- * here: no memory for the message (it is received all the same, cut to
- * its header, so that the parents' send completes), a receive that
- * failed. *buf malloc'd when the class is DMESH_SUCCESS. */
-static int receive_plan(MPI_Comm parent, double wait, char **buf, int *len, int *taken)
-{
-    MPI_Status st;
-    struct timespec t0, t, pause = {0, 1000000}; /* 1 ms between probes */
-    char head[sizeof(dmesh_join_header_t)];
-    int flag = 0, rc, n = 0;
-    char *b;
-
-    *taken = 0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        if ((rc = MPI_Iprobe(0, MPI_ANY_TAG, parent, &flag, &st)) != MPI_SUCCESS)
-            return dmesh_error_mpi(rc, "dmesh_join: MPI_Iprobe on the parent communicator");
-        if (flag)
-            break;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > wait)
-            return dmesh_error_set(DMESH_ERR_TIMEOUT,
-                                   "dmesh_join: no message from the parents in %.0f s "
-                                   "(dmesh_timeout): they were not dmesh_respawn or "
-                                   "dmesh_grow, or are late",
-                                   wait);
-        nanosleep(&pause, NULL);
-    }
-    if (st.MPI_TAG != JOIN_TAG || MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS ||
-        n < (int)sizeof(dmesh_join_header_t))
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_join: the parent sent a message that is not dmesh's "
-                               "(tag %d, %d bytes): this process was not started by "
-                               "dmesh_respawn or dmesh_grow",
-                               st.MPI_TAG, n);
-    if ((b = DMESH_FAULT_MALLOC((size_t)n + 1)) == NULL) {
-        memset(head, 0, sizeof(head)); /* MPI_ERR_TRUNCATE past the header */
-        MPI_Recv(head, (int)sizeof(head), MPI_BYTE, 0, JOIN_TAG, parent, MPI_STATUS_IGNORE);
-        *taken = is_dmesh_message(head, (int)sizeof(head));
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_join: out of memory (%d bytes)", n + 1);
-    }
-    if ((rc = MPI_Recv(b, n, MPI_BYTE, 0, JOIN_TAG, parent, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
-        free(b);
-        *taken = 1; /* dmesh's tag and size: the parents may be in the merge */
-        return dmesh_error_mpi(rc, "dmesh_join: receiving the parents' message");
-    }
-    if (!is_dmesh_message(b, n)) {
-        free(b);
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message is not dmesh's: "
-                                              "this process was not started by dmesh_respawn "
-                                              "or dmesh_grow");
-    }
-    *taken = 1;
-    *buf = b;
-    *len = n;
-    return DMESH_SUCCESS;
-}
-
-/* The plan in a message whose magic number is dmesh's, with this process's
- * key (its rank in the new communicator); the parents' status (*cancelled:
- * their spawn failed, they do not merge), or what is wrong with the
- * message or with the call's outputs. */
-static int read_plan(const char *buf, int len, int outputs_ok, join_plan_t *p, int *key,
-                     int *cancelled)
-{
-    dmesh_join_header_t h;
-    int wrank = 0, err;
-
-    memset(p, 0, sizeof(*p));
-    *key = 0;
-    *cancelled = 0;
-    if ((err = dmesh_join_unpack(buf, len, &h, &p->place, &p->text, &p->keys)) != DMESH_SUCCESS)
-        return err;
-    p->reason = h.reason;
-    p->size = h.size;
-    p->nnew = h.nnew;
-    *cancelled = h.status != DMESH_SUCCESS;
-    if (h.status != DMESH_SUCCESS)
-        return dmesh_error_set(h.status, "dmesh_join: the parents' call failed (%s)",
-                               dmesh_error_string_impl(h.status));
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    if (wrank >= p->nnew)
-        return dmesh_error_set(DMESH_ERR_INTERNAL,
-                               "dmesh_join: %d new processes planned, this is number %d", p->nnew,
-                               wrank);
-    *key = p->place[wrank];
-    if (!outputs_ok)
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: argument 'newcomm' or 'newmesh' is "
-                                              "NULL");
-    return DMESH_SUCCESS;
-}
-
-int dmesh_join_impl(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
-{
-    join_plan_t p;
-    MPI_Comm parent = MPI_COMM_NULL, made = MPI_COMM_NULL;
-    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    char *buf = NULL;
-    double wait = 0;
-    int len = 0, rc, err, key = 0, cancelled = 0, taken = 0, bad_wait;
-
-    if ((rc = MPI_Comm_get_parent(&parent)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "dmesh_join: MPI_Comm_get_parent");
-    if (parent == MPI_COMM_NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: this process has no parent "
-                                              "(MPI_Comm_get_parent is MPI_COMM_NULL): it "
-                                              "was not started by dmesh_respawn or dmesh_grow");
-    MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
-    memset(&p, 0, sizeof(p));
-    /* a bad dmesh_timeout waits the default and goes into the merge as
-     * this process's class: returning here would leave the parents there */
-    bad_wait = dmesh_options_timeout(info, &wait);
-    err = receive_plan(parent, wait > 0 ? wait : JOIN_WAIT_DEFAULT, &buf, &len, &taken);
-    if (!taken)
-        return err;
-    /* from here the parents are in the merge: this process merges too,
-     * carrying whatever it met (a receive that failed, a cancel, a bad
-     * message, a NULL output) */
-    if (err == DMESH_SUCCESS)
-        err = read_plan(buf, len, newcomm != NULL && newmesh != NULL, &p, &key, &cancelled);
-    free(buf);
-    if (err == DMESH_SUCCESS && bad_wait != DMESH_SUCCESS)
-        err = dmesh_options_timeout(info, &wait); /* its detail again */
-    if (!cancelled) /* a message this library cannot read (another version) included */
-        err = merge_in_order(parent, 1, key, err, "dmesh_join", wait > 0 ? wait : JOIN_WAIT_DEFAULT,
-                             &made);
-    leave(&parent);
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
-    if (err == DMESH_SUCCESS)
-        err = make_mesh("dmesh_join", &p, &made, eh, newcomm, newmesh);
-    if (eh != MPI_ERRHANDLER_NULL)
-        MPI_Errhandler_free(&eh);
-    if (err == DMESH_SUCCESS && reason != NULL)
-        *reason = p.reason;
-    if (err == DMESH_SUCCESS && p.reason == DMESH_JOIN_RESPAWN)
-        dmesh_finalize_bound_arm();
-    plan_free(&p);
+    dmesh_join_message_free(&p);
     return err;
 }
 
@@ -720,7 +396,7 @@ int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *c
                     MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
     struct dmesh_mesh *mesh;
-    join_plan_t p;
+    dmesh_join_message_t p;
     MPI_Comm comm, made = MPI_COMM_NULL;
     uint64_t hash;
     int rank = 0, i, err;
@@ -757,8 +433,8 @@ int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *c
     if (err == DMESH_SUCCESS)
         err = spawn_join(comm, "dmesh_grow", command, argv, info, NULL, &p, rank, &made);
     if (err == DMESH_SUCCESS)
-        err = make_mesh("dmesh_grow", &p, &made, dmesh_universe_errhandler(mesh->u), newcomm,
-                        newmesh);
-    plan_free(&p);
+        err = dmesh_join_make_mesh("dmesh_grow", &p, &made, dmesh_universe_errhandler(mesh->u),
+                                   newcomm, newmesh);
+    dmesh_join_message_free(&p);
     return err;
 }

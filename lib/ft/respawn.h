@@ -1,38 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/): the pure parts of dmesh_respawn, dmesh_grow
- * and dmesh_join (respawn.c, respawn_plan.c): the message the parents send
- * the new processes, the mesh that dmesh_grow makes and the hosts of
- * dmesh_respawn's new processes. No MPI call here, so that they are tested
- * alone. */
+/* Fault tolerance (lib/ft/): the pure parts of dmesh_respawn and dmesh_grow
+ * (respawn.c, respawn_plan.c): the mesh that dmesh_grow makes and the hosts
+ * of dmesh_respawn's new processes. No MPI call here, so that they are
+ * tested alone. The parents' message is join_message.h's. */
 #ifndef DMESH_RESPAWN_H
 #define DMESH_RESPAWN_H
 
-#include <stdint.h>
-
 #include "serialize.h"
-
-#define DMESH_JOIN_MAGIC 0x646d6a6eu /* "dmjn" */
-#define DMESH_JOIN_VERSION 1
-
-/* The message: this header, then nnew int32 ranks (each new process's
- * rank in the new communicator, by its rank among the new processes),
- * then textlen bytes of the mesh's text and keyslen bytes of the dmesh_
- * info keys, each NUL-terminated. status: DMESH_SUCCESS, or the class of
- * the parents' failed call (the new processes then return it). */
-typedef struct {
-    uint32_t magic, version;
-    int32_t reason, status, size, nnew, textlen, keyslen;
-} dmesh_join_header_t;
-
-/* The message of h (magic, version and lengths as given), malloc'd. */
-int dmesh_join_pack(const dmesh_join_header_t *h, const int place[], const char *text,
-                    const char *keys, char **buf, int *len);
-
-/* Check and split a message of len bytes: DMESH_ERR_ARG (naming what is
- * wrong: magic, version, lengths, places) for one that dmesh did not send;
- * on success *place, *text and *keys are malloc'd copies. */
-int dmesh_join_unpack(const char *buf, int len, dmesh_join_header_t *h, int **place, char **text,
-                      char **keys);
 
 /* dmesh_grow's mesh: s (a root mesh's saved form, rank map over ranks of a
  * communicator of size) with n more indices of dim; the new positions get

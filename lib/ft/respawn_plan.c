@@ -1,104 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (lib/ft/): owns the pure parts of respawn and grow
- * (respawn.h): the parents' message to the new processes, the grown mesh,
- * and which host each of dmesh_respawn's new processes goes to. */
+ * (respawn.h): the grown mesh, and which host each of dmesh_respawn's new
+ * processes goes to. */
 #include "config.h"
 
 #include "api_impl.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "fault.h"
 #include "ft/respawn.h"
-
-int dmesh_join_pack(const dmesh_join_header_t *h, const int place[], const char *text,
-                    const char *keys, char **buf, int *len)
-{
-    size_t n =
-        sizeof(*h) + (size_t)h->nnew * sizeof(int32_t) + (size_t)h->textlen + (size_t)h->keyslen;
-    char *b, *at;
-    int i;
-
-    if (n > INT_MAX)
-        return dmesh_error_set(DMESH_ERR_SIZE, "the new processes' plan: %zu bytes", n);
-    if ((b = DMESH_FAULT_MALLOC(n)) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "the new processes' plan: out of memory");
-    memcpy(b, h, sizeof(*h));
-    at = b + sizeof(*h);
-    for (i = 0; i < h->nnew; i++, at += sizeof(int32_t)) {
-        int32_t r = (int32_t)place[i];
-        memcpy(at, &r, sizeof(r));
-    }
-    memcpy(at, text, (size_t)h->textlen);
-    memcpy(at + h->textlen, keys, (size_t)h->keyslen);
-    *buf = b;
-    *len = (int)n;
-    return DMESH_SUCCESS;
-}
-
-/* A malloc'd copy of the n bytes at p, which must end in their first NUL. */
-static char *string_at(const char *p, int32_t n)
-{
-    char *s;
-
-    if (n < 1 || memchr(p, '\0', (size_t)n) != p + n - 1 || (s = malloc((size_t)n)) == NULL)
-        return NULL;
-    memcpy(s, p, (size_t)n);
-    return s;
-}
-
-int dmesh_join_unpack(const char *buf, int len, dmesh_join_header_t *h, int **place, char **text,
-                      char **keys)
-{
-    const char *at = buf + sizeof(*h);
-    int64_t need;
-    int i;
-
-    if (len < (int)sizeof(*h))
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message has %d bytes", len);
-    memcpy(h, buf, sizeof(*h));
-    if (h->magic != DMESH_JOIN_MAGIC)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_join: the parent's message is not dmesh's (magic 0x%08x): "
-                               "this process was not started by dmesh_respawn or dmesh_grow",
-                               (unsigned)h->magic);
-    if (h->version != DMESH_JOIN_VERSION)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_join: the parents run another dmesh (message version %u, "
-                               "this one reads %d)",
-                               (unsigned)h->version, DMESH_JOIN_VERSION);
-    need = (int64_t)sizeof(*h) + (int64_t)h->nnew * 4 + h->textlen + h->keyslen;
-    if (h->nnew < 0 || h->textlen < 1 || h->keyslen < 1 || h->size < 1 || need != len ||
-        (h->status < 0 || h->status >= DMESH_ERR_LASTCODE) ||
-        (h->reason != DMESH_JOIN_RESPAWN && h->reason != DMESH_JOIN_GROW))
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_join: the parent's message is malformed (%d bytes, %d new "
-                               "processes, reason %d)",
-                               len, (int)h->nnew, (int)h->reason);
-    *place = malloc((size_t)(h->nnew > 0 ? h->nnew : 1) * sizeof(int));
-    *text = string_at(at + 4 * h->nnew, h->textlen);
-    *keys = string_at(at + 4 * h->nnew + h->textlen, h->keyslen);
-    for (i = 0; *place != NULL && i < h->nnew; i++) {
-        int32_t r;
-        memcpy(&r, at + 4 * i, sizeof(r));
-        (*place)[i] = r;
-        if (r < 0 || r >= h->size)
-            break;
-    }
-    if (*place == NULL || *text == NULL || *keys == NULL || i < h->nnew) {
-        free(*place);
-        free(*text);
-        free(*keys);
-        *place = NULL;
-        *text = *keys = NULL;
-        return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message is malformed "
-                                              "(its ranks or texts), or out of memory");
-    }
-    return DMESH_SUCCESS;
-}
 
 /* The grown rank map: old positions keep their ranks, new ones get size,
  * size + 1, ... in row-major order. */
