@@ -13,7 +13,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/api.c lib/api_layout.c lib/api_names.h lib/api_impl.h \
 	lib/agree.c lib/agree.h lib/fault.h \
 	lib/layout.c lib/layout_text.c lib/layout_check.h lib/layout_decompose.h \
-	lib/options.c lib/options.h lib/option_value.c lib/option_value.h \
+	lib/options.c lib/options.h lib/options_env.c lib/options_env.h lib/option_value.c lib/option_value.h \
 	lib/backend.c lib/backend.h lib/backend_nccl.c lib/backend_nccl.h \
 	lib/cache.c lib/cache.h lib/hash.h lib/rank_map.h \
 	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h lib/finalize.c lib/finalize.h \

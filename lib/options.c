@@ -5,15 +5,14 @@
  * (nccl_*: backend.h), which its table entry parses. Unknown dmesh_* keys and
  * DMESH_* variables are listed under DMESH_DEBUG and are DMESH_ERR_ARG under
  * dmesh_strict / DMESH_STRICT; a recognised key with a bad value is
- * DMESH_ERR_ARG. */
+ * DMESH_ERR_ARG. The variables, read once, and the names dmesh knows are
+ * options_env.c's. */
 #include "config.h"
 
 #include "api_impl.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "error.h"
 #include "option_value.h"
 #include "options.h"
+#include "options_env.h"
 
 /* The dims that the ".<dim>" forms of one key (dmesh_backend, a backend's
  * per-axis key such as nccl_<field>)
@@ -162,61 +162,6 @@ static int apply_axis_key(const char *key, const char *val, int b, int ndims,
     return DMESH_SUCCESS;
 }
 
-/* Every info key and environment variable that dmesh knows: the dmesh_*
- * keys of the creation calls and the DMESH_* variables the library, its tests
- * and its tools read. A trailing '*' matches any rest. */
-static const char *const known_names[] = {"dmesh_backend",
-                                          "dmesh_backend.*",
-                                          "dmesh_bind",
-                                          "dmesh_check",
-                                          "dmesh_comm_create",
-                                          "dmesh_device",
-                                          "dmesh_order",
-                                          "dmesh_strict",
-                                          "dmesh_timeout",
-                                          "DMESH_CHECK",
-                                          "DMESH_COMM_CREATE",
-                                          "DMESH_LAUNCH_CHECK",
-                                          "DMESH_DEVICE",
-                                          "DMESH_TIMEOUT",
-                                          "DMESH_DEBUG",
-                                          "DMESH_STRICT",
-                                          "DMESH_FAULT",
-                                          "DMESH_CUDART_LIBRARY",
-                                          "DMESH_TEST_*",
-                                          "DMESH_ERRORS",
-                                          "dmesh_node",
-                                          "DMESH_NODE",
-                                          "dmesh_respawn_command",
-                                          "DMESH_RESPAWN_COMMAND",
-                                          "dmesh_respawn_hosts",
-                                          "DMESH_RESPAWN_HOSTS",
-                                          "DMESH_FINALIZE_BOUND",
-                                          NULL};
-
-/* Whether the first len bytes of name are one of list (NULL-terminated). */
-static int listed(const char *const *list, const char *name, size_t len)
-{
-    for (; list != NULL && *list != NULL; list++) {
-        size_t n = strlen(*list);
-        if ((*list)[n - 1] == '*' ? len >= n - 1 && strncmp(name, *list, n - 1) == 0
-                                  : len == n && strncmp(name, *list, n) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* The library's names and every backend's (backend.h). */
-static int known_name(const char *name, size_t len)
-{
-    if (listed(known_names, name, len))
-        return 1;
-    for (int b = 0; b < dmesh_backend_count; b++)
-        if (listed(dmesh_backends[b]->names, name, len))
-            return 1;
-    return 0;
-}
-
 /* Apply one info key: in pass 0 the dmesh_backend keys only, in pass 1
  * the others. */
 static int apply_key(const char *key, const char *val, int pass, int ndims,
@@ -268,110 +213,12 @@ static int info_value(MPI_Info info, const char *key, char val[MPI_MAX_INFO_VAL 
     return flag;
 }
 
-/*
- * The DMESH_* variables, read once per process (at the first creation call)
- * and copied: getenv scans the whole environment on every call, and a
- * process that changes its environment while another thread reads it is
- * undefined. Like MPI's and NCCL's own variables, they must be set before
- * the program starts (or before its first dmesh call).
- */
-enum {
-    ENV_CHECK,
-    ENV_COMM_CREATE,
-    ENV_DEVICE,
-    ENV_TIMEOUT,
-    ENV_DEBUG,
-    ENV_STRICT,
-    ENV_NODE,
-    ENV_RESPAWN_COMMAND,
-    ENV_FINALIZE_BOUND,
-    ENV_RESPAWN_HOSTS,
-    ENV_COUNT
-};
-
-static const char *const env_names[ENV_COUNT] = {
-    "DMESH_CHECK",          "DMESH_COMM_CREATE",  "DMESH_DEVICE", "DMESH_TIMEOUT",
-    "DMESH_DEBUG",          "DMESH_STRICT",       "DMESH_NODE",   "DMESH_RESPAWN_COMMAND",
-    "DMESH_FINALIZE_BOUND", "DMESH_RESPAWN_HOSTS"};
-
 const char *const dmesh_node_rule_names[DMESH_NODE_RULES] = {"auto", "shared", "host"};
-
-extern char **environ;
-
-/* The unknown DMESH_* variables, ", "-separated (what strict mode names;
- * cut short past the buffer), and how many. */
-static char env_unknown[256];
-static int env_unknown_count;
-
-/* A value too long for its copy keeps a prefix that no option accepts. */
-#define ENV_VALUE_LEN 256
-static char env_values[ENV_COUNT][ENV_VALUE_LEN];
-static int env_set[ENV_COUNT];
-/* The backends' variables: the DMESH_* names of their lists without '*'. */
-#define ENV_BACKEND_MAX 8
-static const char *env_backend_names[DMESH_BACKEND_MAX][ENV_BACKEND_MAX];
-static char env_backend_values[DMESH_BACKEND_MAX][ENV_BACKEND_MAX][ENV_VALUE_LEN];
-static int env_backend_set[DMESH_BACKEND_MAX][ENV_BACKEND_MAX];
-static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-
-/* Copy variable name into value; whether it is set and not empty. */
-static int env_copy(const char *name, char value[ENV_VALUE_LEN])
-{
-    const char *v = getenv(name);
-
-    if (v == NULL || *v == '\0')
-        return 0;
-    if (snprintf(value, ENV_VALUE_LEN, "%s", v) >= ENV_VALUE_LEN)
-        snprintf(value + ENV_VALUE_LEN - 16, 16, "...(too long)");
-    return 1;
-}
-
-/* Backend b's variables, named and read. */
-static void env_read_backend(int b)
-{
-    const char *const *list = dmesh_backends[b]->names;
-    int i = 0;
-
-    for (; list != NULL && *list != NULL; list++) {
-        if (strncmp(*list, "DMESH_", 6) != 0 || strchr(*list, '*') != NULL)
-            continue;
-        assert(i < ENV_BACKEND_MAX); /* a backend with more variables raises it */
-        env_backend_names[b][i] = *list;
-        env_backend_set[b][i] = env_copy(*list, env_backend_values[b][i]);
-        i++;
-    }
-}
-
-static void env_read(void)
-{
-    for (int i = 0; i < ENV_COUNT; i++)
-        env_set[i] = env_copy(env_names[i], env_values[i]);
-    for (int b = 0; b < dmesh_backend_count; b++)
-        env_read_backend(b);
-    for (char **e = environ; e != NULL && *e != NULL; e++) {
-        size_t len = strcspn(*e, "="), at = strlen(env_unknown);
-        if (strncmp(*e, "DMESH_", 6) != 0 || known_name(*e, len))
-            continue;
-        if (snprintf(env_unknown + at, sizeof(env_unknown) - at, "%s%.*s",
-                     env_unknown_count++ ? ", " : "", (int)len,
-                     *e) >= (int)(sizeof(env_unknown) - at))
-            snprintf(env_unknown + sizeof(env_unknown) - 4, 4, "...");
-        if (env_set[ENV_DEBUG] && strcmp(env_values[ENV_DEBUG], "0") != 0)
-            fprintf(stderr, "dmesh: unknown environment variable %.*s\n", (int)len, *e);
-    }
-}
-
-/* The value of a DMESH_* variable when the process first asked; NULL if unset or empty. */
-static const char *env_value(int which)
-{
-    pthread_once(&env_once, env_read);
-    return env_set[which] ? env_values[which] : NULL;
-}
 
 int dmesh_options_check(MPI_Info info)
 {
     char val[MPI_MAX_INFO_VAL + 1];
-    const char *v = env_value(ENV_CHECK);
+    const char *v = dmesh_env_value(DMESH_ENV_CHECK);
     int check = 1;
 
     if (info_value(info, "dmesh_check", val))
@@ -387,27 +234,27 @@ static int apply_env(MPI_Info info, dmesh_options_t *o)
     const char *v;
 
     /* the info key overrides the variable: a bad variable is then no error */
-    if ((v = env_value(ENV_CHECK)) != NULL && !info_value(info, "dmesh_check", val))
+    if ((v = dmesh_env_value(DMESH_ENV_CHECK)) != NULL && !info_value(info, "dmesh_check", val))
         DMESH_TRY(parse_bool("DMESH_CHECK", v, &o->check));
-    if ((v = env_value(ENV_COMM_CREATE)) != NULL)
+    if ((v = dmesh_env_value(DMESH_ENV_COMM_CREATE)) != NULL)
         DMESH_TRY(dmesh_option_choice("DMESH_COMM_CREATE", v, "split", "group", &o->comm_create));
-    if ((v = env_value(ENV_DEVICE)) != NULL)
+    if ((v = dmesh_env_value(DMESH_ENV_DEVICE)) != NULL)
         DMESH_TRY(dmesh_option_int("DMESH_DEVICE", v, 0, INT_MAX, &o->device));
-    if ((v = env_value(ENV_TIMEOUT)) != NULL && !info_value(info, "dmesh_timeout", val))
+    if ((v = dmesh_env_value(DMESH_ENV_TIMEOUT)) != NULL && !info_value(info, "dmesh_timeout", val))
         DMESH_TRY(parse_seconds("DMESH_TIMEOUT", v, &o->timeout));
-    if ((v = env_value(ENV_DEBUG)) != NULL)
+    if ((v = dmesh_env_value(DMESH_ENV_DEBUG)) != NULL)
         o->debug = strcmp(v, "0") != 0;
-    if ((v = env_value(ENV_STRICT)) != NULL && !info_value(info, "dmesh_strict", val))
+    if ((v = dmesh_env_value(DMESH_ENV_STRICT)) != NULL && !info_value(info, "dmesh_strict", val))
         DMESH_TRY(parse_bool("DMESH_STRICT", v, &o->strict));
-    if ((v = env_value(ENV_NODE)) != NULL && !info_value(info, "dmesh_node", val))
+    if ((v = dmesh_env_value(DMESH_ENV_NODE)) != NULL && !info_value(info, "dmesh_node", val))
         DMESH_TRY(dmesh_option_choices("DMESH_NODE", v, DMESH_NODE_RULES, dmesh_node_rule_names,
                                        &o->node));
     for (int b = 0; b < dmesh_backend_count; b++) /* before the info keys, which override them */
-        for (int i = 0; dmesh_backends[b]->call_option != NULL && i < ENV_BACKEND_MAX; i++) {
+        for (int i = 0; dmesh_backends[b]->call_option != NULL && i < DMESH_ENV_BACKEND_MAX; i++) {
+            const char *name;
             int known = 0;
-            if (env_backend_set[b][i])
-                DMESH_TRY(dmesh_backends[b]->call_option(
-                    env_backend_names[b][i], env_backend_values[b][i], &o->call[b], &known));
+            if ((v = dmesh_env_backend(b, i, &name)) != NULL)
+                DMESH_TRY(dmesh_backends[b]->call_option(name, v, &o->call[b], &known));
         }
     return DMESH_SUCCESS;
 }
@@ -484,7 +331,8 @@ static int parse_info(MPI_Info info, int ndims, const char *const names[], dmesh
                 return dmesh_error_mpi(rc, "MPI_Info_get");
             if (flag)
                 DMESH_TRY(apply_key(key, val, pass, ndims, names, opts, &forms));
-            if (pass == 0 || strncmp(key, "dmesh_", 6) != 0 || known_name(key, strlen(key)))
+            if (pass == 0 || strncmp(key, "dmesh_", 6) != 0 ||
+                dmesh_env_known_name(key, strlen(key)))
                 continue;
             if (unknown[0] == '\0')
                 snprintf(unknown, MPI_MAX_INFO_KEY + 1, "%s", key);
@@ -498,6 +346,8 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
                         dmesh_options_t *opts)
 {
     char unknown[MPI_MAX_INFO_KEY + 1] = "";
+    const char *unknown_vars = "";
+    int nunknown = 0;
 
     set_defaults(cuda, opts);
     DMESH_TRY(apply_env(info, opts));
@@ -505,10 +355,10 @@ int dmesh_options_parse(MPI_Info info, int ndims, const char *const names[], int
     if (opts->strict && unknown[0] != '\0')
         return dmesh_error_set(DMESH_ERR_ARG, "option %s: unknown info key (dmesh_strict is on)",
                                unknown);
-    if (opts->strict && env_unknown_count > 0)
+    if (opts->strict && (nunknown = dmesh_env_unknown(&unknown_vars)) > 0)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "environment variable%s %s: unknown to dmesh (dmesh_strict is on)",
-                               env_unknown_count > 1 ? "s" : "", env_unknown);
+                               nunknown > 1 ? "s" : "", unknown_vars);
     return finish_axes(ndims, names, opts);
 }
 
@@ -535,11 +385,11 @@ void dmesh_axis_options_key(const dmesh_axis_options_t *o, char *buf, size_t len
 static const struct {
     int env;
     const char *key, *fallback; /* fallback NULL: none sent when unset */
-} shared_env[] = {{ENV_CHECK, "dmesh_check", "true"},
-                  {ENV_COMM_CREATE, "dmesh_comm_create", "group"},
-                  {ENV_TIMEOUT, "dmesh_timeout", NULL},
-                  {ENV_STRICT, "dmesh_strict", "false"},
-                  {ENV_NODE, "dmesh_node", "auto"}};
+} shared_env[] = {{DMESH_ENV_CHECK, "dmesh_check", "true"},
+                  {DMESH_ENV_COMM_CREATE, "dmesh_comm_create", "group"},
+                  {DMESH_ENV_TIMEOUT, "dmesh_timeout", NULL},
+                  {DMESH_ENV_STRICT, "dmesh_strict", "false"},
+                  {DMESH_ENV_NODE, "dmesh_node", "auto"}};
 
 typedef struct {
     char *t;
@@ -571,17 +421,20 @@ static void text_add(text_t *x, const char *key, const char *val)
 static void text_add_backend_env(MPI_Info info, int b, text_t *x)
 {
     char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    const char *name, *v;
 
-    for (int i = 0; i < ENV_BACKEND_MAX && env_backend_names[b][i] != NULL; i++) {
-        size_t n = strlen(env_backend_names[b][i]), k;
-        if (!env_backend_set[b][i] || n > MPI_MAX_INFO_KEY)
+    for (int i = 0; i < DMESH_ENV_BACKEND_MAX; i++) {
+        size_t n, k;
+        v = dmesh_env_backend(b, i, &name);
+        if (name == NULL)
+            break;
+        n = strlen(name);
+        if (v == NULL || n > MPI_MAX_INFO_KEY)
             continue;
         for (k = 0; k <= n; k++) /* DMESH_NCCL_CREATE stands for dmesh_nccl_create */
-            key[k] = (char)(env_backend_names[b][i][k] >= 'A' && env_backend_names[b][i][k] <= 'Z'
-                                ? env_backend_names[b][i][k] - 'A' + 'a'
-                                : env_backend_names[b][i][k]);
-        if (listed(dmesh_backends[b]->names, key, n) && !info_value(info, key, val))
-            text_add(x, key, env_backend_values[b][i]);
+            key[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
+        if (dmesh_env_listed(dmesh_backends[b]->names, key, n) && !info_value(info, key, val))
+            text_add(x, key, v);
     }
 }
 
@@ -591,7 +444,6 @@ int dmesh_options_shared_text(MPI_Info info, char **text)
     text_t x = {NULL, 0, 0, DMESH_SUCCESS};
     int nkeys = 0, i, rc = MPI_SUCCESS;
 
-    pthread_once(&env_once, env_read);
     text_add(&x, "", ""); /* allocated even when empty */
     x.len = 0;
     x.t[0] = '\0';
@@ -605,12 +457,12 @@ int dmesh_options_shared_text(MPI_Info info, char **text)
                  strcmp(key, "dmesh_respawn_hosts") != 0 && info_value(info, key, val))
             text_add(&x, key, val);
     }
-    for (i = 0; i < (int)(sizeof(shared_env) / sizeof(shared_env[0])); i++)
+    for (i = 0; i < (int)(sizeof(shared_env) / sizeof(shared_env[0])); i++) {
+        const char *v = dmesh_env_value(shared_env[i].env);
         if (!info_value(info, shared_env[i].key, val) &&
-            (env_set[shared_env[i].env] || shared_env[i].fallback != NULL))
-            text_add(&x, shared_env[i].key,
-                     env_set[shared_env[i].env] ? env_values[shared_env[i].env]
-                                                : shared_env[i].fallback);
+            (v != NULL || shared_env[i].fallback != NULL))
+            text_add(&x, shared_env[i].key, v != NULL ? v : shared_env[i].fallback);
+    }
     for (int b = 0; b < dmesh_backend_count; b++)
         text_add_backend_env(info, b, &x);
     if (x.err != DMESH_SUCCESS) {
@@ -656,7 +508,8 @@ int dmesh_options_from_text(const char *text, MPI_Info *info)
 int dmesh_options_timeout(MPI_Info info, double *seconds)
 {
     char val[MPI_MAX_INFO_VAL + 1];
-    const char *v = info_value(info, "dmesh_timeout", val) ? val : env_value(ENV_TIMEOUT);
+    const char *v =
+        info_value(info, "dmesh_timeout", val) ? val : dmesh_env_value(DMESH_ENV_TIMEOUT);
 
     *seconds = 0;
     if (v == NULL)
@@ -666,7 +519,7 @@ int dmesh_options_timeout(MPI_Info info, double *seconds)
 
 int dmesh_options_respawn_command(MPI_Info info, char cmd[MPI_MAX_INFO_VAL + 1])
 {
-    const char *v = env_value(ENV_RESPAWN_COMMAND);
+    const char *v = dmesh_env_value(DMESH_ENV_RESPAWN_COMMAND);
 
     cmd[0] = '\0';
     if (info_value(info, "dmesh_respawn_command", cmd))
@@ -679,7 +532,7 @@ int dmesh_options_respawn_command(MPI_Info info, char cmd[MPI_MAX_INFO_VAL + 1])
 int dmesh_options_respawn_hosts(MPI_Info info, char names[MPI_MAX_INFO_VAL + 1], int *n)
 {
     char val[MPI_MAX_INFO_VAL + 1], host[MPI_MAX_INFO_VAL + 1];
-    const char *v = env_value(ENV_RESPAWN_HOSTS), *key = "DMESH_RESPAWN_HOSTS";
+    const char *v = dmesh_env_value(DMESH_ENV_RESPAWN_HOSTS), *key = "DMESH_RESPAWN_HOSTS";
     int given = info_value(info, "dmesh_respawn_hosts", val),
         has_host = info_value(info, "host", host);
 
@@ -704,7 +557,7 @@ int dmesh_options_respawn_hosts(MPI_Info info, char names[MPI_MAX_INFO_VAL + 1],
 
 double dmesh_options_finalize_bound(void)
 {
-    const char *v = env_value(ENV_FINALIZE_BOUND);
+    const char *v = dmesh_env_value(DMESH_ENV_FINALIZE_BOUND);
     double s = 60;
 
     if (v != NULL && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0))
