@@ -105,26 +105,36 @@ if [ "$np" -eq 4 ]; then
     DMESH_TEST_KILL=3 args_case ./test/test_respawn_args "$long" end
     args_case "$top_srcdir/test/respawn-wrap.sh" ./test/test_respawn_args w "x y"
 fi
-# A second failure, of a process that the first respawn started: every
-# survivor respawns again and checks the mesh (each writes its outcome to a
-# file: the launcher may end before it passes their output on). Every
-# survivor must report, with DMESH_SUCCESS and the right mesh; the
-# launcher's status is 0, or 137 with its report of the started process's
-# death (Open MPI 5.0.7 reports it so whatever the program does:
-# test/trixie/spawn-kill.c); at 4 ranks only, for CI's time.
-if [ "$np" -eq 4 ]; then
-    rm -f test/respawn-again.*
-    DMESH_TEST_TIMEOUT=60 "$MPIRUN" "$np" "$prog" again 1 2 2 >"$log.1" 2>&1
+# The cases in which a started process dies (again, growkill):
+# run_outcomes NAME ARGS... runs test_respawn ARGS at np ranks, bounded at
+# 60 s; each survivor also writes its outcome to test/respawn-NAME.RANK
+# (the launcher may end before it passes their output on), added to $log.1.
+run_outcomes() {
+    name=$1
+    shift
+    rm -f test/respawn-"$name".*
+    DMESH_TEST_TIMEOUT=60 "$MPIRUN" "$np" "$prog" "$@" >"$log.1" 2>&1
     rc=$?
-    cat test/respawn-again.* >>"$log.1" 2>/dev/null
-    rm -f test/respawn-again.*
+    cat test/respawn-"$name".* >>"$log.1" 2>/dev/null
+    rm -f test/respawn-"$name".*
     cat "$log.1" >>"$log"
+}
+# launcher_ended_well: the launcher's status is 0, or 137 with its report
+# of the started process's death (Open MPI 5.0.7 reports it so whatever the
+# program does: test/trixie/spawn-kill.c).
+launcher_ended_well() {
+    [ $rc -eq 0 ] || { [ $rc -eq 137 ] && grep -aq 'prterun noticed that process rank 0 with PID' "$log.1"; }
+}
+# A second failure, of a process that the first respawn started: every
+# survivor must respawn again, with DMESH_SUCCESS, and check the mesh; at 4
+# ranks only, for CI's time.
+if [ "$np" -eq 4 ]; then
+    run_outcomes again again 1 2 2
     got=$(grep -a 'again: second dmesh_respawn on rank' "$log.1" | sed 's/.*: //' | sort -u)
     n=$(grep -ac 'again: second dmesh_respawn on rank' "$log.1")
     checked=$(grep -ac 'second respawn checked: ok' "$log.1")
     if [ "$n" -ne $((np - 1)) ] || [ "$got" != DMESH_SUCCESS ] || [ "$checked" -ne "$n" ] ||
-        { [ $rc -ne 0 ] && ! { [ $rc -eq 137 ] &&
-            grep -aq 'prterun noticed that process rank 0 with PID' "$log.1"; }; }; then
+        ! launcher_ended_well; then
         check_fail "again at $np ranks: $n of $((np - 1)) survivors reported (${got:-nothing}), $checked checked the mesh, mpiexec exit $rc"
         cat "$log.1"
     else
@@ -133,25 +143,15 @@ if [ "$np" -eq 4 ]; then
     rm -f "$log.1"
 fi
 # A process that dmesh_grow added dies (test_respawn growkill: a 1-D mesh
-# of np grows by one process, which then dies): every survivor respawns the
-# grown mesh and checks it (each writes its outcome to a file: the launcher
-# may end before it passes their output on). The launcher's status is 0,
-# or 137 with its report of the started process's death (Open MPI 5.0.7
-# reports it so whatever the program does: test/trixie/spawn-kill.c); at 4
-# ranks only, for CI's time.
+# of np grows by one process, which then dies): every survivor must respawn
+# the grown mesh and check it; at 4 ranks only, for CI's time.
 if [ "$np" -eq 4 ]; then
-    rm -f test/respawn-growkill.*
-    DMESH_TEST_TIMEOUT=60 "$MPIRUN" "$np" "$prog" growkill 0 1 "$np" >"$log.1" 2>&1
-    rc=$?
-    cat test/respawn-growkill.* >>"$log.1" 2>/dev/null
-    rm -f test/respawn-growkill.*
-    cat "$log.1" >>"$log"
+    run_outcomes growkill growkill 0 1 "$np"
     n=$(grep -ao '^test_respawn: growkill passed on rank [0-9]*' "$log.1" | sort -u | wc -l)
     grep -aq '^test_respawn: growkill skipped\|grow skipped' "$log.1" && n=skip
     if [ "$n" = skip ] || { [ $rc -eq 77 ] && [ "$n" -eq 0 ]; }; then
         echo "respawn.sh: growkill at $np ranks: skipped: $(grep -a 'skipped' "$log.1" | head -n 1)"
-    elif [ "$n" -lt "$np" ] || { [ $rc -ne 0 ] && ! { [ $rc -eq 137 ] &&
-        grep -aq 'prterun noticed that process rank 0 with PID' "$log.1"; }; }; then
+    elif [ "$n" -lt "$np" ] || ! launcher_ended_well; then
         check_fail "growkill at $np ranks: $n of $np survivors passed, mpiexec exit $rc"
         cat "$log.1"
     else

@@ -426,7 +426,7 @@ int dmesh_ft_introduce(MPI_Comm comm, int nnew, const int place[], const char *f
     MPI_Comm_rank(comm, &me);
     for (i = 0; i < nnew; i++)
         is_new |= place[i] == me;
-    if ((req = DMESH_FAULT_MALLOC(2 * (size_t)size * sizeof(*req))) == NULL) {
+    if ((req = DMESH_FAULT_MALLOC(2 * (size_t)(is_new ? size : nnew) * sizeof(*req))) == NULL) {
         dmesh_ulfm_revoke(comm);
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
     }
