@@ -112,6 +112,12 @@ if grep -q '^#define DMESH_FAULT_INJECTION 1' config.h && [ "$np" -gt "${DMESH_F
     echo "ft sweep at $np ranks: skipped (DMESH_FT_SWEEP_MAX_NP=${DMESH_FT_SWEEP_MAX_NP:-4})"
 elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     runs=0
+    # sweep_next STEP: the next step the sweep runs (see DMESH_FT_SWEEP_STRIDE)
+    sweep_next() {
+        n=$(($1 + 1))
+        while [ $(((n - 2) % stride)) -ne "$offset" ]; do n=$((n + 1)); done
+        echo $n
+    }
     # dmesh_join's own steps (join: the new process dies at each; join_malloc:
     # its allocations fail one by one). init, create and from_comms share
     # init_first's creation steps: DMESH_FT_SWEEP_ALL=1 adds them (CI's time)
@@ -126,8 +132,18 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     else
         echo "ft sweep at $np ranks: nccl_lazy, nccl_lazy_root, nccl_eager skipped: no NCCL in this build"
     fi
+    # DMESH_FT_SWEEP_STRIDE=S (default 1: every step): step 1, every S-th
+    # step after it from DMESH_FT_SWEEP_OFFSET (0 to S - 1), and the call's
+    # last step (found going back from the first step that kills nobody).
+    # CI samples the steps this way for its time, the offset changing from
+    # day to day; the full sweep is the default.
+    stride=${DMESH_FT_SWEEP_STRIDE:-1} offset=${DMESH_FT_SWEEP_OFFSET:-0}
+    [ "$stride" -ge 1 ] && [ "$offset" -ge 0 ] && [ "$offset" -lt "$stride" ] ||
+        { check_fail "DMESH_FT_SWEEP_STRIDE=$stride, DMESH_FT_SWEEP_OFFSET=$offset: want 0 <= offset < stride"; check_exit; }
+    [ "$stride" -eq 1 ] ||
+        echo "ft sweep at $np ranks: step 1, one step in $stride from step $((offset + 2)), and the last of each call"
     for call in $calls; do
-        step=1 swept=1 merge_bounded= tenv= what=
+        step=1 swept=1 merge_bounded= tenv= what= last=0 back=0 killed=0
         case $call in join*) tenv=DMESH_TIMEOUT=5 what="came back whole" ;; esac
         while [ $step -le 200 ]; do
             log="test/ft-np$np.sweep"
@@ -170,7 +186,9 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
             if [ -z "$line" ] && [ "$bounded" -ge 1 ]; then
                 echo "ft sweep $call at $np ranks: step $step: MPI_Intercomm_merge bounded on every survivor (Open MPI's)"
                 merge_bounded="$merge_bounded $step"
-                step=$((step + 1))
+                last=$step killed=$((killed + 1))
+                [ $back -eq 0 ] || break
+                step=$(sweep_next $step)
                 continue
             fi
             if [ -z "$line" ] || [ "$ok" -ne "$want" ]; then
@@ -179,11 +197,24 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
                 swept=0
                 break
             fi
-            case $line in *nokill*) break ;; esac
-            step=$((step + 1))
+            case $line in *nokill*)
+                # nobody killed: the call has fewer steps; the steps
+                # skipped since the last one that killed are tried
+                # backwards, the first to kill is the call's last
+                [ $((step - 1)) -gt $last ] || break
+                back=1 step=$((step - 1))
+                continue
+                ;;
+            esac
+            last=$step killed=$((killed + 1))
+            [ $back -eq 0 ] || break
+            step=$(sweep_next $step)
         done
-        [ $swept -eq 0 ] ||
-            echo "ft sweep $call at $np ranks: killed at steps 1 to $((step - 1)), every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
+        if [ $swept -eq 1 ] && [ "$stride" -eq 1 ]; then
+            echo "ft sweep $call at $np ranks: killed at steps 1 to $last, every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
+        elif [ $swept -eq 1 ]; then
+            echo "ft sweep $call at $np ranks: killed at $killed of steps 1 to $last, every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
+        fi
     done
     echo "ft sweep at $np ranks: $runs runs"
 fi

@@ -7,9 +7,9 @@
 # STEP ulfm: ./quickstart.sh check configured --enable-fault-injection,
 # every test under mpiexec --with-ft ulfm, up to 2 ranks (BUILD_DIR
 # _build-LABEL-faults), then the fault-tolerance tests there
-# (test-suite-faults8.log): the kill sweeps (ft) and respawns at 4 ranks,
-# heat_respawn and copies at 8 (CI's time: the faults step runs ft and
-# respawn at 8 too).
+# (test-suite-faults8.log): the kill sweeps (ft, one step in 3) and
+# respawns at 4 ranks, heat_respawn and copies at 8 (CI's time: the faults
+# step runs ft and respawn at 8 too, and sweeps every step).
 # STEP quickstart: ./quickstart.sh check with Open MPI (BUILD_DIR
 # _build-LABEL-openmpi), then ./quickstart.sh's demo there; openmpi: the same build by hand (TESTS, when not
 # empty, is make check's subset); mpich: MPICH's wrappers and mpiexec.mpich
@@ -102,6 +102,27 @@ report() {
     done
 }
 
+# programs_for TESTS (in the build directory): the check programs a subset
+# of the tests runs, for make's line (check_PROGRAMS=...: make check builds
+# every check program otherwise, whatever TESTS says): for each test
+# DIR/NAME[-npN.mpi], the program DIR/NAME, and every check program that
+# its script (DIR/NAME.sh in the source tree) names.
+programs_for() {
+    local all t base p out=
+    all=$(printf 'p:\n\t@echo $(check_PROGRAMS)\n' | make -s -f Makefile -f - p) || return 1
+    for t in $1; do
+        base=${t%.mpi} && base=${base%-np[0-9]*} && base=${base%.sh}
+        for p in $all; do
+            case " $out " in *" $p "*) continue ;; esac
+            if [ "$p" = "$base" ] || { [ -f "$top/$base.sh" ] &&
+                grep -qE "(^|[^A-Za-z0-9_])${p##*/}([^A-Za-z0-9_]|\$)" "$top/$base.sh"; }; then
+                out="$out $p"
+            fi
+        done
+    done
+    echo $out
+}
+
 # installed_hello: the installed dmesh (make install of the ABI build),
 # examples/hello_mesh.c built once by gcc with nothing but pkg-config's flags
 # for the installed dmesh.pc, then run at 4 ranks under Open MPI's launcher
@@ -159,7 +180,11 @@ if [ "$step" = ulfm ]; then
     ulfm_fail=$fail
     if [ -f "$dir/Makefile" ]; then
         mpi="Open MPI $(ompi_version), the fault-tolerance tests at 4 and 8 ranks"
-        (cd "$dir" && make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi}" \
+        # the kill sweep samples one step in 3 (and each call's first and
+        # last), the offset from the day of the year: in three days' runs it
+        # meets every step (CI's time; the faults step sweeps them all)
+        sweep_offset=$((10#$(date +%j) % 3))
+        (cd "$dir" && DMESH_FT_SWEEP_STRIDE=3 DMESH_FT_SWEEP_OFFSET=$sweep_offset make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi}" \
             DMESH_TEST_MAX_NP=8 TEST_SUITE_LOG=test-suite-faults8.log >>"$out" 2>&1) || rc=1
         report test-suite-faults8.log "$mpi"
     fi
@@ -186,7 +211,8 @@ else
     [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >"$out" 2>&1
     (cd "$dir" && "$top/configure" "$@" >>"$out" 2>&1 && make -j"$jobs" >>"$out" 2>&1 &&
         if [ -n "$tests" ]; then
-            make -j"$jobs" check TESTS="$tests" >>"$out" 2>&1
+            programs=$(programs_for "$tests") &&
+                make -j"$jobs" check TESTS="$tests" check_PROGRAMS="$programs" >>"$out" 2>&1
         else
             make -j"$jobs" check >>"$out" 2>&1
         fi)
@@ -208,7 +234,8 @@ else
         mpi="standard ABI, MPICH $(mpichversion | sed -n 's/^MPICH Version: *//p')'s libmpi_abi.so.1"
         echo "$label: $step: the same build's tests under $mpi (LD_LIBRARY_PATH, mpiexec.mpich)"
         (cd "$dir" && LD_LIBRARY_PATH=$dir/mpich-abi DMESH_TEST_MPIEXEC=mpiexec.mpich \
-            make -j"$jobs" check ${tests:+TESTS="$tests"} TEST_SUITE_LOG=test-suite-mpich.log >>"$out" 2>&1) ||
+            make -j"$jobs" check ${tests:+TESTS="$tests" check_PROGRAMS="$(programs_for "$tests")"} \
+            TEST_SUITE_LOG=test-suite-mpich.log >>"$out" 2>&1) ||
             rc=1
         ompi_fail=$fail
         report test-suite-mpich.log "$mpi"
