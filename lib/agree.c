@@ -80,6 +80,7 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
 
 #define AGREE_NO_PROC_FAILED 1 /* bits of the failure-aware agreement's flag */
 #define AGREE_ALLREDUCE_DONE 2
+#define AGREE_ALL_SUCCEEDED 4 /* dmesh_agree_outcome's: no rank had an error */
 
 /* With fault tolerance on: the outcome of the allreduce (rc) agreed by the
  * survivors. failed: this rank met a process failure or a revoked
@@ -140,6 +141,39 @@ int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what)
                             what),
             rank == 0);
     return DMESH_SUCCESS;
+}
+
+/* With fault tolerance on, the outcome alone takes one MPIX_Comm_agree, not
+ * an allreduce and an agreement: the flag carries "no process failure
+ * here" and "no error here", and the agreement is uniform over the
+ * survivors. Only when some rank failed (its class and detail are wanted)
+ * does the full agreement follow, on every rank alike (the flag says so to
+ * all). Whether a rank takes this path is the same on every rank: it
+ * depends on the call site (dmesh_agree_outcome, not dmesh_agree) and on
+ * the MPI's fault tolerance, never on a value a rank computed. A rank
+ * whose own class is DMESH_ERR_PROC_FAILED takes dmesh_agree's path, which
+ * makes the same single MPIX_Comm_agree after revoking comm. */
+int dmesh_agree_outcome(MPI_Comm comm, int local_err, const char *what)
+{
+    int flag, arc;
+
+    if (!dmesh_ulfm_enabled(comm) || local_err == DMESH_ERR_PROC_FAILED)
+        return dmesh_agree(comm, 0, local_err, what);
+    /* test builds: a process may die here, before the consensus, as at
+     * dmesh_agree's two steps under fault tolerance. A death just after a
+     * consensus is met by the next step: an MPI call fails there, but an
+     * NCCL initialisation with the dead process waits for it (the NCCL
+     * test double blocks as NCCL does), so the kill sweep has no step
+     * there, here or in dmesh_agree. */
+    dmesh_fault_step();
+    flag = AGREE_NO_PROC_FAILED | (local_err == DMESH_SUCCESS ? AGREE_ALL_SUCCEEDED : 0);
+    arc = dmesh_ulfm_agree(comm, &flag);
+    if (arc != MPI_SUCCESS || !(flag & AGREE_NO_PROC_FAILED))
+        return dmesh_error_set(DMESH_ERR_PROC_FAILED,
+                               "%s: a process of the communicator failed or it was revoked", what);
+    if (flag & AGREE_ALL_SUCCEEDED)
+        return DMESH_SUCCESS;
+    return dmesh_agree(comm, 0, local_err, what); /* the lowest failing rank's class and detail */
 }
 
 /* Two MPI_Allreduce over ic: the first gives each side the other side's

@@ -24,6 +24,13 @@
  * ranks disagree: DMESH_ERR_MPI where it failed. */
 int dmesh_agree(MPI_Comm comm, uint64_t hash, int local_err, const char *what);
 
+/* dmesh_agree with nothing to compare, only the outcome: the same classes
+ * and details. With fault tolerance on, its success costs one
+ * MPIX_Comm_agree instead of an MPI_Allreduce and an MPIX_Comm_agree;
+ * without, it is dmesh_agree. Every rank of comm must call the same one
+ * of the two at a given step. */
+int dmesh_agree_outcome(MPI_Comm comm, int local_err, const char *what);
+
 /* The agreement over both sides of an intercommunicator (the spawn's, in
  * dmesh_respawn, dmesh_grow and dmesh_join): the same class on every
  * process of both sides of ic, the lowest that any of them has (err: this

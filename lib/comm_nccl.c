@@ -189,7 +189,7 @@ static int nccl_check_gpus(MPI_Comm comm, int size, int device, int err)
 
     if (all == NULL && err == DMESH_SUCCESS)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "NCCL dimension: out of memory");
-    err = dmesh_agree(comm, 0, err, "setting the device or allocating");
+    err = dmesh_agree_outcome(comm, err, "setting the device or allocating");
     if (err != DMESH_SUCCESS) {
         free(all);
         return err;
@@ -294,7 +294,7 @@ static int nccl_prepare(MPI_Comm comm, int how, int roots, int device, int err, 
     w->nids = how == DMESH_NCCL_CREATE_SCALABLE ? scalable_roots(roots, w->size) : 1;
     if ((w->ids = DMESH_FAULT_CALLOC((size_t)w->nids, sizeof(*w->ids))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "NCCL ids: out of memory");
-    DMESH_TRY(dmesh_agree(comm, 0, err, "allocating NCCL ids"));
+    DMESH_TRY(dmesh_agree_outcome(comm, err, "allocating NCCL ids"));
     if (how == DMESH_NCCL_CREATE_SCALABLE)
         return nccl_gather_ids(comm, w, st);
     st->id_calls++;
@@ -426,13 +426,13 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
     /* no CUDA call on a rank with nothing to make: it would make a CUDA context there */
     if (active && err == DMESH_SUCCESS)
         err = device_enter(device, &saved);
-    err = dmesh_agree(all, 0, err, "preparing NCCL creation");
+    err = dmesh_agree_outcome(all, err, "preparing NCCL creation");
     for (int i = 0; err == DMESH_SUCCESS && i < n; i++)
         if (req[i].comm != MPI_COMM_NULL)
             w[i].err = nccl_prepare(req[i].comm, how, roots, device, DMESH_SUCCESS, &w[i], stats);
     if (err == DMESH_SUCCESS)
         nccl_launch(how, (ncclComm_t)parent, device, n, req, w, stats);
-    err = dmesh_agree(all, 0, nccl_first_error(n, w, err), "NCCL communicator creation");
+    err = dmesh_agree_outcome(all, nccl_first_error(n, w, err), "NCCL communicator creation");
     for (int i = 0; w != NULL && i < n; i++) {
         if (err != DMESH_SUCCESS && w[i].c != NULL)
             (void)ncclCommAbort(w[i].c);

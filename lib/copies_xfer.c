@@ -176,7 +176,7 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
         err = store_partner(c, &n, &q, err, hash);
     else
         err = store_xor(c, &n, err, hash);
-    err = dmesh_agree(c->comm, 0, err, "dmesh_copies_store");
+    err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_store");
     if (err != DMESH_SUCCESS) { /* the previous version stays */
         drain(&q);
         free(n.own);
@@ -382,22 +382,22 @@ static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *
 
     t->src = src;
     t->refresh = refresh;
-    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_restore")) != DMESH_SUCCESS)
+    if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore")) != DMESH_SUCCESS)
         return err; /* every member has its records' memory before the allgather */
     err = gather_plan(c, (dmesh_copies_record_t *)t->rec, src, refresh, &t->v, err);
     if (!err && t->v != DMESH_COPIES_NONE)
         err = xor? xor_alloc(c, t, err) : partner_alloc(c, t, err);
-    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_restore")) != DMESH_SUCCESS ||
+    if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore")) != DMESH_SUCCESS ||
         t->v == DMESH_COPIES_NONE)
         return err;
     err = xor? xor_moves(c, t) : partner_moves(c, t, &q);
     err = check_own(c, t, err);
-    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_restore")) != DMESH_SUCCESS) {
+    if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore")) != DMESH_SUCCESS) {
         drain(&q);
         return err;
     }
     err = commit(c, t);
-    return dmesh_agree(c->comm, 0, err, "dmesh_copies_restore");
+    return dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore");
 }
 
 int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)

@@ -203,7 +203,7 @@ static int root_reserve_by_node(root_state_t *r, const char *fn)
         dmesh_universe_set_source(dmesh_handle_mesh(r->m)->u, r->c->source);
     } else
         free(lows);
-    return dmesh_agree(comm, 0, err, fn);
+    return dmesh_agree_outcome(comm, err, fn);
 }
 
 /* Members somewhere (from_comms of a group), the device, the communicators. */

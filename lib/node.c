@@ -34,7 +34,7 @@ int dmesh_node_lows(MPI_Comm comm, int rule, dmesh_node_cache_t *cache, int **lo
         rc = MPI_Allgather(&low, 1, MPI_INT, *lows, 1, MPI_INT, comm);
         if (rc != MPI_SUCCESS && err == DMESH_SUCCESS)
             err = dmesh_error_mpi(rc, "nodes: MPI_Allgather of the nodes");
-        err = dmesh_agree(comm, 0, err, "nodes (MPI_Allgather)");
+        err = dmesh_agree_outcome(comm, err, "nodes (MPI_Allgather)");
     }
     if (err == DMESH_SUCCESS)
         dmesh_node_keep(cache, rule, &node);

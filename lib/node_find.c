@@ -118,7 +118,7 @@ static int split_host(MPI_Comm comm, int err, find_t *f)
         (f->all = DMESH_FAULT_MALLOC((size_t)f->nall * sizeof(*f->all))) == NULL &&
         err == DMESH_SUCCESS)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "nodes: out of memory");
-    return dmesh_agree(comm, 0, err, "nodes (the split by host)");
+    return dmesh_agree_outcome(comm, err, "nodes (the split by host)");
 }
 
 /* Collective over comm (rule auto): whether some host has ranks in two
@@ -320,7 +320,7 @@ static int find_shared(MPI_Comm comm, int err, find_t *f, int *spread)
         f->shared_low = shared_low(comm, f);
     }
     if (f->rule == DMESH_NODE_SHARED)
-        return dmesh_agree(comm, 0, err, "nodes (the shared-memory split)");
+        return dmesh_agree_outcome(comm, err, "nodes (the shared-memory split)");
     *spread = spread_hosts(comm, err, f, &failed);
     /* failed is the same on every rank, but under fault tolerance, where
      * the table's allreduce can fail on some ranks only (a process died)
@@ -328,8 +328,8 @@ static int find_shared(MPI_Comm comm, int err, find_t *f, int *spread)
      * so that none goes on to the node's communicator while another is in
      * the agreement here */
     if (failed || dmesh_ulfm_enabled(comm))
-        return dmesh_agree(comm, 0, err != DMESH_SUCCESS ? err : f->err,
-                           "nodes (the shared-memory split)");
+        return dmesh_agree_outcome(comm, err != DMESH_SUCCESS ? err : f->err,
+                                   "nodes (the shared-memory split)");
     return DMESH_SUCCESS;
 }
 
@@ -361,7 +361,7 @@ int dmesh_node_find(MPI_Comm comm, int rule, int err, dmesh_node_cache_t *cache,
     memset(node, 0, sizeof(*node));
     node->comm = MPI_COMM_NULL;
     if (cache != NULL && cache->known[rule]) { /* on every rank alike */
-        if ((err = dmesh_agree(comm, 0, err, "nodes")) == DMESH_SUCCESS)
+        if ((err = dmesh_agree_outcome(comm, err, "nodes")) == DMESH_SUCCESS)
             *node = cache->node[rule];
         return err;
     }

@@ -302,7 +302,7 @@ static int explain_part(const char *fn, int at, const told_t *theirs, const told
 int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *fn)
 {
     uint64_t h0[DMESH_REQUEST_PARTS + 1];
-    int rank = 0, mine = INT_MAX, first = INT_MAX, at, k, ok, has_long;
+    int rank = 0, mine = INT_MAX, first = INT_MAX, at, k, ok, has_long, err;
     told_t theirs, zero;
     told_long_t l;
 
@@ -320,11 +320,9 @@ int dmesh_request_explain(MPI_Comm comm, const dmesh_request_t *r, const char *f
     if (ok && rank > 0 && k <= DMESH_REQUEST_PARTS && rank <= INT_MAX / 32 - 1)
         mine = rank * 32 + k;
     ok = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && ok;
-    if (dmesh_agree(comm, 0,
-                    ok ? DMESH_SUCCESS
-                       : dmesh_error_set(DMESH_ERR_MPI, "%s: comparing the arguments failed", fn),
-                    fn) != DMESH_SUCCESS ||
-        first == INT_MAX)
+    err = ok ? DMESH_SUCCESS
+             : dmesh_error_set(DMESH_ERR_MPI, "%s: comparing the arguments failed", fn);
+    if (dmesh_agree_outcome(comm, err, fn) != DMESH_SUCCESS || first == INT_MAX)
         goto generic;
     at = first / 32;
     k = first % 32;

@@ -167,7 +167,7 @@ static int bind_exchange(MPI_Comm comm, int rule, dmesh_node_cache_t *nodes, bin
      * must not leave the others waiting in it */
     if (e == DMESH_SUCCESS && s->all == NULL)
         e = dmesh_error_set(DMESH_ERR_NOMEM, "device binding: out of memory");
-    DMESH_TRY(dmesh_agree(s->node, 0, e, "device binding (allocation)"));
+    DMESH_TRY(dmesh_agree_outcome(s->node, e, "device binding (allocation)"));
     e = MPI_Allgather(&s->rec, DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->all,
                       DMESH_TOPO_RECORD_WORDS, MPI_UNSIGNED_LONG, s->node);
     if (e == MPI_SUCCESS && dmesh_fault(DMESH_FAULT_ALLGATHER))
@@ -338,7 +338,7 @@ int dmesh_topo_bind(MPI_Comm comm, const dmesh_options_t *opts, dmesh_node_cache
     pthread_mutex_unlock(&process_lock);
     if (err == DMESH_SUCCESS && member)
         err = bind_set(opts, dev);
-    err = dmesh_agree(comm, 0, err, "device binding");
+    err = dmesh_agree_outcome(comm, err, "device binding");
     if (err == DMESH_SUCCESS)
         dmesh_node_keep(nodes, opts->node, &s.found);
     if (claimed) {

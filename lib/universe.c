@@ -115,7 +115,7 @@ int dmesh_universe_create(MPI_Comm user_comm, int err, const dmesh_root_desc_t *
     err = dmesh_private_comm_complete(&s, DMESH_SUCCESS);
     if (err == DMESH_SUCCESS)
         err = dmesh_universe_new(s.p, dmesh_private_comm_next_id(s.p), root, &u);
-    err = dmesh_agree(dmesh_private_comm_agreed_over(&s), 0, err, "universe creation");
+    err = dmesh_agree_outcome(dmesh_private_comm_agreed_over(&s), err, "universe creation");
     dmesh_private_comm_settle(&s, err); /* the universe holds its own reference */
     if (err != DMESH_SUCCESS) {
         if (u != NULL)

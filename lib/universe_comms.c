@@ -222,7 +222,7 @@ static int make_entry(dmesh_universe_t *u, dmesh_comm_entry_t *e, const MPI_Comm
 {
     int err = make_comm(u, e, given);
 
-    return dmesh_universe_agree(u, 0, err, "communicator creation");
+    return dmesh_universe_agree_outcome(u, err, "communicator creation");
 }
 
 /* Where the reservations at the end of the cache begin (the current
@@ -272,7 +272,7 @@ int dmesh_universe_whole_entry(dmesh_universe_t *u, const dmesh_axis_options_t *
     }
     first = reserved_from(u);
     err = dmesh_universe_reserve(u, &axis, o, DMESH_COMM_CREATE_SPLIT, &e);
-    DMESH_TRY(dmesh_universe_agree(u, 0, err, "reserving the whole mesh's communicator"));
+    DMESH_TRY(dmesh_universe_agree_outcome(u, err, "reserving the whole mesh's communicator"));
     if (u->cache.count > count) { /* new: in front of the call's reservations, then made */
         order = u->cache.order;
         memmove(&order[first + 1], &order[first], (size_t)(count - first) * sizeof(*order));
@@ -298,7 +298,7 @@ static int make_all(dmesh_universe_t *u, int n, dmesh_comm_entry_t *const e[],
             made++;
         }
     if (made > 0) /* the same on every rank: the reservations were agreed */
-        DMESH_TRY(dmesh_universe_agree(u, 0, err, "communicator creation"));
+        DMESH_TRY(dmesh_universe_agree_outcome(u, err, "communicator creation"));
     count = u->cache.count;
     first = reserved_from(u);
     for (b = 0; b < dmesh_backend_count; b++) /* then each backend pairs its own */
@@ -435,16 +435,29 @@ int dmesh_universe_revoke(dmesh_universe_t *u)
     return err;
 }
 
-int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
+/* This rank's class before a universe agreement. Revoked here: no call
+ * succeeds; a failure met here: the universe is revoked, so that the ranks
+ * blocked in any of its communicators return. */
+static int universe_local_err(dmesh_universe_t *u, int local_err, const char *what)
 {
-    /* revoked here: no call succeeds; a failure met here: the universe is
-     * revoked, so that the ranks blocked in any of its communicators return */
     if (u->revoked && local_err == DMESH_SUCCESS)
         local_err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: universe revoked", what);
     else if (local_err == DMESH_ERR_PROC_FAILED && !u->revoked)
         dmesh_universe_revoke(u);
+    return local_err;
+}
+
+int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what)
+{
+    local_err = universe_local_err(u, local_err, what);
     /* the universe's identity: a mesh of another universe on one rank differs */
     return dmesh_agree(u->comm, dmesh_hash(hash, &u->id, sizeof(u->id)), local_err, what);
+}
+
+int dmesh_universe_agree_outcome(dmesh_universe_t *u, int local_err, const char *what)
+{
+    local_err = universe_local_err(u, local_err, what);
+    return dmesh_agree_outcome(u->comm, local_err, what);
 }
 
 void dmesh_universe_debug(const dmesh_universe_t *u, const char *fmt, ...)

@@ -49,6 +49,10 @@ void dmesh_universe_free_comms(dmesh_universe_t *u);
  * hash: every rank returns the same class. */
 int dmesh_universe_agree(dmesh_universe_t *u, uint64_t hash, int local_err, const char *what);
 
+/* dmesh_agree_outcome over u->comm: a step after the call's arguments and
+ * universe were agreed, whose outcome alone counts (agree.h). */
+int dmesh_universe_agree_outcome(dmesh_universe_t *u, int local_err, const char *what);
+
 /* Local: the cache entry of a canonical axis with the given options, or a
  * new one reserved at the end of the cache (e->reserved: no communicator
  * yet), to be made by split or, as comm_create says, by group creation

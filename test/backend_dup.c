@@ -185,7 +185,7 @@ static int make(const dmesh_backend_ctx_t *ctx, MPI_Comm all, const dmesh_backen
         }
         k++;
     }
-    err = dmesh_agree(all, 0, err, "dup backend");
+    err = dmesh_agree_outcome(all, err, "dup backend");
     for (int i = 0, j = 0; i < n && j < k; i++) {
         if (!todo(ctx, call, e, i))
             continue;

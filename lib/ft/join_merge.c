@@ -57,7 +57,7 @@ int dmesh_join_merge(MPI_Comm ic, int high, int key, int err, const char *fn, do
     if (err != DMESH_SUCCESS && !settled && merged != MPI_COMM_NULL && dmesh_ulfm_enabled(merged))
         dmesh_ulfm_revoke(merged);
     if (merged != MPI_COMM_NULL)
-        err = dmesh_agree(merged, 0, err, fn);
+        err = dmesh_agree_outcome(merged, err, fn);
     if (merged != MPI_COMM_NULL)
         MPI_Comm_free(&merged);
     if (err != DMESH_SUCCESS) {
@@ -95,7 +95,7 @@ int dmesh_join_make_mesh(const char *fn, const dmesh_join_message_t *m, MPI_Comm
 
     /* the info is agreed first: a process without it must not leave the
      * others in dmesh_deserialize's collectives */
-    err = dmesh_agree(*newcomm, 0, err, "dmesh_deserialize");
+    err = dmesh_agree_outcome(*newcomm, err, "dmesh_deserialize");
     if (err == DMESH_SUCCESS && eh != MPI_ERRHANDLER_NULL)
         MPI_Comm_set_errhandler(*newcomm, eh);
     if (err == DMESH_SUCCESS)

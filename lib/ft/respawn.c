@@ -251,7 +251,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
         err = hosts_args(fn, &prog, info, w, &hosts);
     if (err == DMESH_SUCCESS && rank == 0)
         err = dmesh_join_pack(p, &buf, &len);
-    err = dmesh_agree(comm, 0, err, fn);
+    err = dmesh_agree_outcome(comm, err, fn);
     if (err == DMESH_SUCCESS) {
         for (i = 0; i < p->nnew; i++)
             codes[i] = MPI_SUCCESS;
@@ -259,7 +259,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
         err = spawn_error(fn, rc, p->nnew, codes, prog.cmd);
         if (ic != MPI_COMM_NULL)
             MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
-        err = dmesh_agree(comm, 0, err, fn);
+        err = dmesh_agree_outcome(comm, err, fn);
     }
     hosts_free(&hosts);
     dmesh_program_free(&prog);
