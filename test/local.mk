@@ -13,6 +13,9 @@
 # a missing prerequisite skips it (check_skip, check_need: 77), check_exit
 # ends it with the outcome; check_pc reads the build tree's dmesh.pc.
 EXTRA_DIST += test/mpirun.sh.in test/check.sh
+# check-programs.sh: the check programs a subset of the tests runs (CI's
+# stages that run a subset build only those)
+EXTRA_DIST += test/check-programs.sh
 DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 DMESH_TEST_LIBS = lib/libdmesh.la $(CHECK_LIBS)

@@ -102,27 +102,6 @@ report() {
     done
 }
 
-# programs_for TESTS (in the build directory): the check programs a subset
-# of the tests runs, for make's line (check_PROGRAMS=...: make check builds
-# every check program otherwise, whatever TESTS says): for each test
-# DIR/NAME[-npN.mpi], the program DIR/NAME, and every check program that
-# its script (DIR/NAME.sh in the source tree) names.
-programs_for() {
-    local all t base p out=
-    all=$(printf 'p:\n\t@echo $(check_PROGRAMS)\n' | make -s -f Makefile -f - p) || return 1
-    for t in $1; do
-        base=${t%.mpi} && base=${base%-np[0-9]*} && base=${base%.sh}
-        for p in $all; do
-            case " $out " in *" $p "*) continue ;; esac
-            if [ "$p" = "$base" ] || { [ -f "$top/$base.sh" ] &&
-                grep -qE "(^|[^A-Za-z0-9_])${p##*/}([^A-Za-z0-9_]|\$)" "$top/$base.sh"; }; then
-                out="$out $p"
-            fi
-        done
-    done
-    echo $out
-}
-
 # installed_hello: the installed dmesh (make install of the ABI build),
 # examples/hello_mesh.c built once by gcc with nothing but pkg-config's flags
 # for the installed dmesh.pc, then run at 4 ranks under Open MPI's launcher
@@ -211,7 +190,7 @@ else
     [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >"$out" 2>&1
     (cd "$dir" && "$top/configure" "$@" >>"$out" 2>&1 && make -j"$jobs" >>"$out" 2>&1 &&
         if [ -n "$tests" ]; then
-            programs=$(programs_for "$tests") &&
+            programs=$("$top/test/check-programs.sh" "$top" $tests) &&
                 make -j"$jobs" check TESTS="$tests" check_PROGRAMS="$programs" >>"$out" 2>&1
         else
             make -j"$jobs" check >>"$out" 2>&1
@@ -234,7 +213,7 @@ else
         mpi="standard ABI, MPICH $(mpichversion | sed -n 's/^MPICH Version: *//p')'s libmpi_abi.so.1"
         echo "$label: $step: the same build's tests under $mpi (LD_LIBRARY_PATH, mpiexec.mpich)"
         (cd "$dir" && LD_LIBRARY_PATH=$dir/mpich-abi DMESH_TEST_MPIEXEC=mpiexec.mpich \
-            make -j"$jobs" check ${tests:+TESTS="$tests" check_PROGRAMS="$(programs_for "$tests")"} \
+            make -j"$jobs" check ${tests:+TESTS="$tests" check_PROGRAMS="$("$top/test/check-programs.sh" "$top" $tests)"} \
             TEST_SUITE_LOG=test-suite-mpich.log >>"$out" 2>&1) ||
             rc=1
         ompi_fail=$fail
