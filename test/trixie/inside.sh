@@ -7,7 +7,7 @@
 # STEP ulfm: ./quickstart.sh check configured --enable-fault-injection,
 # every test under mpiexec --with-ft ulfm, up to 2 ranks (BUILD_DIR
 # _build-LABEL-faults), then the fault-tolerance tests there
-# (test-suite-faults8.log): the kill sweeps (ft, one step in 3) and
+# (test-suite-faults8.log): the kill sweeps (ft, one step in 4) and
 # respawns at 4 ranks, heat_respawn and copies at 8 (CI's time: the faults
 # step runs ft and respawn at 8 too, and sweeps every step).
 # STEP quickstart: ./quickstart.sh check with Open MPI (BUILD_DIR
@@ -159,11 +159,11 @@ if [ "$step" = ulfm ]; then
     ulfm_fail=$fail
     if [ -f "$dir/Makefile" ]; then
         mpi="Open MPI $(ompi_version), the fault-tolerance tests at 4 and 8 ranks"
-        # the kill sweep samples one step in 3 (and each call's first and
-        # last), the offset from the day of the year: in three days' runs it
+        # the kill sweep samples one step in 4 (and each call's first and
+        # last), the offset from the day of the year: in four days' runs it
         # meets every step (CI's time; the faults step sweeps them all)
-        sweep_offset=$((10#$(date +%j) % 3))
-        (cd "$dir" && DMESH_FT_SWEEP_STRIDE=3 DMESH_FT_SWEEP_OFFSET=$sweep_offset make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi}" \
+        sweep_offset=$((10#$(date +%j) % 4))
+        (cd "$dir" && DMESH_FT_SWEEP_STRIDE=4 DMESH_FT_SWEEP_OFFSET=$sweep_offset make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi}" \
             DMESH_TEST_MAX_NP=8 TEST_SUITE_LOG=test-suite-faults8.log >>"$out" 2>&1) || rc=1
         report test-suite-faults8.log "$mpi"
     fi
