@@ -270,7 +270,10 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  *       A mesh still on the current-mesh stack must not be freed.
  *       Copies of a freed handle stay invalid: every call given one returns
  *       DMESH_ERR_ARG ("freed or invalid mesh handle"), as for a value that
- *       was never a handle, also after new meshes are made.
+ *       was never a handle, also after new meshes are made. dmesh_free()
+ *       fails only on such a handle (or one that another thread freed
+ *       first: of threads freeing copies of one handle, one frees it), so
+ *       it raises on MPI_COMM_SELF's error handler.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
 

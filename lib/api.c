@@ -86,12 +86,15 @@ int dmesh_deserialize(MPI_Comm comm, const char *text, MPI_Info info, dmesh_t *m
     ON_COMM(comm, null_mesh(err, mesh));
 }
 
-/* The mesh may end here: where to raise is found first. */
+/* dmesh_free fails only before it frees anything, on a handle that is
+ * NULL, freed or invalid, or that another thread freed first: each is a
+ * call tied to no mesh (MPI_COMM_SELF's handler). Nothing of the mesh is
+ * read here: another thread freeing a copy of the handle may free it at
+ * any moment (reading its universe beforehand, to raise there, read freed
+ * memory). */
 int dmesh_free(dmesh_t *mesh)
 {
-    MPI_Comm target = dmesh_raise_target(mesh != NULL ? *mesh : DMESH_NULL);
-
-    ON_COMM(target, dmesh_free_impl(mesh));
+    ON_SELF(dmesh_free_impl(mesh));
 }
 
 int dmesh_abort(dmesh_t mesh)

@@ -194,13 +194,6 @@ int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn)
     return should_raise(err) ? raise_on(err, comm, fn) : err;
 }
 
-MPI_Comm dmesh_raise_target(dmesh_t mesh)
-{
-    struct dmesh_mesh *m = dmesh_handle_mesh(mesh);
-
-    return m != NULL ? dmesh_universe_user_comm(m->u) : MPI_COMM_NULL;
-}
-
 int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn)
 {
     struct dmesh_mesh *m;

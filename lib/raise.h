@@ -21,11 +21,6 @@ int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn);
  * mesh was made from (DMESH_NULL: MPI_COMM_SELF's). */
 int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn);
 
-/* Where a call on mesh raises, found before a call that may end the mesh
- * (dmesh_free): the user's communicator while the program has it, else
- * MPI_COMM_NULL (MPI_COMM_SELF). */
-MPI_Comm dmesh_raise_target(dmesh_t mesh);
-
 /* An entry point's return: the outcome of call, raised by raise
  * (dmesh_raise_on_comm or dmesh_raise_on_mesh) on target unless it
  * succeeded with no binding's rejection pending (one load then). One
