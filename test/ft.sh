@@ -132,16 +132,17 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
     else
         echo "ft sweep at $np ranks: nccl_lazy, nccl_lazy_root, nccl_eager skipped: no NCCL in this build"
     fi
-    # DMESH_FT_SWEEP_STRIDE=S (default 1: every step): step 1, every S-th
-    # step after it from DMESH_FT_SWEEP_OFFSET (0 to S - 1), and the call's
-    # last step (found going back from the first step that kills nobody).
-    # CI samples the steps this way for its time, the offset changing from
-    # day to day; the full sweep is the default.
+    # DMESH_FT_SWEEP_STRIDE=S (default 1: every step): step 1 and every S-th
+    # step after it from DMESH_FT_SWEEP_OFFSET (0 to S - 1), up to the first
+    # that kills nobody; with DMESH_FT_SWEEP_LAST=1 also the call's last
+    # step (found going back from there). CI samples the steps this way for
+    # its time, the offset changing from day to day; the full sweep is the
+    # default.
     stride=${DMESH_FT_SWEEP_STRIDE:-1} offset=${DMESH_FT_SWEEP_OFFSET:-0}
     [ "$stride" -ge 1 ] && [ "$offset" -ge 0 ] && [ "$offset" -lt "$stride" ] ||
         { check_fail "DMESH_FT_SWEEP_STRIDE=$stride, DMESH_FT_SWEEP_OFFSET=$offset: want 0 <= offset < stride"; check_exit; }
     [ "$stride" -eq 1 ] ||
-        echo "ft sweep at $np ranks: step 1, one step in $stride from step $((offset + 2)), and the last of each call"
+        echo "ft sweep at $np ranks: step 1 and one step in $stride from step $((offset + 2)) of each call$([ "${DMESH_FT_SWEEP_LAST:-0}" != 1 ] || echo ', and its last')"
     for call in $calls; do
         step=1 swept=1 merge_bounded= tenv= what= last=0 back=0 killed=0
         case $call in join*) tenv=DMESH_TIMEOUT=5 what="came back whole" ;; esac
@@ -201,6 +202,7 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
                 # nobody killed: the call has fewer steps; the steps
                 # skipped since the last one that killed are tried
                 # backwards, the first to kill is the call's last
+                [ "$stride" -eq 1 ] || [ "${DMESH_FT_SWEEP_LAST:-0}" = 1 ] || break
                 [ $((step - 1)) -gt $last ] || break
                 back=1 step=$((step - 1))
                 continue
@@ -213,7 +215,7 @@ elif grep -q '^#define DMESH_FAULT_INJECTION 1' config.h; then
         if [ $swept -eq 1 ] && [ "$stride" -eq 1 ]; then
             echo "ft sweep $call at $np ranks: killed at steps 1 to $last, every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
         elif [ $swept -eq 1 ]; then
-            echo "ft sweep $call at $np ranks: killed at $killed of steps 1 to $last, every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
+            echo "ft sweep $call at $np ranks: killed at $killed sampled steps, up to step $last, every survivor returned alike and ${what:-shrank}${merge_bounded:+ (steps$merge_bounded: bounded in the MPI merge)}"
         fi
     done
     echo "ft sweep at $np ranks: $runs runs"
