@@ -161,10 +161,11 @@ int dmesh_agree_outcome(MPI_Comm comm, int local_err, const char *what)
         return dmesh_agree(comm, 0, local_err, what);
     /* test builds: a process may die here, before the consensus, as at
      * dmesh_agree's two steps under fault tolerance. A death just after a
-     * consensus is met by the next step: an MPI call fails there, but an
-     * NCCL initialisation with the dead process waits for it (the NCCL
-     * test double blocks as NCCL does), so the kill sweep has no step
-     * there, here or in dmesh_agree. */
+     * consensus is met by the next step: an MPI call fails there; an NCCL
+     * creation with the dead process waits for it (the NCCL test double
+     * blocks as NCCL does), a non-blocking one only until the MPI knows of
+     * the failure (comm_nccl.c, which has the kill step before NCCL's
+     * creation). */
     dmesh_fault_step();
     flag = AGREE_NO_PROC_FAILED | (local_err == DMESH_SUCCESS ? AGREE_ALL_SUCCEEDED : 0);
     arc = dmesh_ulfm_agree(comm, &flag);

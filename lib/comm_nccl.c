@@ -23,6 +23,7 @@
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "fault.h"
+#include "ft/ulfm.h"
 #include "gpu_lib.h"
 #include "node_find.h"
 #include "options.h"
@@ -106,12 +107,34 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Under fault tolerance, whether a process of watch has failed, as far as
+ * this process knows. The MPI learns of failures in its progress, which a
+ * probe drives (it receives nothing). */
+static int watched_failed(MPI_Comm watch)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    int flag = 0, n = 0;
+
+    (void)MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, watch, &flag, MPI_STATUS_IGNORE);
+    if (dmesh_ulfm_get_failed(watch, &g) != MPI_SUCCESS)
+        return 0;
+    MPI_Group_size(g, &n);
+    MPI_Group_free(&g);
+    return n > 0;
+}
+
 /* With timeout > 0 the polling stops after so many seconds: ncclInProgress
- * is then returned (the caller aborts the communicator). */
-static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r, double timeout)
+ * is then returned (the caller aborts the communicator). With watch (not
+ * MPI_COMM_NULL) under fault tolerance it also stops, with *failed set,
+ * once a process of watch has failed: NCCL's initialisation would wait
+ * for a dead member forever, and the creation's outcome is then
+ * DMESH_ERR_PROC_FAILED on every process anyway. */
+static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r, double timeout, MPI_Comm watch,
+                              int *failed)
 {
     double end = timeout > 0 ? seconds_now() + timeout : 0;
     int never = r == ncclInProgress && dmesh_fault(DMESH_FAULT_NCCL_HANG);
+    int ft = r == ncclInProgress && watch != MPI_COMM_NULL && dmesh_ulfm_enabled(watch);
 
     while (r == ncclInProgress && comm != NULL) {
         ncclResult_t state = ncclSuccess;
@@ -120,6 +143,10 @@ static ncclResult_t nccl_wait(ncclComm_t comm, ncclResult_t r, double timeout)
             r = never ? ncclInProgress : state;
         if (r == ncclInProgress && end > 0 && seconds_now() > end)
             break;
+        if (r == ncclInProgress && ft && watched_failed(watch)) {
+            *failed = 1;
+            break;
+        }
         if (r == ncclInProgress)
             sched_yield();
     }
@@ -336,21 +363,27 @@ static int nccl_takes_part(int how, ncclComm_t parent, const dmesh_nccl_request_
 static const char *const create_fn[] = {"ncclCommInitRankConfig", "ncclCommSplit",
                                         "ncclCommInitRankScalable"};
 
-/* Wait (up to dmesh_timeout) until c, made by strategy how, is ready. */
-static int nccl_ready(ncclComm_t c, int how, const dmesh_nccl_options_t *opts)
+/* Wait (up to dmesh_timeout) until c, made by strategy how, is ready; a
+ * non-blocking one also until a process of all fails. */
+static int nccl_ready(ncclComm_t c, int how, const dmesh_nccl_options_t *opts, MPI_Comm all)
 {
     double timeout = opts != NULL ? opts->timeout : 0;
     int nonblocking = timeout > 0 || (opts != NULL && (opts->set_mask & DMESH_NCCL_OPT_BLOCKING) &&
                                       opts->blocking == 0);
+    int failed = 0;
     ncclResult_t state = ncclInProgress, r = ncclInProgress;
 
     /* a blocking communicator is complete after ncclGroupEnd: read its state */
     if (!nonblocking && (r = ncclCommGetAsyncError(c, &state)) == ncclSuccess)
         r = state;
-    r = nccl_wait(c, r, timeout);
+    r = nccl_wait(c, r, timeout, all, &failed);
 
     if (r == ncclSuccess && dmesh_fault(DMESH_FAULT_NCCL_INIT))
         r = ncclSystemError;
+    if (failed)
+        return dmesh_error_set(DMESH_ERR_PROC_FAILED,
+                               "%s: a process failed while it was in progress: aborted",
+                               create_fn[how]);
     if (r == ncclInProgress)
         return dmesh_error_set(DMESH_ERR_TIMEOUT,
                                "%s: not complete after %g s (dmesh_timeout): "
@@ -361,7 +394,7 @@ static int nccl_ready(ncclComm_t c, int how, const dmesh_nccl_options_t *opts)
 
 /* One group of every request's creation, then each waited for and checked;
  * a failed one is aborted here (its error in w->err). */
-static void nccl_launch(int how, ncclComm_t parent, int device, int n,
+static void nccl_launch(MPI_Comm all, int how, ncclComm_t parent, int device, int n,
                         const dmesh_nccl_request_t req[], nccl_work_t w[], dmesh_nccl_stats_t *st)
 {
     ncclResult_t r, g;
@@ -378,7 +411,7 @@ static void nccl_launch(int how, ncclComm_t parent, int device, int n,
     g = grouped ? ncclGroupEnd() : ncclSuccess;
     for (int i = 0; i < n; i++) {
         if (w[i].c != NULL && w[i].err == DMESH_SUCCESS)
-            w[i].err = nccl_ready(w[i].c, how, req[i].opts);
+            w[i].err = nccl_ready(w[i].c, how, req[i].opts, all);
         /* a failed group end fails what it launched, even if each looks fine */
         if (g != ncclSuccess && g != ncclInProgress && w[i].err == DMESH_SUCCESS &&
             nccl_takes_part(how, parent, &req[i]))
@@ -430,8 +463,13 @@ int dmesh_nccl_comms_create(MPI_Comm all, int how, void *parent, int roots, int 
     for (int i = 0; err == DMESH_SUCCESS && i < n; i++)
         if (req[i].comm != MPI_COMM_NULL)
             w[i].err = nccl_prepare(req[i].comm, how, roots, device, DMESH_SUCCESS, &w[i], stats);
-    if (err == DMESH_SUCCESS)
-        nccl_launch(how, (ncclComm_t)parent, device, n, req, w, stats);
+    if (err == DMESH_SUCCESS) {
+        /* test builds: a process may die here (fault.h), between the
+         * bootstrap and NCCL's creation, which then waits for it: a
+         * non-blocking one until the MPI knows of the failure (nccl_wait) */
+        dmesh_fault_step();
+        nccl_launch(all, how, (ncclComm_t)parent, device, n, req, w, stats);
+    }
     err = dmesh_agree_outcome(all, nccl_first_error(n, w, err), "NCCL communicator creation");
     for (int i = 0; w != NULL && i < n; i++) {
         if (err != DMESH_SUCCESS && w[i].c != NULL)
@@ -467,7 +505,7 @@ static int nccl_destroy(ncclComm_t c)
 {
     ncclResult_t r = ncclCommFinalize(c);
 
-    r = nccl_wait(c, r, 0);
+    r = nccl_wait(c, r, 0, MPI_COMM_NULL, NULL);
     if (r != ncclSuccess) {
         int err = nccl_error("ncclCommFinalize", r, c);
         (void)ncclCommAbort(c);
@@ -577,7 +615,7 @@ int dmesh_nccl_comm_shrink(void *parent, int nexclude, const int exclude[], int 
     DMESH_TRY(device_enter(device, &saved));
     /* a revoked communicator is in progress until quiescent: only then may
      * it be shrunk */
-    r = nccl_wait(p, ncclInProgress, opts != NULL ? opts->timeout : 0);
+    r = nccl_wait(p, ncclInProgress, opts != NULL ? opts->timeout : 0, MPI_COMM_NULL, NULL);
     if (r == ncclInProgress)
         err = dmesh_error_set(DMESH_ERR_TIMEOUT,
                               "revoked NCCL communicator not quiescent after %g s (dmesh_timeout)",
@@ -600,7 +638,7 @@ int dmesh_nccl_comm_shrink(void *parent, int nexclude, const int exclude[], int 
                 ncclResult_t state = r;
                 if (r == ncclSuccess && ncclCommGetAsyncError(c, &state) != ncclSuccess)
                     state = ncclInternalError;
-                state = nccl_wait(c, state, opts != NULL ? opts->timeout : 0);
+                state = nccl_wait(c, state, opts != NULL ? opts->timeout : 0, MPI_COMM_NULL, NULL);
                 err = state == ncclSuccess      ? nccl_check_device(c, device)
                       : state == ncclInProgress ? dmesh_error_set(DMESH_ERR_TIMEOUT,
                                                                   "ncclCommShrink: not complete "

@@ -156,6 +156,18 @@ static dmesh_t cuda_mesh(int lazy, int swapped)
     return m;
 }
 
+/* The outcome of an NCCL call r on nc, waited for when nc is non-blocking
+ * (dmesh_timeout makes it so: the kill sweep sets one). */
+static ncclResult_t nccl_done(ncclComm_t nc, ncclResult_t r)
+{
+    ncclResult_t state = r;
+
+    while (state == ncclInProgress)
+        if ((r = ncclCommGetAsyncError(nc, &state)) != ncclSuccess)
+            return r;
+    return state;
+}
+
 /* Every dim of m (made on base) pairs an NCCL communicator with its MPI
  * one (members and ranks, checked by the double against MPI), and an
  * allreduce through the double sums the group's world ranks. */
@@ -177,7 +189,8 @@ static void check_nccl(dmesh_t m, MPI_Comm base)
         ck_assert_int_eq(dmesh_get_comm(m, d, &c), DMESH_SUCCESS);
         ck_assert_int_eq(dmesh_get_group_ranks(m, d, MAXR, ranks, &n), DMESH_SUCCESS);
         ck_assert_int_eq(nccl_double_check_pairing(nc, c), 0);
-        ck_assert_int_eq(ncclAllReduce(buf, buf, 2, ncclInt32, ncclSum, nc, NULL), ncclSuccess);
+        ck_assert_int_eq(nccl_done(nc, ncclAllReduce(buf, buf, 2, ncclInt32, ncclSum, nc, NULL)),
+                         ncclSuccess);
         to_ranks_in(base, world, n, ranks, in_world);
         for (i = 0; i < n; i++)
             expect += in_world[i];

@@ -9,12 +9,16 @@
  *  - a failure after the arguments were accepted leaves a communicator in
  *    an error state that must be aborted; a non-blocking communicator
  *    answers ncclInProgress until ncclCommGetAsyncError has seen it done;
- *  - ncclAllReduce reduces host buffers through MPI over the members.
+ *  - ncclAllReduce reduces host buffers through MPI over the members;
+ *  - a member that died during the rendezvous fails the others' init
+ *    (ncclRemoteError), as a closed bootstrap socket does NCCL's: the
+ *    double's point-to-point returns errors while it runs.
  * An id carries the world rank and pid that made it and a serial number.
  * Calls on a communicator that was destroyed or aborted fail, as they would
  * corrupt memory with the real library. */
 #include "config.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +240,34 @@ static struct ncclComm *comm_new(int nranks, const double_id_t *id, int rank,
     return c;
 }
 
+/* NCCL's bootstrap meets a dead peer as a failed socket: the init fails
+ * and the process goes on. The rendezvous's point-to-point on
+ * MPI_COMM_WORLD returns errors likewise, whatever handler the program set
+ * there (restored after; nested and threads counted). */
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+static int quiet_depth;
+static MPI_Errhandler quiet_saved;
+
+static void quiet_begin(void)
+{
+    pthread_mutex_lock(&quiet_lock);
+    if (quiet_depth++ == 0) {
+        MPI_Comm_get_errhandler(MPI_COMM_WORLD, &quiet_saved);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    }
+    pthread_mutex_unlock(&quiet_lock);
+}
+
+static void quiet_end(void)
+{
+    pthread_mutex_lock(&quiet_lock);
+    if (--quiet_depth == 0) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, quiet_saved);
+        MPI_Errhandler_free(&quiet_saved);
+    }
+    pthread_mutex_unlock(&quiet_lock);
+}
+
 /* Start the rendezvous: a member sends its facts to the id's maker and
  * waits for everyone's; the maker collects (rendezvous_progress). */
 static void rendezvous_start(struct ncclComm *c)
@@ -244,21 +276,25 @@ static void rendezvous_start(struct ncclComm *c)
     c->arrived = 1;
     if (c->me.world == c->id.origin)
         return;
+    quiet_begin();
     MPI_Isend(&c->me, (int)sizeof(member_t), MPI_BYTE, c->id.origin, c->tag, MPI_COMM_WORLD,
               &c->req[0]);
     MPI_Irecv(c->members, c->info.nranks * (int)sizeof(member_t), MPI_BYTE, c->id.origin,
               c->tag + 1, MPI_COMM_WORLD, &c->req[1]);
+    quiet_end();
 }
 
-/* One step of the rendezvous without blocking; 1 when everyone is known. */
-static int rendezvous_progress(struct ncclComm *c)
+/* One step of the rendezvous without blocking; 1 when everyone is known,
+ * -1 when a message to or from a member failed. */
+static int rendezvous_step(struct ncclComm *c)
 {
     int flag = 0;
 
     if (c->me.world != c->id.origin) {
         MPI_Status done[2]; /* not MPI_STATUSES_IGNORE: gcc misreads MPICH's access attribute */
 
-        MPI_Testall(2, c->req, &flag, done);
+        if (MPI_Testall(2, c->req, &flag, done) != MPI_SUCCESS)
+            return -1;
         return flag;
     }
     while (c->arrived < c->info.nranks) {
@@ -279,17 +315,29 @@ static int rendezvous_progress(struct ncclComm *c)
 #endif
         if (rc != MPI_SUCCESS || !flag)
             return 0;
-        MPI_Recv(&m, (int)sizeof(m), MPI_BYTE, st.MPI_SOURCE, c->tag, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+        if (MPI_Recv(&m, (int)sizeof(m), MPI_BYTE, st.MPI_SOURCE, c->tag, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return -1;
         if (m.rank >= 0 && m.rank < c->info.nranks)
             c->members[m.rank] = m;
         c->arrived++;
     }
     for (int r = 0; r < c->info.nranks; r++)
-        if (r != c->me.rank)
+        if (r != c->me.rank &&
             MPI_Send(c->members, c->info.nranks * (int)sizeof(member_t), MPI_BYTE,
-                     c->members[r].world, c->tag + 1, MPI_COMM_WORLD);
+                     c->members[r].world, c->tag + 1, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return -1;
     return 1;
+}
+
+static int rendezvous_progress(struct ncclComm *c)
+{
+    int r;
+
+    quiet_begin();
+    r = rendezvous_step(c);
+    quiet_end();
+    return r;
 }
 
 /* Everyone arrived: what NCCL's initTransportsRank would find wrong, the
@@ -356,7 +404,11 @@ static void members_comm(struct ncclComm *c)
 /* Drive a communicator's pending work one step; its state afterwards. */
 static ncclResult_t progress(struct ncclComm *c)
 {
-    if (c->state == ncclInProgress && c->arrived > 0 && rendezvous_progress(c)) {
+    int done = c->state == ncclInProgress && c->arrived > 0 ? rendezvous_progress(c) : 0;
+
+    if (done < 0)
+        c->state = ncclRemoteError;
+    if (done > 0) {
         c->arrived = c->info.nranks;
         c->state = rendezvous_check(c);
         if (c->state == ncclSuccess) /* on every member alike: it is collective */
