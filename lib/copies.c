@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "agree.h"
 #include "copies.h"
@@ -98,22 +97,6 @@ typedef struct {
     uint64_t bytes;
 } pack_entry_t;
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-char *dmesh_copies_alloc(size_t n)
-{
-    void *p = NULL;
-
-    if (n < 2 * HUGE_PAGE)
-        return malloc(n > 0 ? n : 1);
-    if (posix_memalign(&p, HUGE_PAGE, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* a hint */
-#endif
-    return p;
-}
-
 int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len)
 {
     size_t n = sizeof(pack_head_t) + (size_t)d->nbufs * sizeof(pack_entry_t), at;
@@ -141,7 +124,7 @@ int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size
             int pos = 0, rc = MPI_Pack(b->buf, (int)b->count, b->type, p + at, (int)b->bytes, &pos,
                                        MPI_COMM_SELF);
             if (rc != MPI_SUCCESS) {
-                free(p);
+                dmesh_copies_release(p);
                 return dmesh_error_mpi(rc, "dmesh_copies_store: MPI_Pack");
             }
         }
@@ -204,8 +187,8 @@ int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy)
 
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s)
 {
-    free(s->own);
-    free(s->held);
+    dmesh_copies_release(s->own);
+    dmesh_copies_release(s->held);
     memset(s, 0, sizeof(*s));
     s->version = DMESH_COPIES_NONE;
     s->held_version = DMESH_COPIES_NONE;
@@ -213,11 +196,13 @@ void dmesh_copies_slot_free(dmesh_copies_slot_t *s)
 
 void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n)
 {
-    if (s->own != n->own)
-        free(s->own);
-    if (s->held != n->held)
-        free(s->held);
+    dmesh_copies_slot_t old = *s;
+
     *s = *n;
+    if (old.own != n->own)
+        dmesh_copies_release(old.own);
+    if (old.held != n->held)
+        dmesh_copies_release(old.held);
 }
 
 /* ---- dmesh_copies_add ---------------------------------------------------- */

@@ -157,10 +157,20 @@ int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy);
 /* Replace the slot by a new one (the old one freed). */
 void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n);
 
-/* n bytes for a copy (NULL when there is no memory); large ones aligned to
- * and advised for huge pages: first touch of fresh memory costs a page
- * fault per page, which dominated a new process's restore. */
+/* The copies' memory (copies_mem.c). n bytes for a copy (NULL when there is
+ * no memory); large ones aligned to and advised for huge pages (first touch
+ * of fresh memory costs a page fault per page, which dominated a new
+ * process's restore), and taken from the spares a version left when one has
+ * the size. */
 char *dmesh_copies_alloc(size_t n);
+
+/* Give back p (from dmesh_copies_alloc, or NULL): a large one becomes a spare
+ * the kernel may reclaim (MADV_FREE), the spares kept within the large
+ * buffers in use; else it is freed. */
+void dmesh_copies_release(char *p);
+
+/* The bytes of the spares (reclaimable by the kernel at any time). */
+size_t dmesh_copies_spare_bytes(void);
 
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s);
 

@@ -149,7 +149,7 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
     }
     if ((err = dmesh_agree(c->comm, hash, err, "dmesh_copies_store")) == DMESH_SUCCESS && m > 1)
         err = xor_parity(c->set, m, pos, n->own, n->own_len, n->held_len, contrib, n->held, err);
-    free(contrib);
+    dmesh_copies_release(contrib);
     return err;
 }
 
@@ -179,8 +179,8 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
     err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_store");
     if (err != DMESH_SUCCESS) { /* the previous version stays */
         drain(&q);
-        free(n.own);
-        free(n.held);
+        dmesh_copies_release(n.own);
+        dmesh_copies_release(n.held);
         return err;
     }
     n.version = n.held_version = version;
@@ -425,9 +425,9 @@ int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
                               "dmesh_copies_restore", c->plan.n);
     t.rec = rec;
     err = restore_steps(c, &t, src, refresh, err);
-    free(t.own);
-    free(t.held);
-    free(t.scratch);
+    dmesh_copies_release(t.own);
+    dmesh_copies_release(t.held);
+    dmesh_copies_release(t.scratch);
     free(rec);
     free(src);
     if (err == DMESH_SUCCESS)

@@ -8,7 +8,9 @@
  *       opens the name anew, as a new process does): restored from its
  *       partner or rebuilt from its XOR set, redundancy whole again after
  *       (its owner's copies go next), and a member lost with its partner:
- *       DMESH_ERR_DATA_LOST on every process, buffers untouched.
+ *       DMESH_ERR_DATA_LOST on every process, buffers untouched; copies of
+ *       6 MiB (memory from the spares) through versions, a failed store and
+ *       a member whose copies go.
  *   test_copies respawn K S0 [S1]   under mpiexec --with-ft ulfm: a program
  *       that stores every 2 steps; rank K dies at step 5; the survivors
  *       respawn, every process opens and restores (version 4) and the run
@@ -214,6 +216,80 @@ static void losses(MPI_Comm comm, dmesh_t mesh, const char *scheme, int rank, in
     MPI_Info_free(&info);
 }
 
+/* Copies of 6 MiB, whose memory comes from the spares an older version
+ * left (lib/copies_mem.c): versions stored one after another, a store that
+ * fails after the copies were made, a member whose copies go; every
+ * restore gives the version's bytes back. */
+#define BIG ((size_t)(6 << 20) / sizeof(double))
+
+static void big_fill(double *b, int rank, int ver)
+{
+    for (size_t i = 0; i < BIG; i++)
+        b[i] = rank * 1e6 + ver * 1e3 + (double)(i % 997);
+}
+
+static int big_is(const double *b, int rank, int ver)
+{
+    for (size_t i = 0; i < BIG; i++)
+        if (b[i] != rank * 1e6 + ver * 1e3 + (double)(i % 997))
+            return 0;
+    return 1;
+}
+
+static void big_open(dmesh_t mesh, dmesh_copies_t *c, double *b)
+{
+    int rc = dmesh_copies_open(mesh, "big", MPI_INFO_NULL, c);
+
+    CHECK(rc == DMESH_SUCCESS, "open big: %d (%s)", rc, dmesh_last_error());
+    rc = dmesh_copies_add(*c, 0, b, (MPI_Count)BIG, MPI_DOUBLE);
+    CHECK(rc == DMESH_SUCCESS, "add big: %d (%s)", rc, dmesh_last_error());
+}
+
+static void big_copies(dmesh_t mesh, int rank, int size)
+{
+    double *b = malloc(BIG * sizeof(double));
+    dmesh_copies_t c = DMESH_COPIES_NULL, old;
+    int rc, ver = 0;
+
+    big_open(mesh, &c, b);
+    for (int v = 1; v <= 4; v++) {
+        big_fill(b, rank, v);
+        rc = dmesh_copies_store(c, v);
+        CHECK(rc == DMESH_SUCCESS, "big: store %d: %d (%s)", v, rc, dmesh_last_error());
+    }
+    if (size > 1) {
+        rc = dmesh_copies_store(c, rank == 0 ? 5 : 6);
+        CHECK(rc == DMESH_ERR_MISMATCH, "big: store of different versions: %d", rc);
+    }
+    big_fill(b, rank, 9);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 4 && big_is(b, rank, 4), "big: restore 4: %d, %d", rc, ver);
+    old = c;
+    if (size == 1) { /* nobody holds a copy for it */
+        dmesh_copies_free(&c);
+        free(b);
+        return;
+    }
+    if (rank == 0) { /* its copies go, as a new process's */
+        dmesh_copies_free(&c);
+        memset(b, 0, BIG * sizeof(double));
+    }
+    big_open(mesh, &c, b);
+    if (rank != 0)
+        dmesh_copies_free(&old);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 4 && big_is(b, rank, 4), "big: restore of a member: %d, %d",
+          rc, ver);
+    big_fill(b, rank, 5);
+    rc = dmesh_copies_store(c, 5);
+    big_fill(b, rank, 9);
+    CHECK(rc == DMESH_SUCCESS && dmesh_copies_restore(c, &ver) == DMESH_SUCCESS && ver == 5 &&
+              big_is(b, rank, 5),
+          "big: store and restore 5: %d, %d", rc, ver);
+    dmesh_copies_free(&c);
+    free(b);
+}
+
 static int case_plain(MPI_Comm comm)
 {
     int rank, size, shape[2], nd, rc, n = -1, p[4], coords[2], ranks[64], member;
@@ -271,6 +347,7 @@ static int case_plain(MPI_Comm comm)
         losses(comm, mesh, "partner", rank, size);
         losses(comm, mesh, "xor", rank, size);
     }
+    big_copies(mesh, rank, size);
     dmesh_free(&mesh);
     return failures != 0;
 }

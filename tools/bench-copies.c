@@ -13,7 +13,8 @@
  *      same partners and one memcpy (into the buffers);
  *   3. the memory the copies hold per process, as a multiple of the
  *      registered bytes, between stores and at the peak of a store, for
- *      partner and for xor (group 4), from the sizes they keep.
+ *      partner and for xor (group 4), from the sizes they keep, and apart
+ *      the spares (lib/copies_mem.c) the kernel may reclaim.
  * B is 16 MiB and 256 MiB (--copies-mib overrides: one size). The cases
  * alternate rep by rep; times are the slowest rank's, medians over reps. */
 #include "config.h"
@@ -61,9 +62,10 @@ static double floor_once(MPI_Comm comm, char *data, char *keep, char *recv, size
 }
 
 /* The copies' memory per process in registered bytes: between stores
- * (its own copy and what it holds) and at the peak of a store (both
- * versions, and under xor the m blocks of the parity's contributions). */
-static void memory_of(dmesh_copies_t c, size_t bytes, double *between, double *peak)
+ * (its own copy and what it holds; apart, the spares the kernel may take
+ * back) and at the peak of a store (both versions, and under xor the m
+ * blocks of the parity's contributions). */
+static void memory_of(dmesh_copies_t c, size_t bytes, double *between, double *spare, double *peak)
 {
     const dmesh_copies_slot_t *s = &c->d->slot;
     int m = 1;
@@ -71,6 +73,7 @@ static void memory_of(dmesh_copies_t c, size_t bytes, double *between, double *p
     if (c->set != MPI_COMM_NULL)
         MPI_Comm_size(c->set, &m);
     *between = (double)(s->own_len + s->held_len) / (double)bytes;
+    *spare = (double)dmesh_copies_spare_bytes() / (double)bytes;
     *peak = (double)(2 * (s->own_len + s->held_len)) / (double)bytes +
             (c->plan.scheme == DMESH_COPIES_XOR ? m * (double)s->held_len : 0) / (double)bytes;
 }
@@ -79,7 +82,7 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
 {
     char *data = malloc(bytes), *keep, *recv;
     double *fs = calloc(4 * (size_t)reps, sizeof(double)), *st = fs + reps, *fr = st + reps,
-           *rs = fr + reps, between, peak;
+           *rs = fr + reps, between, spare, peak;
     dmesh_copies_t c = DMESH_COPIES_NULL, old;
     int holder = -1, n = 0, size, ver, x = 1, me, owner;
 
@@ -101,7 +104,7 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         dmesh_copies_store(c, r + 1);
         st[r] = slowest(t0, comm);
     }
-    memory_of(c, bytes, &between, &peak);
+    memory_of(c, bytes, &between, &spare, &peak);
     for (int r = 0; r < reps; r++) { /* a new process's restore, one per rep */
         fr[r] = floor_once(comm, data, keep, recv, bytes, owner, holder);
         double t0;
@@ -129,9 +132,9 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
                s1 * 1e3, f1 * 1e3, s1 / f1, s1 / f1 <= 1.25 ? "" : "  (goal <= 1.25)");
         printf("  restore  %9.3f ms   floor (MPI_Sendrecv + memcpy) %9.3f ms   ratio %.2f%s\n",
                r2 * 1e3, f2 * 1e3, r2 / f2, r2 / f2 <= 1.25 ? "" : "  (goal <= 1.25)");
-        printf("  memory: partner %.2f x the registered bytes between stores, %.2f x at a "
-               "store's peak\n",
-               between, peak);
+        printf("  memory: partner %.2f x the registered bytes between stores (and %.2f x of "
+               "spares the kernel may take back), %.2f x at a store's peak\n",
+               between, spare, peak);
     }
     dmesh_copies_free(&c);
     /* xor: memory only (one store) */
@@ -147,11 +150,11 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         double t0 = MPI_Wtime(), t;
         dmesh_copies_store(c, 1);
         t = slowest(t0, comm);
-        memory_of(c, bytes, &between, &peak);
+        memory_of(c, bytes, &between, &spare, &peak);
         if (rank == 0)
-            printf("  memory: xor (group 4) %.2f x between stores, %.2f x at a store's peak; "
-                   "one store %.3f ms\n",
-                   between, peak, t * 1e3);
+            printf("  memory: xor (group 4) %.2f x between stores (and %.2f x of spares), "
+                   "%.2f x at a store's peak; one store %.3f ms\n",
+                   between, spare, peak, t * 1e3);
         dmesh_copies_free(&c);
     }
     free(fs);

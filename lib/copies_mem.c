@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The copies' memory (copies.h). A store writes every byte of a new version
+ * into memory of its own, since the version before must stay whole until all
+ * members hold the new one. Fresh memory costs the kernel a zeroed page per
+ * fault: for copies of hundreds of MiB that is a second pass over the bytes,
+ * and on a shared node the memory bandwidth it takes is the store's largest
+ * cost after the transfer itself.
+ *
+ * So the big buffers a version leaves behind are kept as spares for the
+ * next version of the same size, and handed to the kernel with
+ * madvise(MADV_FREE): it takes them back whenever it needs the memory (no
+ * swap involved: the bytes are dropped), and a store that writes them
+ * before that pays no fault. The spares never exceed the big buffers in
+ * use (the copies a process holds, at least one version's), and go with
+ * the last of those. Without MADV_FREE the buffers are freed at once. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "copies.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* A big buffer (2 huge pages and more): live, or a spare. */
+typedef struct big_s {
+    char *p;
+    size_t cap; /* bytes, a multiple of HUGE_PAGE */
+    int spare;
+    struct big_s *next;
+} big_t;
+
+static big_t *bigs; /* under the copies' rule: one thread at a time */
+
+static size_t round_huge(size_t n)
+{
+    return (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+static big_t *find(const char *p)
+{
+    for (big_t *b = bigs; b != NULL; b = b->next)
+        if (b->p == p)
+            return b;
+    return NULL;
+}
+
+static void drop(big_t *b)
+{
+    for (big_t **q = &bigs; *q != NULL; q = &(*q)->next)
+        if (*q == b) {
+            *q = b->next;
+            break;
+        }
+    free(b->p);
+    free(b);
+}
+
+/* The bytes of the spares (spare 1) or of the live buffers (spare 0). */
+static size_t bytes_of(int spare)
+{
+    size_t n = 0;
+
+    for (big_t *b = bigs; b != NULL; b = b->next)
+        n += b->spare == spare ? b->cap : 0;
+    return n;
+}
+
+size_t dmesh_copies_spare_bytes(void)
+{
+    return bytes_of(1);
+}
+
+char *dmesh_copies_alloc(size_t n)
+{
+    big_t *b;
+    void *p = NULL;
+
+    if (n < 2 * HUGE_PAGE)
+        return malloc(n > 0 ? n : 1);
+    for (b = bigs; b != NULL; b = b->next)
+        if (b->spare && b->cap == round_huge(n)) {
+            b->spare = 0; /* a write cancels MADV_FREE; reclaimed pages read 0 */
+            return b->p;
+        }
+    if ((b = malloc(sizeof(*b))) == NULL)
+        return NULL;
+    if (posix_memalign(&p, HUGE_PAGE, round_huge(n)) != 0) {
+        free(b);
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(p, round_huge(n), MADV_HUGEPAGE); /* a hint */
+#endif
+    *b = (big_t){p, round_huge(n), 0, bigs};
+    bigs = b;
+    return p;
+}
+
+/* Free spares until they are within the live buffers' bytes. */
+static void trim(void)
+{
+    for (big_t *b = bigs, *next; b != NULL && bytes_of(1) > bytes_of(0); b = next) {
+        next = b->next;
+        if (b->spare)
+            drop(b);
+    }
+}
+
+void dmesh_copies_release(char *p)
+{
+    big_t *b = p != NULL ? find(p) : NULL;
+
+    if (b == NULL) {
+        free(p);
+        return;
+    }
+#ifdef MADV_FREE
+    if (madvise(b->p, b->cap, MADV_FREE) == 0) {
+        b->spare = 1;
+        trim();
+        return;
+    }
+#endif
+    drop(b);
+}
