@@ -1149,9 +1149,12 @@ DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, c
  * dmesh_respawn() the survivors open the same name on the new mesh and
  * find their copies and registered buffers there; a new process's copies
  * start empty. Contiguous datatypes are copied with memcpy, others with
- * MPI_Pack. Buffers are host memory, on a "cuda" mesh too: device memory
- * is not supported yet (copy device state to a host buffer before a store
- * and back after a restore).
+ * MPI_Pack. On a "cuda" mesh a buffer may be device memory (or managed
+ * memory, as cudaPointerGetAttributes() tells): it needs a contiguous
+ * datatype and is copied with one cudaMemcpy() each way, to the store's
+ * host copy and back at a restore; the copies themselves, and what goes
+ * between processes, stay in host memory. On a "cpu" mesh buffers are
+ * host memory.
  * @{ */
 
 /** \brief Handle of a process's copies (opaque). */
@@ -1197,15 +1200,19 @@ DMESH_EXPORT int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info
  * \param[in] copies the copies
  * \param[in] id the buffer's number (>= 0), the same on the process that
  *            replaces this one
- * \param[in] buf the buffer (host memory), kept by the copies: it must stay
- *            valid until it is replaced or the copies are freed
+ * \param[in] buf the buffer, kept by the copies: it must stay valid until
+ *            it is replaced or the copies are freed; host memory, or on a
+ *            "cuda" mesh also device or managed memory with a contiguous
+ *            \p type
  * \param[in] count number of elements (>= 0)
  * \param[in] type any datatype MPI_Pack takes (a committed one); kept by
  *            the copies: do not free it while registered
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, id, count or
- *         type (a type that is not contiguous needs \p count <= INT_MAX);
- *         DMESH_ERR_NOMEM
- * \note Local.
+ *         type (a type that is not contiguous needs \p count <= INT_MAX,
+ *         and host memory); DMESH_ERR_NOMEM; DMESH_ERR_CUDA or
+ *         DMESH_ERR_BACKEND when the CUDA runtime cannot say what \p buf is
+ * \note Local. A store or restore whose cudaMemcpy() fails returns
+ *       DMESH_ERR_CUDA on every process (agreed).
  */
 DMESH_EXPORT int dmesh_copies_add(dmesh_copies_t copies, int id, void *buf, MPI_Count count,
                                   MPI_Datatype type);

@@ -117,9 +117,17 @@ int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size
         memcpy(p + sizeof(h) + (size_t)i * sizeof(e), &e, sizeof(e));
         if (b->contiguous) {
             MPI_Aint lb, extent;
+            int err = DMESH_SUCCESS;
             MPI_Type_get_true_extent(b->type, &lb, &extent);
-            if (b->bytes > 0)
+            if (b->bytes > 0 && b->device)
+                err = dmesh_copies_device_copy(p + at, (const char *)b->buf + lb, b->bytes,
+                                               "dmesh_copies_store");
+            else if (b->bytes > 0)
                 memcpy(p + at, (const char *)b->buf + lb, b->bytes);
+            if (err != DMESH_SUCCESS) {
+                dmesh_copies_release(p);
+                return err;
+            }
         } else {
             int pos = 0, rc = MPI_Pack(b->buf, (int)b->count, b->type, p + at, (int)b->bytes, &pos,
                                        MPI_COMM_SELF);
@@ -172,7 +180,10 @@ int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy)
         if (b->contiguous) {
             MPI_Aint lb, extent;
             MPI_Type_get_true_extent(b->type, &lb, &extent);
-            if (b->bytes > 0)
+            if (b->bytes > 0 && b->device)
+                DMESH_TRY(dmesh_copies_device_copy((char *)b->buf + lb, copy + at, b->bytes,
+                                                   "dmesh_copies_restore"));
+            else if (b->bytes > 0)
                 memcpy((char *)b->buf + lb, copy + at, b->bytes);
         } else {
             int pos = 0, rc = MPI_Unpack(copy + at, (int)b->bytes, &pos, b->buf, (int)b->count,
@@ -240,7 +251,7 @@ int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, 
 {
     struct dmesh_copies_s *c;
     dmesh_copies_data_t *d;
-    dmesh_copies_buf_t b = {id, buf, count, type, 0, 0};
+    dmesh_copies_buf_t b = {id, buf, count, type, 0, 0, 0};
     int i;
 
     DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_add", &c));
@@ -252,6 +263,14 @@ int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, 
                                "dmesh_copies_add", id, (long long)count,
                                type == MPI_DATATYPE_NULL ? "null" : "a", buf ? "a" : "NULL");
     DMESH_TRY(buf_bytes(count, type, &b.bytes, &b.contiguous));
+    if (c->cuda && b.bytes > 0) /* a "cuda" mesh's buffers may be device memory */
+        DMESH_TRY(dmesh_copies_device_of(buf, &b.device));
+    if (b.device && !b.contiguous)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: buffer %d is device memory with a datatype that is not "
+                               "contiguous: device buffers are copied whole (cudaMemcpy), "
+                               "register a contiguous type",
+                               "dmesh_copies_add", id);
     for (i = 0; i < d->nbufs && d->bufs[i].id < id; i++)
         ;
     if (i < d->nbufs && d->bufs[i].id == id) {
@@ -585,5 +604,6 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
         return err;
     }
     c->universe = m->u;
+    c->cuda = dmesh_universe_cuda(m->u);
     return attach(c, d, fresh, copies);
 }

@@ -95,6 +95,7 @@ typedef struct {
     MPI_Datatype type;
     size_t bytes; /* packed size */
     int contiguous;
+    int device; /* device memory (a "cuda" mesh's copies): copied with cudaMemcpy */
 } dmesh_copies_buf_t;
 
 /* One stored version as this process keeps it. */
@@ -127,6 +128,7 @@ struct dmesh_copies_s {
                                communicator the mesh was made from: failures
                                are raised there */
     dmesh_copies_plan_t plan;
+    int cuda;             /* the mesh is a "cuda" one: buffers may be device memory */
     int me;               /* flat index */
     int *ranks;           /* the members as ranks of the mesh's communicator */
     const void *universe; /* of the mesh opened on (compared, never read) */
@@ -171,6 +173,12 @@ void dmesh_copies_release(char *p);
 
 /* The bytes of the spares (reclaimable by the kernel at any time). */
 size_t dmesh_copies_spare_bytes(void);
+
+/* Device memory (copies_device.c with CUDA, copies_device_none.c without):
+ * whether buf is device (or managed) memory, and a copy between device and
+ * host memory (DMESH_ERR_CUDA, fn in the detail). */
+int dmesh_copies_device_of(const void *buf, int *device);
+int dmesh_copies_device_copy(void *dst, const void *src, size_t n, const char *fn);
 
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s);
 

@@ -12,9 +12,9 @@
 lib_libdmesh_core_la_SOURCES += lib/topo_node.h
 
 if DMESH_HAVE_CUDA
-lib_libdmesh_core_la_SOURCES += lib/topo.c lib/gpu_lib.c lib/gpu_lib.h
+lib_libdmesh_core_la_SOURCES += lib/topo.c lib/gpu_lib.c lib/gpu_lib.h lib/copies_device.c
 else
-lib_libdmesh_core_la_SOURCES += lib/topo_none.c
+lib_libdmesh_core_la_SOURCES += lib/topo_none.c lib/copies_device_none.c
 endif
 
 if DMESH_HAVE_HWLOC

@@ -25,7 +25,9 @@
     X(cudaError_t, cudaGetDeviceCount, (int *))                                                    \
     X(cudaError_t, cudaDeviceGetPCIBusId, (char *, int, int))                                      \
     X(const char *, cudaGetErrorString, (cudaError_t))                                             \
-    X(cudaError_t, cudaGetLastError, (void))
+    X(cudaError_t, cudaGetLastError, (void))                                                       \
+    X(cudaError_t, cudaPointerGetAttributes, (struct cudaPointerAttributes *, const void *))       \
+    X(cudaError_t, cudaMemcpy, (void *, const void *, size_t, enum cudaMemcpyKind))
 
 #ifdef DMESH_HAVE_NCCL_SCALABLE
 #define DMESH_NCCL_SCALABLE_FUNCTIONS(X)                                                           \
@@ -120,6 +122,8 @@ void dmesh_gpu_lib_hide_optional(int hide);
 #define cudaDeviceGetPCIBusId (*dmesh_cudart.cudaDeviceGetPCIBusId)
 #define cudaGetErrorString (*dmesh_cudart.cudaGetErrorString)
 #define cudaGetLastError (*dmesh_cudart.cudaGetLastError)
+#define cudaPointerGetAttributes (*dmesh_cudart.cudaPointerGetAttributes)
+#define cudaMemcpy (*dmesh_cudart.cudaMemcpy)
 #ifdef DMESH_HAVE_NCCL
 #define ncclGetUniqueId (*dmesh_nccl.ncclGetUniqueId)
 #define ncclCommInitRankConfig (*dmesh_nccl.ncclCommInitRankConfig)

@@ -9,6 +9,8 @@
 #                      reads as this machine's (CUDA and hwloc; no GPU)
 #   test_gpu_mesh      meshes on real GPUs with NCCL, public API only; exits 77
 #                      without a GPU (CUDA and NCCL)
+#   test_copies_device copies of device memory on a "cuda" mesh against the
+#                      CUDA double (CUDA; no GPU)
 # The three MPI programs share their soft checks and program frame
 # (test/gpu_testutil.c). Programs with a double are linked with
 # -export-dynamic: libdmesh loads the CUDA runtime and NCCL at run time
@@ -35,6 +37,17 @@ if DMESH_HAVE_CUDA
 # libdmesh neither links nor calls the CUDA runtime and NCCL directly (one
 # build for every node, doc/architecture.md, Coding rules)
 TESTS += test/gpu/gpu-libs.sh
+
+# Copies of device memory on a "cuda" mesh (libdmesh_core, the CUDA double)
+check_PROGRAMS += test/gpu/test_copies_device
+test_gpu_test_copies_device_SOURCES = test/gpu/test_copies_device.c test/gpu/cuda_double.c \
+	test/gpu/cuda_double.h $(GPU_TESTUTIL)
+test_gpu_test_copies_device_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(CUDA_CPPFLAGS) \
+	-I$(top_srcdir)/test/gpu -I$(top_srcdir)/test
+test_gpu_test_copies_device_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_gpu_test_copies_device_LDFLAGS = $(GPU_DOUBLE_LINK)
+test_gpu_test_copies_device_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/gpu/test_copies_device-np2.mpi test/gpu/test_copies_device-np4.mpi
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Test double of the CUDA runtime calls of device binding. */
+/* Test double of the CUDA runtime calls of device binding, and of device
+ * memory for the copies: cudaMalloc hands out host memory that the double
+ * remembers as the current device's, cudaPointerGetAttributes tells it
+ * from host memory (cudaMemoryTypeUnregistered, as CUDA 11 and later do),
+ * cudaMemcpy refuses a kind that contradicts its pointers, as the runtime
+ * does. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_double.h"
@@ -18,6 +24,7 @@ static __thread int current = -1;
  * later), device queries do not. */
 static unsigned context_mask;
 static cudaError_t set_failure = cudaSuccess, last_error = cudaSuccess;
+static unsigned long copies; /* cudaMemcpy calls that copied */
 
 const char *const cuda_double_node_gpus[CUDA_DOUBLE_NODE_GPUS] = {
     "0000:07:00.0", "0000:0f:00.0", "0000:47:00.0", "0000:4e:00.0",
@@ -112,4 +119,84 @@ cudaError_t cudaSetDevice(int device)
         contexts++;
     }
     return cudaSuccess;
+}
+
+/* Device memory: the double's allocations (at most MAX_ALLOCS at once). */
+#define MAX_ALLOCS 64
+static struct {
+    char *p;
+    size_t n;
+    int device;
+} allocs[MAX_ALLOCS];
+
+static int alloc_of(const void *p)
+{
+    for (int i = 0; i < MAX_ALLOCS; i++)
+        if (allocs[i].p != NULL && (const char *)p >= allocs[i].p &&
+            (const char *)p < allocs[i].p + allocs[i].n)
+            return i;
+    return -1;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+    for (int i = 0; i < MAX_ALLOCS; i++)
+        if (allocs[i].p == NULL) {
+            if ((allocs[i].p = malloc(n > 0 ? n : 1)) == NULL)
+                return last_error = cudaErrorMemoryAllocation;
+            allocs[i].n = n > 0 ? n : 1;
+            allocs[i].device = current < 0 ? 0 : current;
+            *p = allocs[i].p;
+            return cudaSuccess;
+        }
+    return last_error = cudaErrorMemoryAllocation;
+}
+
+cudaError_t cudaFree(void *p)
+{
+    int i = p != NULL ? alloc_of(p) : -1;
+
+    if (p == NULL)
+        return cudaSuccess;
+    if (i < 0 || allocs[i].p != p)
+        return last_error = cudaErrorInvalidValue;
+    free(allocs[i].p);
+    allocs[i].p = NULL;
+    return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
+{
+    int i = alloc_of(p);
+
+    memset(a, 0, sizeof(*a));
+    a->type = i >= 0 ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
+    a->device = i >= 0 ? allocs[i].device : -2;
+    a->devicePointer = i >= 0 ? (void *)p : NULL;
+    a->hostPointer = i >= 0 ? NULL : (void *)p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+    int d = alloc_of(dst) >= 0, s = alloc_of(src) >= 0;
+
+    if (n == 0)
+        return cudaSuccess;
+    if ((kind == cudaMemcpyHostToDevice && (!d || s)) ||
+        (kind == cudaMemcpyDeviceToHost && (d || !s)) ||
+        (kind == cudaMemcpyDeviceToDevice && (!d || !s)) ||
+        (kind == cudaMemcpyHostToHost && (d || s)))
+        return last_error = cudaErrorInvalidValue;
+    if ((d && alloc_of((const char *)dst + n - 1) != alloc_of(dst)) ||
+        (s && alloc_of((const char *)src + n - 1) != alloc_of(src)))
+        return last_error = cudaErrorInvalidValue; /* past the end of an allocation */
+    memmove(dst, src, n);
+    copies++;
+    return cudaSuccess;
+}
+
+unsigned long cuda_double_copies(void)
+{
+    return copies;
 }

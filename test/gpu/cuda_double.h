@@ -32,4 +32,7 @@ void cuda_double_set_current(int device);
 int cuda_double_contexts(void);
 void cuda_double_reset_contexts(void);
 
+/* The cudaMemcpy calls that copied, since the start. */
+unsigned long cuda_double_copies(void);
+
 #endif /* CUDA_DOUBLE_H */
