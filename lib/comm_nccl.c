@@ -109,13 +109,15 @@ static double seconds_now(void)
 
 /* Under fault tolerance, whether a process of watch has failed, as far as
  * this process knows. The MPI learns of failures in its progress, which a
- * probe drives (it receives nothing). */
+ * probe drives (it receives nothing); on MPI_COMM_SELF, which no failure
+ * elsewhere touches: watch may be a communicator handed to the program,
+ * whose error handler is the program's, and the probe must not call it. */
 static int watched_failed(MPI_Comm watch)
 {
     MPI_Group g = MPI_GROUP_NULL;
     int flag = 0, n = 0;
 
-    (void)MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, watch, &flag, MPI_STATUS_IGNORE);
+    (void)MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
     if (dmesh_ulfm_get_failed(watch, &g) != MPI_SUCCESS)
         return 0;
     MPI_Group_size(g, &n);

@@ -21,7 +21,9 @@
 #      nccl_lazy_root (the first dmesh_get_nccl_comm of a dim made with
 #      dmesh_nccl_init=lazy, rank 1 a member of it, or the rank that makes
 #      its NCCL unique id) and nccl_eager (dmesh_init of a "cuda" mesh); the
-#      survivors' shrunk "cuda" mesh must pass an NCCL allreduce too.
+#      survivors' shrunk "cuda" mesh must pass an NCCL allreduce too. They
+#      run with DMESH_TIMEOUT (a non-blocking creation, which stops once the
+#      MPI knows of the failure: a blocking one waits for the dead member).
 #      join and join_malloc: rank np - 1 dies and the survivors respawn it;
 #      the new process dies at every step of its dmesh_join (join), or its
 #      allocations fail one after the other (join_malloc); every survivor
@@ -35,6 +37,7 @@
 #      processes' dmesh_join); every survivor must return the same class, and
 #      a second dmesh_respawn, after a failed one, must give the whole mesh
 #      back.
+#      DMESH_FT_SWEEP_CALLS="CALL ..." sweeps those calls only.
 # Skips (77) when only step 1 could run, and when NP is above
 # DMESH_TEST_MAX_NP (the launcher would skip every run).
 . "$top_srcdir/test/check.sh"

@@ -332,6 +332,7 @@ typedef struct {
     MPI_Comm comm;
     double delay;
     int rc, device;
+    char why[256]; /* the thread's dmesh_last_error() */
 } bind_thread_t;
 
 static void *bind_thread(void *arg)
@@ -343,6 +344,7 @@ static void *bind_thread(void *arg)
     while (MPI_Wtime() - t0 < b->delay)
         ;
     b->rc = dmesh_topo_bind(b->comm, &o, NULL, 1, &b->device);
+    snprintf(b->why, sizeof(b->why), "%s", b->rc != DMESH_SUCCESS ? dmesh_last_error() : "");
     return NULL;
 }
 
@@ -367,6 +369,8 @@ GT_TEST(test_threads_opposite_order)
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     for (int i = 0; i < 2; i++) {
+        if (b[i].rc != DMESH_SUCCESS)
+            fprintf(stderr, "[rank %d] thread %d: %s\n", world_rank, i, b[i].why);
         CHECK_EQ(b[i].rc, DMESH_SUCCESS);
         CHECK_EQ(b[i].device, expected[world_rank]);
         MPI_Comm_free(&b[i].comm);
