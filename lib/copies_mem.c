@@ -74,26 +74,27 @@ size_t dmesh_copies_spare_bytes(void)
 
 char *dmesh_copies_alloc(size_t n)
 {
+    size_t cap = round_huge(n);
     big_t *b;
     void *p = NULL;
 
     if (n < 2 * HUGE_PAGE)
         return malloc(n > 0 ? n : 1);
     for (b = bigs; b != NULL; b = b->next)
-        if (b->spare && b->cap == round_huge(n)) {
+        if (b->spare && b->cap == cap) {
             b->spare = 0; /* a write cancels MADV_FREE; reclaimed pages read 0 */
             return b->p;
         }
     if ((b = malloc(sizeof(*b))) == NULL)
         return NULL;
-    if (posix_memalign(&p, HUGE_PAGE, round_huge(n)) != 0) {
+    if (posix_memalign(&p, HUGE_PAGE, cap) != 0) {
         free(b);
         return NULL;
     }
 #ifdef MADV_HUGEPAGE
-    madvise(p, round_huge(n), MADV_HUGEPAGE); /* a hint */
+    madvise(p, cap, MADV_HUGEPAGE); /* a hint */
 #endif
-    *b = (big_t){p, round_huge(n), 0, bigs};
+    *b = (big_t){p, cap, 0, bigs};
     bigs = b;
     return p;
 }
