@@ -1139,11 +1139,34 @@ DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, c
  *   the set's parity (XOR), as SCR's XOR scheme does: one failure per set
  *   is recovered.
  *
- * The copies' dimension (`dmesh_copies_dim`, a name or an index): by
- * default the outermost dimension whose groups span more than one node (so
- * that no node holds a process and its partner, when that dimension's
- * groups have no two ranks on one node); on one node, the flattened
- * mesh's next member.
+ * Where the copies go. By default every copy, and every member of an XOR
+ * set, is in another failure domain than its owner whenever the members
+ * span more than one domain, for any shape, dimension order and placement
+ * of the processes: the members are ordered by domain and each copy is
+ * held as many members further as the largest domain has members (SCR's
+ * partner rule), XOR sets take one member of each domain in turn (so a
+ * set has fewer than k members when there are fewer domains than k). A
+ * domain is the node (as dmesh finds nodes: the host), or the value of
+ * info key `dmesh_copies_domain` or environment variable
+ * `DMESH_COPIES_DOMAIN` (per process; processes with equal values are one
+ * domain: a rack, a switch, a power feed). Where one domain holds more
+ * than half of the members, some copies stay in their owner's domain, and
+ * dmesh_copies_get_survival() says so for those processes. On one domain
+ * the copy goes to the next member of the flattened mesh. Info key
+ * `dmesh_copies_dim` (a name or an index) puts the copies along that
+ * dimension instead: the next member along it (a ring), sets of k along
+ * it.
+ *
+ * Every copy, held copy and parity carries its owner's identity: a
+ * process's own, drawn at its first dmesh_copies_open() of the name, or,
+ * for a process that took a failed one's place (dmesh_respawn(), or a
+ * spare from dmesh_shrink()), its predecessor's. A restore gives each
+ * process its own state or DMESH_ERR_DATA_LOST, never another's, after any
+ * sequence of dmesh_shrink(), dmesh_respawn(), dmesh_grow() and restores.
+ * A process without predecessor (one that dmesh_grow() added, or one that
+ * had no copies and whose place no failed process held) gets nothing
+ * back: its restore returns DMESH_COPIES_NONE and leaves its buffers as
+ * they are, while the others get their version.
  *
  * The copies are the process's, kept by name, not the mesh's: after
  * dmesh_respawn() the survivors open the same name on the new mesh and
@@ -1176,14 +1199,16 @@ typedef struct dmesh_copies_s *dmesh_copies_t;
  * \param[in] mesh the mesh (a root mesh or one derived from it)
  * \param[in] name the copies' name, at most DMESH_MAX_NAME - 1 bytes
  * \param[in] info `dmesh_copies_dim`, `dmesh_copies_scheme` (`partner` or
- *            `xor`), `dmesh_copies_group` (k for `xor`, >= 2), or
+ *            `xor`), `dmesh_copies_group` (k for `xor`, 2 to 512),
+ *            `dmesh_copies_domain` (this process's failure domain), or
  *            MPI_INFO_NULL. Processes that carry copies keep the dimension
  *            their copies were stored along.
  * \param[out] copies the handle (DMESH_COPIES_NULL on failure)
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, pointer, name or
  *         info value; DMESH_ERR_NAME for an unknown dimension name;
  *         DMESH_ERR_MISMATCH when the processes passed different names,
- *         schemes, groups or dimensions; DMESH_ERR_PROC_FAILED,
+ *         schemes, groups or dimensions, or some named a domain and
+ *         others did not (agreed before any communicator is made); DMESH_ERR_PROC_FAILED,
  *         DMESH_ERR_MPI, DMESH_ERR_NOMEM
  * \note Collective over the communicator the mesh was made from (members
  *       of the mesh and not, as dmesh_flatten()); every process returns the
@@ -1271,6 +1296,31 @@ DMESH_EXPORT int dmesh_copies_restore(dmesh_copies_t copies, int *version);
  */
 DMESH_EXPORT int dmesh_copies_get_partners(dmesh_copies_t copies, int maxranks, int ranks[],
                                            int *n);
+
+/** \brief dmesh_copies_get_survival(): no other process holds a copy (a
+ *         mesh of one member, or a set of one) */
+#define DMESH_COPIES_SURVIVES_NOTHING 0
+/** \brief dmesh_copies_get_survival(): the copies survive the loss of this
+ *         process (another process of its domain holds them) */
+#define DMESH_COPIES_SURVIVES_PROCESS 1
+/** \brief dmesh_copies_get_survival(): the copies survive the loss of this
+ *         process's whole failure domain (its node, or its
+ *         `dmesh_copies_domain`) */
+#define DMESH_COPIES_SURVIVES_DOMAIN 2
+
+/**
+ * \brief What this process's copies survive, as they are placed.
+ * \param[in] copies the copies
+ * \param[out] kind DMESH_COPIES_SURVIVES_DOMAIN when no other holder of
+ *             its copy (its partner, the other members of its XOR set)
+ *             shares its failure domain; DMESH_COPIES_SURVIVES_PROCESS
+ *             when one does (the members span one domain, or one domain
+ *             holds more than half of them); DMESH_COPIES_SURVIVES_NOTHING
+ *             on a mesh of one member, or outside the mesh
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG
+ * \note Local. A store succeeds whatever this says.
+ */
+DMESH_EXPORT int dmesh_copies_get_survival(dmesh_copies_t copies, int *kind);
 
 /**
  * \brief Free a copies handle and, unless its name was opened again on

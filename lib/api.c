@@ -366,6 +366,11 @@ int dmesh_copies_get_partners(dmesh_copies_t copies, int maxranks, int ranks[], 
     ON_COPIES(copies, dmesh_copies_get_partners_impl(copies, maxranks, ranks, n));
 }
 
+int dmesh_copies_get_survival(dmesh_copies_t copies, int *kind)
+{
+    ON_COPIES(copies, dmesh_copies_get_survival_impl(copies, kind));
+}
+
 int dmesh_copies_free(dmesh_copies_t *copies)
 {
     ON_SELF(dmesh_copies_free_impl(copies));

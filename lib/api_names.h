@@ -61,6 +61,7 @@
     X(dmesh_copies_store)                                                                          \
     X(dmesh_copies_restore)                                                                        \
     X(dmesh_copies_get_partners)                                                                   \
+    X(dmesh_copies_get_survival)                                                                   \
     X(dmesh_copies_free)
 
 #define DMESH_API_LAYOUT_NAMES(X)                                                                  \

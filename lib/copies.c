@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "agree.h"
 #include "copies.h"
@@ -20,6 +22,8 @@
 #include "hash.h"
 #include "mesh.h"
 #include "option_value.h"
+#include "node_find.h"
+#include "options.h"
 #include "universe_comms.h"
 
 #define COPIES_MAGIC 0x646d636f70696573ull /* "dmcopies" */
@@ -291,7 +295,7 @@ int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, 
     return DMESH_SUCCESS;
 }
 
-/* ---- dmesh_copies_get_partners and dmesh_copies_free -------------------- */
+/* ---- dmesh_copies_get_partners, _get_survival and dmesh_copies_free ----- */
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -303,27 +307,40 @@ static int cmp_int(const void *a, const void *b)
 int dmesh_copies_get_partners_impl(dmesh_copies_t h, int maxranks, int ranks[], int *n)
 {
     struct dmesh_copies_s *c;
-    int members[DMESH_COPIES_MAX_SET], m = 0, pos, k = 0;
+    const int *set = NULL;
+    int *out, m = 0, pos, k = 0;
 
     DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_get_partners", &c));
     DMESH_CHECK_PTR_OF("dmesh_copies_get_partners", n);
     if (maxranks < 0 || (maxranks > 0 && ranks == NULL))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d with %s ranks",
                                "dmesh_copies_get_partners", maxranks, ranks ? "a" : "NULL");
-    if (c->comm != MPI_COMM_NULL && c->plan.scheme == DMESH_COPIES_PARTNER) {
-        int p = dmesh_copies_holder(&c->plan, c->me);
-        if (p != c->me)
-            members[m++] = p;
-    } else if (c->comm != MPI_COMM_NULL) {
-        dmesh_copies_set(&c->plan, c->me, members, &m, &pos);
-    }
+    if (c->comm != MPI_COMM_NULL && c->plan.scheme == DMESH_COPIES_XOR)
+        dmesh_copies_set(&c->plan, c->me, &set, &m, &pos);
+    if ((out = malloc((size_t)(m > 1 ? m : 1) * sizeof(int))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", "dmesh_copies_get_partners");
+    if (c->comm != MPI_COMM_NULL && c->plan.scheme == DMESH_COPIES_PARTNER &&
+        dmesh_copies_holder(&c->plan, c->me) != c->me)
+        out[k++] = c->ranks[dmesh_copies_holder(&c->plan, c->me)];
     for (int i = 0; i < m; i++)
-        if (members[i] != c->me)
-            members[k++] = c->ranks[members[i]];
-    qsort(members, (size_t)k, sizeof(int), cmp_int);
+        if (set[i] != c->me)
+            out[k++] = c->ranks[set[i]];
+    qsort(out, (size_t)k, sizeof(int), cmp_int);
     for (int i = 0; i < k && i < maxranks; i++)
-        ranks[i] = members[i];
+        ranks[i] = out[i];
+    free(out);
     *n = k;
+    return DMESH_SUCCESS;
+}
+
+int dmesh_copies_get_survival_impl(dmesh_copies_t h, int *kind)
+{
+    struct dmesh_copies_s *c;
+
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_get_survival", &c));
+    DMESH_CHECK_PTR_OF("dmesh_copies_get_survival", kind);
+    *kind = c->comm == MPI_COMM_NULL ? DMESH_COPIES_SURVIVES_NOTHING
+                                     : dmesh_copies_survives(&c->plan, c->domain, c->me);
     return DMESH_SUCCESS;
 }
 
@@ -336,7 +353,25 @@ static void data_free(dmesh_copies_data_t *d)
         }
     dmesh_copies_slot_free(&d->slot);
     free(d->bufs);
+    free(d->table);
     free(d);
+}
+
+/* What a handle owns (its communicators, plan and tables). */
+static void handle_free_parts(struct dmesh_copies_s *c)
+{
+    if (c->set != MPI_COMM_NULL)
+        MPI_Comm_free(&c->set);
+    if (c->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&c->comm);
+    if (c->raise != MPI_COMM_NULL)
+        MPI_Comm_free(&c->raise);
+    dmesh_copies_plan_free(&c->plan);
+    free(c->ranks);
+    free(c->ids);
+    free(c->domain);
+    c->ranks = NULL;
+    c->ids = c->domain = NULL;
 }
 
 static void handle_free(struct dmesh_copies_s *c)
@@ -346,13 +381,7 @@ static void handle_free(struct dmesh_copies_s *c)
             *p = c->next_live;
             break;
         }
-    if (c->set != MPI_COMM_NULL)
-        MPI_Comm_free(&c->set);
-    if (c->comm != MPI_COMM_NULL)
-        MPI_Comm_free(&c->comm);
-    if (c->raise != MPI_COMM_NULL)
-        MPI_Comm_free(&c->raise);
-    free(c->ranks);
+    handle_free_parts(c);
     c->magic = 0;
     free(c);
 }
@@ -403,10 +432,19 @@ static int raise_comm(struct dmesh_mesh *m, struct dmesh_copies_s *c, int err)
     return DMESH_SUCCESS;
 }
 
+/* ---- dmesh_copies_open -------------------------------------------------- */
+
+typedef struct {
+    int scheme, k, dim; /* dim DMESH_COPIES_DIM_DEFAULT: the default placement */
+    int domain_given;   /* the process named its failure domain */
+    uint64_t domain;    /* ... as this hash */
+} open_args_t;
+
 /* The agreed outcome of dmesh_copies_open: c has d (fresh: new, into the
- * registry), the handle that had them no longer. */
+ * registry), the handle that had them no longer; d keeps the members'
+ * identities for the next open (a predecessor's identity is found there). */
 static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies_data_t *fresh,
-                  dmesh_copies_t *out)
+                  const open_args_t *a, uint64_t *table, int born, dmesh_copies_t *out)
 {
     if (fresh != NULL) {
         fresh->next = registry;
@@ -415,9 +453,16 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
     if (d->open != NULL)
         d->open->d = NULL;
     d->open = c;
-    d->dim = c->plan.dim;
+    d->dim = a->dim;
     d->scheme = c->plan.scheme;
     d->k = c->plan.k;
+    if (table != NULL) { /* a member */
+        d->born = d->id == 0 ? born : d->born;
+        d->id = c->ids[c->me];
+        free(d->table);
+        d->table = table;
+        d->table_n = c->plan.n;
+    }
     c->d = d;
     c->magic = COPIES_MAGIC;
     c->next_live = live;
@@ -425,12 +470,6 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
     *out = c;
     return DMESH_SUCCESS;
 }
-
-/* ---- dmesh_copies_open -------------------------------------------------- */
-
-typedef struct {
-    int scheme, k, dim; /* dim -2: the default */
-} open_args_t;
 
 static int get_key(MPI_Info info, const char *key, char *val, int *flag)
 {
@@ -451,19 +490,32 @@ static int parse_info(dmesh_t mesh, int ndims, MPI_Info info, open_args_t *a)
 
     a->scheme = DMESH_COPIES_PARTNER;
     a->k = 4;
-    a->dim = -2;
+    a->dim = DMESH_COPIES_DIM_DEFAULT;
+    a->domain_given = dmesh_options_copies_domain(info, val);
+    a->domain = a->domain_given ? dmesh_hash(DMESH_HASH_INIT, val, strlen(val)) : 0;
     DMESH_TRY(get_key(info, "dmesh_copies_scheme", val, &flag));
     if (flag)
         DMESH_TRY(dmesh_option_choice("dmesh_copies_scheme", val, "partner", "xor", &a->scheme));
     DMESH_TRY(get_key(info, "dmesh_copies_group", val, &flag));
     if (flag)
-        DMESH_TRY(dmesh_option_int("dmesh_copies_group", val, 2, DMESH_COPIES_MAX_SET / 2, &a->k));
+        DMESH_TRY(dmesh_option_int("dmesh_copies_group", val, 2, DMESH_COPIES_MAX_GROUP, &a->k));
     DMESH_TRY(get_key(info, "dmesh_copies_dim", val, &flag));
     if (flag && val[0] >= '0' && val[0] <= '9')
         return dmesh_option_int("dmesh_copies_dim", val, 0, ndims - 1, &a->dim);
     if (flag)
         return dmesh_get_dim_index_impl(mesh, val, &a->dim);
     return DMESH_SUCCESS;
+}
+
+/* The hash of what every process must pass alike, agreed before any
+ * communicator is made: a process waiting in an XOR set's split while
+ * another waits in an agreement would never return. */
+static uint64_t args_hash(const char *name, const open_args_t *a)
+{
+    int v[4] = {a->scheme, a->scheme == DMESH_COPIES_XOR ? a->k : 0, a->dim, a->domain_given};
+    uint64_t h = dmesh_hash(DMESH_HASH_INIT, name ? name : "", name ? strlen(name) : 0);
+
+    return dmesh_hash(h, v, sizeof(v));
 }
 
 /* The plan's place of this process: the members of its copy of the mesh
@@ -486,14 +538,15 @@ static int members_of(dmesh_t mesh, MPI_Comm ucomm, struct dmesh_copies_s *c, in
     return DMESH_SUCCESS;
 }
 
-/* What the processes that carry stored copies of the name stored them with
- * (their plan), and this process's arguments checked against it. */
+/* What the processes that carry stored copies of the name stored them with,
+ * checked against this process's (agreed) arguments: the same scheme and
+ * group; their dimension is kept. */
 static int carried(MPI_Comm ucomm, const dmesh_copies_data_t *d, open_args_t *a, int err)
 {
     int mine = 0, all = 0, rc;
 
     if (d != NULL && d->slot.version >= 0)
-        mine = (d->k << 9) | (d->scheme << 8) | (d->dim + 2);
+        mine = (d->k << 9) | (d->scheme << 8) | (d->dim + 8);
     if ((rc = MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, ucomm)) != MPI_SUCCESS)
         return err ? err : dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Allreduce");
     if (all == 0 || err)
@@ -504,34 +557,127 @@ static int carried(MPI_Comm ucomm, const dmesh_copies_data_t *d, open_args_t *a,
                                "%d; opened with %s, group %d",
                                (all >> 8) & 1 ? "xor" : "partner", all >> 9,
                                a->scheme ? "xor" : "partner", a->k);
-    a->dim = (all & 0xff) - 2;
+    a->dim = (all & 0xff) - 8;
     return DMESH_SUCCESS;
 }
 
-/* The communicators: the members of this copy of the mesh by flat index,
- * and under xor this member's set. Every process takes both steps. */
-static int split(MPI_Comm ucomm, struct dmesh_copies_s *c, int member, int low, int err)
-{
-    int members[DMESH_COPIES_MAX_SET], m, pos, rc;
+/* What each member tells the others at an open. */
+typedef struct {
+    uint64_t id;     /* its identity, 0: none yet */
+    uint64_t drawn;  /* the identity it takes when it has no predecessor */
+    uint64_t domain; /* its failure domain */
+    int64_t table_n; /* the members it knew at its last open (0: none) */
+} member_rec_t;
 
-    rc = MPI_Comm_split(ucomm, member ? low : MPI_UNDEFINED, c->me, &c->comm);
-    if (rc != MPI_SUCCESS && !err)
-        err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Comm_split");
-    if (c->comm == MPI_COMM_NULL || c->plan.scheme != DMESH_COPIES_XOR)
-        return err;
-    dmesh_copies_set(&c->plan, c->me, members, &m, &pos);
-    rc = MPI_Comm_split(c->comm, members[0], pos, &c->set);
-    if (rc != MPI_SUCCESS && !err)
-        err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Comm_split (XOR set)");
+/* A number no other process draws (the host, the process, the time). */
+static uint64_t draw_id(int rank)
+{
+    static uint64_t count;
+    struct timespec ts;
+    uint64_t v[4], h;
+    dmesh_host_t host;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    memset(&host, 0, sizeof(host));
+    dmesh_host_mine(&host);
+    v[0] = host.hash;
+    v[1] = (uint64_t)getpid() << 32 | (uint64_t)(unsigned)rank;
+    v[2] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    v[3] = ++count;
+    h = dmesh_hash(DMESH_HASH_INIT, v, sizeof(v));
+    return h != 0 ? h : 1;
+}
+
+/* The members' identities, with a new member's predecessor's when the
+ * members' last table names one, and their domains; one allgather (and a
+ * broadcast of a table when a member has no identity yet). */
+static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, const open_args_t *a,
+                      const int *lows, int *born)
+{
+    int n = c->plan.n, root = -1, rc;
+    member_rec_t mine = {d->id, draw_id(c->ranks[c->me]), 0, d->table != NULL ? d->table_n : 0};
+    member_rec_t *all = malloc((size_t)n * sizeof(*all));
+    uint64_t *drawn = NULL, *table = NULL;
+    int need = 0, err = DMESH_SUCCESS;
+
+    mine.domain = a->domain_given ? a->domain : (uint64_t)lows[c->ranks[c->me]];
+    c->ids = malloc((size_t)n * sizeof(uint64_t));
+    c->domain = malloc((size_t)n * sizeof(uint64_t));
+    drawn = malloc((size_t)n * sizeof(uint64_t));
+    if (all == NULL || c->ids == NULL || c->domain == NULL || drawn == NULL) {
+        free(all);
+        free(drawn);
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d members", n);
+    }
+    rc = MPI_Allgather(&mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, c->comm);
+    if (rc != MPI_SUCCESS)
+        err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Allgather");
+    for (int r = 0; !err && r < n; r++) {
+        c->ids[r] = all[r].id;
+        drawn[r] = all[r].drawn;
+        c->domain[r] = all[r].domain;
+        need |= all[r].id == 0;
+        if (root < 0 && all[r].table_n == n)
+            root = r;
+    }
+    if (!err && need && root >= 0) { /* the predecessors' identities */
+        if ((table = malloc((size_t)n * sizeof(uint64_t))) == NULL)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
+        else if (c->me == root)
+            memcpy(table, d->table, (size_t)n * sizeof(uint64_t));
+        rc = MPI_Bcast(table != NULL ? table : drawn, table != NULL ? n : 0, MPI_UINT64_T, root,
+                       c->comm);
+        if (!err && rc != MPI_SUCCESS)
+            err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Bcast");
+    }
+    *born = 0;
+    if (!err) {
+        int *b = calloc((size_t)n, sizeof(int));
+        err = b == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory")
+                        : dmesh_copies_adopt(n, c->ids, drawn, table, table ? n : 0, b);
+        *born = b != NULL ? b[c->me] : 0;
+        free(b);
+    }
+    free(all);
+    free(drawn);
+    free(table);
     return err;
 }
 
+/* The members' communicator (by flat index); every process takes the step. */
+static int split_members(MPI_Comm ucomm, struct dmesh_copies_s *c, int member, int low, int err)
+{
+    int rc = MPI_Comm_split(ucomm, member ? low : MPI_UNDEFINED, c->me, &c->comm);
+
+    return rc != MPI_SUCCESS && !err ? dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Comm_split")
+                                     : err;
+}
+
+/* XOR: this member's set (every member takes the step). */
+static int split_set(struct dmesh_copies_s *c, int err)
+{
+    const int *set;
+    int m, pos, rc;
+
+    if (err || c->comm == MPI_COMM_NULL || c->plan.scheme != DMESH_COPIES_XOR)
+        return err; /* err is agreed: every member skips the split alike */
+    dmesh_copies_set(&c->plan, c->me, &set, &m, &pos);
+    rc = MPI_Comm_split(c->comm, set[0], pos, &c->set);
+    return rc != MPI_SUCCESS ? dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Comm_split (XOR set)")
+                             : DMESH_SUCCESS;
+}
+
+/* Every process (member or not) of the universe's communicator takes every
+ * step, whatever failed before: the arguments agreed, the members' split
+ * agreed, then the identities, domains and plan agreed, then the XOR sets. */
 static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm ucomm,
                       struct dmesh_copies_s *c, const dmesh_copies_data_t *d, open_args_t *a,
-                      int err)
+                      uint64_t **table, int *born, int err)
 {
-    int member = 0, low = 0, kind[DMESH_MAX_DIMS], coords[DMESH_MAX_DIMS];
+    int member = 0, low = 0, coords[DMESH_MAX_DIMS];
+    const int *lows = NULL;
     dmesh_copies_plan_t *p = &c->plan;
+    struct dmesh_mesh *m = NULL;
 
     if (!err && (name == NULL || name[0] == '\0' || strlen(name) >= DMESH_MAX_NAME))
         err = dmesh_error_set(DMESH_ERR_ARG, "dmesh_copies_open: a name of 1 to %d bytes",
@@ -541,20 +687,32 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     dmesh_get_size_impl(mesh, &p->n);
     if (!err)
         err = parse_info(mesh, p->ndims, info, a);
-    for (int d = 0; d < p->ndims; d++) { /* every process, whatever failed */
-        int rc = dmesh_get_dim_locality_impl(mesh, d, &kind[d]);
+    if (dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_copies_open", &m) == DMESH_SUCCESS) {
+        int rc = dmesh_universe_node_lows(m->u, &lows); /* collective over ucomm */
         err = err ? err : rc;
     }
+    err = dmesh_agree(ucomm, args_hash(name, a), err, "dmesh_copies_open");
     if (!err && dmesh_get_coordinate_impl(mesh, DMESH_MAX_DIMS, coords, &member) == DMESH_SUCCESS &&
         member)
         err = members_of(mesh, ucomm, c, &low);
-    if (!err && a->dim == -2)
-        a->dim = dmesh_copies_pick_dim(p->ndims, p->shape, kind);
     err = carried(ucomm, d, a, err);
-    p->dim = a->dim;
-    p->scheme = a->scheme;
-    p->k = a->k;
-    return split(ucomm, c, member && !err, low, err);
+    err = split_members(ucomm, c, member && !err, low, err);
+    err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open");
+    if (!err && c->comm != MPI_COMM_NULL) {
+        err = identities(c, d, a, lows, born);
+        p->dim =
+            a->dim == DMESH_COPIES_DIM_DEFAULT ? dmesh_copies_pick_dim(p->n, c->domain) : a->dim;
+        p->scheme = a->scheme;
+        p->k = a->k;
+        if (!err)
+            err = dmesh_copies_plan_make(p, a->domain_given || lows != NULL ? c->domain : NULL);
+        if (!err && (*table = malloc((size_t)p->n * sizeof(uint64_t))) == NULL)
+            err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
+        if (!err)
+            memcpy(*table, c->ids, (size_t)p->n * sizeof(uint64_t));
+    }
+    err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open");
+    return split_set(c, err);
 }
 
 int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
@@ -562,10 +720,10 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     struct dmesh_mesh *m;
     struct dmesh_copies_s *c = calloc(1, sizeof(*c));
     dmesh_copies_data_t *d = NULL, *fresh = NULL;
-    open_args_t a = {0, 0, -2};
-    uint64_t hash = DMESH_HASH_INIT;
+    open_args_t a = {0, 0, DMESH_COPIES_DIM_DEFAULT, 0, 0};
+    uint64_t hash = 0, *table = NULL;
     MPI_Comm ucomm;
-    int err = DMESH_SUCCESS;
+    int err = DMESH_SUCCESS, born = 0;
 
     dmesh_universe_watch(on_universe);
     if (dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_copies_open", &m) != DMESH_SUCCESS) {
@@ -587,23 +745,25 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     if (c != NULL) {
         c->comm = c->set = c->raise = MPI_COMM_NULL;
         err = raise_comm(m, c, err);
-        err = open_steps(mesh, name, info, ucomm, c, d, &a, err);
-        hash = dmesh_hash(hash, name ? name : "", name ? strlen(name) : 0);
-        hash = dmesh_hash(hash, &c->plan.dim, sizeof(int) * 3);
+        err = open_steps(mesh, name, info, ucomm, c, d, &a, &table, &born, err);
+        hash = args_hash(name, &a);
     } else { /* the others must not wait: the steps' collectives with nothing */
         struct dmesh_copies_s z = {0};
         z.comm = z.set = MPI_COMM_NULL;
-        open_steps(mesh, NULL, MPI_INFO_NULL, ucomm, &z, NULL, &a, err);
-        free(z.ranks);
+        open_steps(mesh, NULL, MPI_INFO_NULL, ucomm, &z, NULL, &a, &table, &born, err);
+        handle_free_parts(&z);
+        free(table);
+        table = NULL;
     }
     err = dmesh_agree(ucomm, hash, err, "dmesh_copies_open");
     if (err != DMESH_SUCCESS) {
         if (c != NULL)
             handle_free(c);
         free(fresh);
+        free(table);
         return err;
     }
     c->universe = m->u;
     c->cuda = dmesh_universe_cuda(m->u);
-    return attach(c, d, fresh, copies);
+    return attach(c, d, fresh, &a, table, born, copies);
 }

@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The pure parts of the copies (copies.h): no MPI call, so that a plain
- * unit test covers who holds whose copy, the XOR sets and parity, and the
- * version a restore can give back. */
+/* The pure parts of a restore (copies.h): the XOR parity's chunks, and
+ * which version every member can get back and from where. No MPI call, so
+ * that a plain unit test covers them.
+ *
+ * A copy is given back to its owner only: a held copy serves the identity
+ * it was made for (held_for), wherever it is now held (after a shrink the
+ * members are numbered anew, and the holder of a copy need not be the
+ * member the placement names); a parity serves the set it was made for
+ * (its members' identities in order). A member without predecessor (born)
+ * has nothing to get back and does not hold the version back for the
+ * others. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,70 +17,6 @@
 
 #include "copies.h"
 #include "error.h"
-
-int dmesh_copies_pick_dim(int ndims, const int shape[], const int kind[])
-{
-    for (int d = 0; d < ndims; d++)
-        if (shape[d] > 1 && kind[d] != DMESH_LOCALITY_NODE)
-            return d;
-    return -1;
-}
-
-/* The length of r's line along the plan's dimension, r's place on it, and
- * the distance between neighbours on it in flat indices. */
-static void line_of(const dmesh_copies_plan_t *p, int r, int *len, int *at, int *stride)
-{
-    int s = 1;
-
-    if (p->dim < 0) {
-        *len = p->n;
-        *at = r;
-        *stride = 1;
-        return;
-    }
-    for (int d = p->ndims - 1; d > p->dim; d--)
-        s *= p->shape[d];
-    *len = p->shape[p->dim];
-    *at = (r / s) % *len;
-    *stride = s;
-}
-
-static int moved(const dmesh_copies_plan_t *p, int r, int by)
-{
-    int len, at, stride;
-
-    line_of(p, r, &len, &at, &stride);
-    return r + (((at + by) % len + len) % len - at) * stride;
-}
-
-int dmesh_copies_holder(const dmesh_copies_plan_t *p, int r)
-{
-    return moved(p, r, 1);
-}
-
-int dmesh_copies_owner(const dmesh_copies_plan_t *p, int r)
-{
-    return moved(p, r, -1);
-}
-
-void dmesh_copies_set(const dmesh_copies_plan_t *p, int r, int members[], int *m, int *pos)
-{
-    int len, at, stride, k = p->k < 2 ? 2 : p->k, nsets, set, first, size;
-
-    line_of(p, r, &len, &at, &stride);
-    nsets = len / k;
-    if (nsets == 0 || len % k >= 2)
-        nsets++; /* a last set of the rest; a rest of one joins the last full set */
-    set = at / k < nsets - 1 ? at / k : nsets - 1;
-    first = set * k;
-    size = set == nsets - 1 ? len - first : k;
-    if (size > DMESH_COPIES_MAX_SET)
-        size = DMESH_COPIES_MAX_SET; /* guarded by open: k <= DMESH_COPIES_MAX_SET / 2 */
-    for (int i = 0; i < size; i++)
-        members[i] = r + (first + i - at) * stride;
-    *m = size;
-    *pos = at - first;
-}
 
 size_t dmesh_copies_chunk_size(size_t longest, int m)
 {
@@ -96,26 +40,116 @@ void dmesh_copies_contribution(const char *copy, size_t len, size_t c, int me, i
     memcpy(out, copy + from, n);
 }
 
-/* Whether member r of the plan can get version v back, and how. */
-static int source_of(const dmesh_copies_plan_t *p, const dmesh_copies_record_t rec[], int r,
-                     int64_t v)
+/* The restore's view of the records: the members ordered by the identity
+ * their held copy serves, to find a copy's holders in O(log n). */
+typedef struct {
+    uint64_t held_for;
+    int r;
+} held_t;
+
+typedef struct {
+    const dmesh_copies_plan_t *p;
+    const dmesh_copies_record_t *rec;
+    held_t *by_held; /* members by (held_for, member) */
+    uint64_t *sign;  /* xor: each member's set sign */
+} view_t;
+
+static int cmp_held(const void *a, const void *b)
 {
-    if (rec[r].own == v)
+    const held_t *x = a, *y = b;
+
+    if (x->held_for != y->held_for)
+        return x->held_for < y->held_for ? -1 : 1;
+    return (x->r > y->r) - (x->r < y->r);
+}
+
+/* Partner: the lowest member other than r holding r's copy of version v;
+ * -1 when none does. */
+static int holder_of(const view_t *w, int r, int64_t v)
+{
+    int lo = 0, hi = w->p->n;
+    uint64_t id = w->rec[r].id;
+
+    while (lo < hi) { /* the first of the members whose held copy serves >= id */
+        int mid = lo + (hi - lo) / 2;
+        if (w->by_held[mid].held_for < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int i = lo; i < w->p->n && w->by_held[i].held_for == id; i++) {
+        int x = w->by_held[i].r;
+        if (x != r && w->rec[x].held == v)
+            return x;
+    }
+    return -1;
+}
+
+/* XOR: whether member i of a set still holds its part of version v's
+ * parity of that set (its own copy, or none as a member without
+ * predecessor, and the set's parity). */
+static int holds_part(const view_t *w, int i, int64_t v)
+{
+    const dmesh_copies_record_t *x = &w->rec[i];
+
+    return (x->own == v || x->born) && x->held == v && x->held_for == w->sign[i];
+}
+
+/* Whether member r can get version v back, and how (*from: partner). */
+static int source_of(const view_t *w, int r, int64_t v, int *from)
+{
+    const int *members;
+    int m, pos;
+
+    *from = -1;
+    if (w->rec[r].born)
+        return DMESH_COPIES_SRC_NONE;
+    if (w->rec[r].own == v)
         return DMESH_COPIES_SRC_SELF;
-    if (p->scheme == DMESH_COPIES_PARTNER) {
-        int h = dmesh_copies_holder(p, r);
-        return h != r && rec[h].held == v ? DMESH_COPIES_SRC_HOLDER : DMESH_COPIES_SRC_LOST;
+    if (w->p->scheme == DMESH_COPIES_PARTNER) {
+        *from = holder_of(w, r, v);
+        return *from >= 0 ? DMESH_COPIES_SRC_HOLDER : DMESH_COPIES_SRC_LOST;
     }
-    {
-        int members[DMESH_COPIES_MAX_SET], m, pos;
-        dmesh_copies_set(p, r, members, &m, &pos);
-        if (m < 2)
+    dmesh_copies_set(w->p, r, &members, &m, &pos);
+    if (m < 2)
+        return DMESH_COPIES_SRC_LOST;
+    for (int i = 0; i < m; i++)
+        if (members[i] != r && !holds_part(w, members[i], v))
             return DMESH_COPIES_SRC_LOST;
-        for (int i = 0; i < m; i++)
-            if (members[i] != r && (rec[members[i]].own != v || rec[members[i]].held != v))
-                return DMESH_COPIES_SRC_LOST;
-    }
     return DMESH_COPIES_SRC_PARITY;
+}
+
+/* Whether every member can get v back (src[] and from[] filled either way). */
+static int all_get(const view_t *w, int64_t v, int src[], int from[])
+{
+    int ok = 1;
+
+    for (int r = 0; r < w->p->n; r++) {
+        src[r] = source_of(w, r, v, &from[r]);
+        ok &= src[r] != DMESH_COPIES_SRC_LOST;
+    }
+    return ok;
+}
+
+static void mark_refresh(const view_t *w, int64_t v, int refresh[])
+{
+    const dmesh_copies_plan_t *p = w->p;
+
+    for (int r = 0; r < p->n; r++) {
+        const int *members;
+        int m, pos;
+        refresh[r] = 0;
+        if (p->scheme == DMESH_COPIES_PARTNER) {
+            int h = p->holder[r];
+            refresh[r] = !w->rec[r].born && h != r &&
+                         !(w->rec[h].held_for == w->rec[r].id && w->rec[h].held == v);
+            continue;
+        }
+        dmesh_copies_set(p, r, &members, &m, &pos);
+        for (int i = 0; i < m && m > 1; i++)
+            if (!holds_part(w, members[i], v))
+                refresh[r] = 1;
+    }
 }
 
 static int cmp_desc(const void *a, const void *b)
@@ -125,67 +159,72 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Whether every member can get v back (src[] filled either way). */
-static int all_get(const dmesh_copies_plan_t *p, const dmesh_copies_record_t rec[], int64_t v,
-                   int src[])
+/* The versions anyone holds, newest first, into v (2n); their count. */
+static int versions(const view_t *w, int64_t v[])
 {
-    int ok = 1;
+    int nv = 0;
 
-    for (int r = 0; r < p->n; r++) {
-        src[r] = source_of(p, rec, r, v);
-        ok &= src[r] != DMESH_COPIES_SRC_LOST;
+    for (int r = 0; r < w->p->n; r++) {
+        if (w->rec[r].own >= 0)
+            v[nv++] = w->rec[r].own;
+        if (w->rec[r].held >= 0)
+            v[nv++] = w->rec[r].held;
     }
-    return ok;
+    qsort(v, (size_t)nv, sizeof(*v), cmp_desc);
+    return nv;
 }
 
-static void mark_refresh(const dmesh_copies_plan_t *p, const dmesh_copies_record_t rec[], int64_t v,
-                         int refresh[])
+static int view_make(view_t *w, const dmesh_copies_plan_t *p, const dmesh_copies_record_t rec[])
 {
+    uint64_t *ids;
+
+    w->p = p;
+    w->rec = rec;
+    w->by_held = malloc((size_t)p->n * sizeof(*w->by_held));
+    w->sign = malloc(2 * (size_t)p->n * sizeof(uint64_t));
+    if (w->by_held == NULL || w->sign == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_restore: no memory for the plan");
+    ids = w->sign + p->n;
     for (int r = 0; r < p->n; r++) {
-        if (p->scheme == DMESH_COPIES_PARTNER) {
-            refresh[r] = dmesh_copies_owner(p, r) != r && rec[r].held != v;
-            continue;
-        }
-        int members[DMESH_COPIES_MAX_SET], m, pos;
-        dmesh_copies_set(p, r, members, &m, &pos);
-        refresh[r] = 0;
-        for (int i = 0; i < m && m > 1; i++)
-            if (rec[members[i]].own != v || rec[members[i]].held != v)
-                refresh[r] = 1;
+        w->by_held[r] = (held_t){rec[r].held_for, r};
+        ids[r] = rec[r].id;
     }
+    qsort(w->by_held, (size_t)p->n, sizeof(*w->by_held), cmp_held);
+    for (int r = 0; r < p->n && p->scheme == DMESH_COPIES_XOR; r++)
+        w->sign[r] = dmesh_copies_set_sign(p, ids, r);
+    return DMESH_SUCCESS;
 }
 
 int dmesh_copies_plan_restore(const dmesh_copies_plan_t *p, const dmesh_copies_record_t rec[],
-                              int64_t *version, int src[], int refresh[])
+                              int64_t *version, int src[], int from[], int refresh[])
 {
+    view_t w = {0};
     int64_t *v = malloc(2 * (size_t)p->n * sizeof(*v));
-    int nv = 0, found = -1;
+    int nv = 0, found = -1, err = view_make(&w, p, rec);
 
-    if (v == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_restore: no memory for the plan");
-    for (int r = 0; r < p->n; r++) {
-        if (rec[r].own >= 0)
-            v[nv++] = rec[r].own;
-        if (rec[r].held >= 0)
-            v[nv++] = rec[r].held;
-    }
-    qsort(v, (size_t)nv, sizeof(*v), cmp_desc);
-    for (int i = 0; i < nv && found < 0; i++)
-        if ((i == 0 || v[i] != v[i - 1]) && all_get(p, rec, v[i], src))
+    if (!err && v == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_restore: no memory for the plan");
+    if (!err)
+        nv = versions(&w, v);
+    for (int i = 0; !err && i < nv && found < 0; i++)
+        if ((i == 0 || v[i] != v[i - 1]) && all_get(&w, v[i], src, from))
             found = i;
     *version = found >= 0 ? v[found] : DMESH_COPIES_NONE;
-    if (found < 0 && nv > 0)
-        all_get(p, rec, v[0], src); /* who lacks the newest version */
-    free(v);
+    if (!err && found < 0 && nv > 0)
+        all_get(&w, v[0], src, from); /* who lacks the newest version */
     for (int r = 0; r < p->n; r++)
         refresh[r] = 0;
-    if (nv == 0) {
-        for (int r = 0; r < p->n; r++)
-            src[r] = DMESH_COPIES_SRC_SELF;
-        return DMESH_SUCCESS;
-    }
-    if (found < 0)
-        return DMESH_ERR_DATA_LOST;
-    mark_refresh(p, rec, *version, refresh);
-    return DMESH_SUCCESS;
+    if (!err && nv == 0)
+        for (int r = 0; r < p->n; r++) {
+            src[r] = rec[r].born ? DMESH_COPIES_SRC_NONE : DMESH_COPIES_SRC_SELF;
+            from[r] = -1;
+        }
+    else if (!err && found < 0)
+        err = DMESH_ERR_DATA_LOST;
+    else if (!err)
+        mark_refresh(&w, *version, refresh);
+    free(v);
+    free(w.by_held);
+    free(w.sign);
+    return err;
 }

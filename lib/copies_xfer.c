@@ -22,7 +22,8 @@
 #include "hash.h"
 
 #define XFER_CHUNK ((size_t)1 << 30) /* bytes per message: counts are ints */
-#define TAG_COPY 7301
+#define TAG_COPY 7301                /* a store's copy, and a restore's copy to its owner */
+#define TAG_HELD 7302                /* a restore's copy to its new holder */
 
 /* Non-blocking transfers of one step. */
 typedef struct {
@@ -30,7 +31,8 @@ typedef struct {
     int n;
 } xfer_t;
 
-static int post(xfer_t *q, int send, void *buf, size_t len, int peer, MPI_Comm comm, int err)
+static int post_tag(xfer_t *q, int send, void *buf, size_t len, int peer, int tag, MPI_Comm comm,
+                    int err)
 {
     size_t off = 0;
 
@@ -38,14 +40,19 @@ static int post(xfer_t *q, int send, void *buf, size_t len, int peer, MPI_Comm c
         int n = (int)(len - off < XFER_CHUNK ? len - off : XFER_CHUNK), rc;
         if (q->n == (int)(sizeof(q->r) / sizeof(q->r[0])))
             return err ? err : dmesh_error_set(DMESH_ERR_ARG, "copies: a copy over 16 GiB");
-        rc = send ? MPI_Isend((char *)buf + off, n, MPI_BYTE, peer, TAG_COPY, comm, &q->r[q->n])
-                  : MPI_Irecv((char *)buf + off, n, MPI_BYTE, peer, TAG_COPY, comm, &q->r[q->n]);
+        rc = send ? MPI_Isend((char *)buf + off, n, MPI_BYTE, peer, tag, comm, &q->r[q->n])
+                  : MPI_Irecv((char *)buf + off, n, MPI_BYTE, peer, tag, comm, &q->r[q->n]);
         if (rc != MPI_SUCCESS)
             return err ? err : dmesh_error_mpi(rc, "copies: a transfer");
         q->n++;
         off += (size_t)n;
     } while (off < len);
     return err;
+}
+
+static int post(xfer_t *q, int send, void *buf, size_t len, int peer, MPI_Comm comm, int err)
+{
+    return post_tag(q, send, buf, len, peer, TAG_COPY, comm, err);
 }
 
 /* Wait for every transfer; the first failure's class. */
@@ -117,6 +124,7 @@ static int store_partner(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, xfer_
         err = wait_all(q, e ? e : err);
         q->n = 0;
         n->held_len = theirs;
+        n->held_for = c->ids[o];
         if (!err && (n->held = dmesh_copies_alloc(theirs)) == NULL)
             err =
                 dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", (size_t)theirs);
@@ -143,6 +151,7 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
         err = dmesh_error_mpi(rc, "dmesh_copies_store: MPI_Allreduce");
     if (m > 1) {
         n->held_len = dmesh_copies_chunk_size(longest, m);
+        n->held_for = dmesh_copies_set_sign(&c->plan, c->ids, c->me);
         if (!err && (n->held = dmesh_copies_alloc(n->held_len)) == NULL)
             err = dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", n->held_len);
         contrib = alloc((size_t)m * n->held_len, &err);
@@ -156,7 +165,7 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
 int dmesh_copies_store_impl(dmesh_copies_t h, int version)
 {
     struct dmesh_copies_s *c;
-    dmesh_copies_slot_t n = {DMESH_COPIES_NONE, NULL, 0, NULL, 0, DMESH_COPIES_NONE};
+    dmesh_copies_slot_t n = {DMESH_COPIES_NONE, NULL, 0, NULL, 0, DMESH_COPIES_NONE, 0};
     xfer_t q = {.n = 0};
     int err = DMESH_SUCCESS;
     uint64_t hash;
@@ -184,8 +193,10 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
         return err;
     }
     n.version = n.held_version = version;
-    if (n.held == NULL)
+    if (n.held == NULL) {
         n.held_version = DMESH_COPIES_NONE;
+        n.held_for = 0;
+    }
     dmesh_copies_slot_set(&c->d->slot, &n);
     return DMESH_SUCCESS;
 }
@@ -196,45 +207,64 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
 typedef struct {
     int64_t v; /* the version restored */
     const dmesh_copies_record_t *rec;
-    const int *src, *refresh;
+    const int *src, *from, *refresh;
     char *own; /* the copy received or rebuilt, NULL: its own */
     size_t own_len;
     char *held; /* the copy or parity held anew, NULL: kept */
     size_t held_len;
-    char *scratch;    /* xor: the rebuild's and the parity's */
-    int m, pos, lost; /* xor: the set, this member's place, its rebuilt one (-1) */
-    int members[DMESH_COPIES_MAX_SET];
+    uint64_t held_for; /* whose copy, or which set's parity, held is */
+    char *scratch;     /* xor: the rebuild's and the parity's */
+    int m, pos, lost;  /* xor: the set, this member's place, its rebuilt one (-1) */
+    const int *members;
 } restore_t;
+
+/* Partner: who sends r's copy (its own, or the member holding it) to r's
+ * holder, and its length. */
+static int refresh_sender(const restore_t *t, int r, size_t *len)
+{
+    int x = t->src[r] == DMESH_COPIES_SRC_SELF ? r : t->from[r];
+
+    *len = (size_t)(x == r ? t->rec[r].own_len : t->rec[x].held_len);
+    return x;
+}
 
 static int partner_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
 {
-    int h = dmesh_copies_holder(&c->plan, c->me), o = dmesh_copies_owner(&c->plan, c->me);
+    int o = dmesh_copies_owner(&c->plan, c->me);
 
     if (t->src[c->me] == DMESH_COPIES_SRC_HOLDER) {
-        t->own_len = (size_t)t->rec[h].held_len;
+        t->own_len = (size_t)t->rec[t->from[c->me]].held_len;
         t->own = alloc(t->own_len, &err);
     }
-    if (t->refresh[c->me]) {
-        t->held_len = (size_t)t->rec[o].own_len;
+    if (o != c->me && t->refresh[o]) {
+        refresh_sender(t, o, &t->held_len);
+        t->held_for = c->ids[o];
         t->held = alloc(t->held_len, &err);
     }
     return err;
 }
 
+/* Partner: a member that was not given its copy back by itself gets it from
+ * the member holding it; a holder that lacks its owner's copy of the
+ * version gets it from the owner, or from the member holding it. */
 static int partner_moves(struct dmesh_copies_s *c, restore_t *t, xfer_t *q)
 {
-    int h = dmesh_copies_holder(&c->plan, c->me), o = dmesh_copies_owner(&c->plan, c->me);
     dmesh_copies_slot_t *s = &c->d->slot;
-    int err = DMESH_SUCCESS;
+    int err = DMESH_SUCCESS, o = dmesh_copies_owner(&c->plan, c->me);
+    size_t len;
 
     if (t->own != NULL)
-        err = post(q, 0, t->own, t->own_len, h, c->comm, err);
+        err = post(q, 0, t->own, t->own_len, t->from[c->me], c->comm, err);
     if (t->held != NULL)
-        err = post(q, 0, t->held, t->held_len, o, c->comm, err);
-    if (o != c->me && t->src[o] == DMESH_COPIES_SRC_HOLDER)
-        err = post(q, 1, s->held, (size_t)t->rec[c->me].held_len, o, c->comm, err);
-    if (h != c->me && t->refresh[h])
-        err = post(q, 1, s->own, (size_t)t->rec[c->me].own_len, h, c->comm, err);
+        err = post_tag(q, 0, t->held, t->held_len, refresh_sender(t, o, &len), TAG_HELD, c->comm,
+                       err);
+    for (int r = 0; r < c->plan.n; r++) {
+        if (t->src[r] == DMESH_COPIES_SRC_HOLDER && t->from[r] == c->me)
+            err = post(q, 1, s->held, (size_t)t->rec[c->me].held_len, r, c->comm, err);
+        if (t->refresh[r] && refresh_sender(t, r, &len) == c->me)
+            err = post_tag(q, 1, r == c->me ? s->own : s->held, len,
+                           dmesh_copies_holder(&c->plan, r), TAG_HELD, c->comm, err);
+    }
     return wait_all(q, err);
 }
 
@@ -253,7 +283,7 @@ static int xor_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
 {
     size_t ch;
 
-    dmesh_copies_set(&c->plan, c->me, t->members, &t->m, &t->pos);
+    dmesh_copies_set(&c->plan, c->me, &t->members, &t->m, &t->pos);
     t->lost = -1;
     if (!t->refresh[c->me])
         return err;
@@ -268,6 +298,7 @@ static int xor_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
         ch = dmesh_copies_chunk_size(longest, t->m);
     }
     t->held_len = ch;
+    t->held_for = dmesh_copies_set_sign(&c->plan, c->ids, c->me);
     t->held = alloc(ch, &err);
     t->scratch = alloc((size_t)t->m * ch, &err);
     if (t->lost == t->pos) {
@@ -312,19 +343,25 @@ static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
 
 /* Every member's versions, and the plan made of them (the same on every
  * member); DMESH_ERR_DATA_LOST names the members that lost the newest. */
-static int gather_plan(struct dmesh_copies_s *c, dmesh_copies_record_t *rec, int *src, int *refresh,
-                       int64_t *v, int err)
+static int gather_plan(struct dmesh_copies_s *c, dmesh_copies_record_t *rec, int *src, int *from,
+                       int *refresh, int64_t *v, int err)
 {
     dmesh_copies_slot_t *s = &c->d->slot;
-    dmesh_copies_record_t mine = {s->version, s->held_version, (int64_t)s->own_len,
-                                  (int64_t)s->held_len};
-    int rc = MPI_Allgather(&mine, 4, MPI_INT64_T, rec, 4, MPI_INT64_T, c->comm);
+    dmesh_copies_record_t mine = {s->version,
+                                  s->held_version,
+                                  (int64_t)s->own_len,
+                                  (int64_t)s->held_len,
+                                  c->d->id,
+                                  s->held_for,
+                                  c->d->born && s->version == DMESH_COPIES_NONE};
+    int rc = MPI_Allgather(&mine, 7, MPI_INT64_T, rec, 7, MPI_INT64_T, c->comm);
 
     if (err)
         return err;
     if (rc != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Allgather");
-    if ((err = dmesh_copies_plan_restore(&c->plan, rec, v, src, refresh)) == DMESH_ERR_DATA_LOST) {
+    if ((err = dmesh_copies_plan_restore(&c->plan, rec, v, src, from, refresh)) ==
+        DMESH_ERR_DATA_LOST) {
         int first = -1, count = 0;
         for (int r = 0; r < c->plan.n; r++)
             if (src[r] == DMESH_COPIES_SRC_LOST) {
@@ -345,8 +382,8 @@ static int check_own(struct dmesh_copies_s *c, restore_t *t, int err)
 {
     size_t len = 0;
 
-    if (err)
-        return err;
+    if (err || t->src[c->me] == DMESH_COPIES_SRC_NONE)
+        return err; /* no predecessor: nothing to give back */
     if (t->own != NULL) {
         err = dmesh_copies_check(c->d, t->own, t->own_len, &len);
         t->own_len = len;
@@ -368,23 +405,29 @@ static int commit(struct dmesh_copies_s *c, restore_t *t)
         n.held = t->held;
         n.held_len = t->held_len;
         n.held_version = t->v;
+        n.held_for = t->held_for;
     }
-    n.version = t->v;
+    if (t->src[c->me] != DMESH_COPIES_SRC_NONE)
+        n.version = t->v;
     dmesh_copies_slot_set(&c->d->slot, &n);
     t->own = t->held = NULL;
+    if (t->src[c->me] == DMESH_COPIES_SRC_NONE)
+        return DMESH_SUCCESS; /* its buffers stay as they are */
     return dmesh_copies_unpack(c->d, c->d->slot.own);
 }
 
-static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *refresh, int err)
+static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *from, int *refresh,
+                         int err)
 {
     xfer_t q = {.n = 0};
     int xor = c->plan.scheme == DMESH_COPIES_XOR;
 
     t->src = src;
+    t->from = from;
     t->refresh = refresh;
     if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore")) != DMESH_SUCCESS)
         return err; /* every member has its records' memory before the allgather */
-    err = gather_plan(c, (dmesh_copies_record_t *)t->rec, src, refresh, &t->v, err);
+    err = gather_plan(c, (dmesh_copies_record_t *)t->rec, src, from, refresh, &t->v, err);
     if (!err && t->v != DMESH_COPIES_NONE)
         err = xor? xor_alloc(c, t, err) : partner_alloc(c, t, err);
     if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore")) != DMESH_SUCCESS ||
@@ -405,7 +448,7 @@ int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
     struct dmesh_copies_s *c;
     restore_t t;
     dmesh_copies_record_t *rec;
-    int *src, *refresh, err = DMESH_SUCCESS;
+    int *src, *from, *refresh, err = DMESH_SUCCESS;
 
     DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_restore", &c));
     if (c->comm == MPI_COMM_NULL) { /* outside the mesh */
@@ -415,8 +458,9 @@ int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
     }
     memset(&t, 0, sizeof(t));
     rec = malloc((size_t)c->plan.n * sizeof(*rec));
-    src = malloc(2 * (size_t)c->plan.n * sizeof(int));
-    refresh = src != NULL ? src + c->plan.n : NULL;
+    src = malloc(3 * (size_t)c->plan.n * sizeof(int));
+    from = src != NULL ? src + c->plan.n : NULL;
+    refresh = src != NULL ? src + 2 * c->plan.n : NULL;
     if (version == NULL)
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'version' is NULL",
                               "dmesh_copies_restore");
@@ -424,13 +468,13 @@ int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory for %d records",
                               "dmesh_copies_restore", c->plan.n);
     t.rec = rec;
-    err = restore_steps(c, &t, src, refresh, err);
+    err = restore_steps(c, &t, src, from, refresh, err);
     dmesh_copies_release(t.own);
     dmesh_copies_release(t.held);
     dmesh_copies_release(t.scratch);
+    if (err == DMESH_SUCCESS)
+        *version = src[c->me] == DMESH_COPIES_SRC_NONE ? DMESH_COPIES_NONE : (int)t.v;
     free(rec);
     free(src);
-    if (err == DMESH_SUCCESS)
-        *version = (int)t.v;
     return err;
 }

@@ -58,7 +58,7 @@ lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/re
 	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), their memory (copies_mem.c),
 # store and restore (copies_xfer.c), and their pure parts (copies_plan.c).
-lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies_mem.c lib/copies_xfer.c lib/copies_plan.c \
+lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies_mem.c lib/copies_xfer.c lib/copies_plan.c lib/copies_place.c \
 	lib/copies.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h

@@ -566,3 +566,15 @@ double dmesh_options_finalize_bound(void)
         s = 60; /* read in MPI_Finalize, where nothing can report it: the default */
     return s;
 }
+
+int dmesh_options_copies_domain(MPI_Info info, char val[MPI_MAX_INFO_VAL + 1])
+{
+    const char *v = dmesh_env_value(DMESH_ENV_COPIES_DOMAIN);
+
+    if (info_value(info, "dmesh_copies_domain", val))
+        return 1;
+    if (v == NULL)
+        return 0;
+    snprintf(val, MPI_MAX_INFO_VAL + 1, "%s", v);
+    return 1;
+}

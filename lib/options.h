@@ -109,4 +109,9 @@ int dmesh_options_respawn_hosts(MPI_Info info, char names[MPI_MAX_INFO_VAL + 1],
  * "off" (finalize_bound.c). */
 double dmesh_options_finalize_bound(void);
 
+/* Local: this process's failure domain for its copies (info key
+ * dmesh_copies_domain, else DMESH_COPIES_DOMAIN) into val; 0 when neither
+ * names one (the node is the domain then). */
+int dmesh_options_copies_domain(MPI_Info info, char val[MPI_MAX_INFO_VAL + 1]);
+
 #endif /* DMESH_OPTIONS_H */

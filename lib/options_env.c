@@ -50,6 +50,7 @@ static const char *const known_names[] = {"dmesh_backend",
                                           "dmesh_respawn_hosts",
                                           "DMESH_RESPAWN_HOSTS",
                                           "DMESH_FINALIZE_BOUND",
+                                          "DMESH_COPIES_DOMAIN",
                                           NULL};
 
 int dmesh_env_listed(const char *const *list, const char *name, size_t len)
@@ -74,9 +75,9 @@ int dmesh_env_known_name(const char *name, size_t len)
 }
 
 static const char *const env_names[DMESH_ENV_COUNT] = {
-    "DMESH_CHECK",          "DMESH_COMM_CREATE",  "DMESH_DEVICE", "DMESH_TIMEOUT",
-    "DMESH_DEBUG",          "DMESH_STRICT",       "DMESH_NODE",   "DMESH_RESPAWN_COMMAND",
-    "DMESH_FINALIZE_BOUND", "DMESH_RESPAWN_HOSTS"};
+    "DMESH_CHECK",          "DMESH_COMM_CREATE",   "DMESH_DEVICE",       "DMESH_TIMEOUT",
+    "DMESH_DEBUG",          "DMESH_STRICT",        "DMESH_NODE",         "DMESH_RESPAWN_COMMAND",
+    "DMESH_FINALIZE_BOUND", "DMESH_RESPAWN_HOSTS", "DMESH_COPIES_DOMAIN"};
 
 extern char **environ;
 

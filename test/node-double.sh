@@ -6,7 +6,9 @@
 #   one-process shared splits (MPICH 5 built for ch4:ucx): test_node_find
 #     expects one node of NP ranks (auto, host) and NP nodes (shared), also
 #     as DMESH_NODE=shared sets it for meshes without the info key;
-#   fake hosts, the first half "a" and the rest "b": two nodes;
+#   fake hosts, the first half "a" and the rest "b": two nodes; then
+#     test_copies on two hosts placed block and cyclic: no copy on its
+#     owner's host, and a whole host's copies lost at once come back;
 #   two names whose host hashes collide (test_node_find --collide), with
 #     the split by host and with one-process splits: still two nodes, told
 #     apart by their names;
@@ -57,6 +59,13 @@ if [ "$np" -le 4 ]; then
     run "one-process shared splits, DMESH_NODE=shared" DMESH_TEST_SPLIT_ONE=1 DMESH_NODE=shared -- \
         ./test/test_node_find
     run "fake hosts" DMESH_TEST_FAKE_HOSTS="$(halves a b)" -- ./test/test_node_find
+    if [ -x ./test/test_copies ] && [ $((np % 2)) -eq 0 ]; then
+        run "copies on two hosts, block" DMESH_TEST_FAKE_HOSTS="$(halves a b)" -- \
+            ./test/test_copies hosts
+        run "copies on two hosts, cyclic" \
+            DMESH_TEST_FAKE_HOSTS="$(echo "a,b,a,b,a,b,a,b" | cut -d, -f1-"$np")" -- \
+            ./test/test_copies hosts
+    fi
     pair=$(./test/test_node_find --collide) || check_fail "no two names of one hash found"
     hosts=$(halves "${pair% *}" "${pair#* }")
     run "colliding hosts" DMESH_TEST_EXPECT_COLLISION=1 DMESH_TEST_FAKE_HOSTS="$hosts" -- \

@@ -11,6 +11,11 @@
  *       DMESH_ERR_DATA_LOST on every process, buffers untouched; copies of
  *       6 MiB (memory from the spares) through versions, a failed store and
  *       a member whose copies go.
+ *   test_copies hosts   on fake hosts (test/node-double.sh), an even count
+ *       of processes per host: for 1-D and 2-D meshes (the node dimension
+ *       outer and inner) and both schemes, no copy on its owner's host by
+ *       default, and the processes of a whole host losing their copies at
+ *       once get their own state back.
  *   test_copies respawn K S0 [S1]   under mpiexec --with-ft ulfm: a program
  *       that stores every 2 steps; rank K dies at step 5; the survivors
  *       respawn, every process opens and restores (version 4) and the run
@@ -152,9 +157,10 @@ static void round_trips(MPI_Comm comm, dmesh_copies_t c, state_t *s, int rank)
           "restore 2: %d, %d", rc, ver);
 }
 
-/* Member x's copies go (it frees them and opens anew with zeroed buffers,
- * as a new process would); every process opens the name again. */
-static void lose(dmesh_t mesh, MPI_Info info, dmesh_copies_t *c, state_t *s, int me, int x)
+/* Member x's copies of name go (it frees them and opens anew with zeroed
+ * buffers, as a new process would); every process opens the name again. */
+static void lose_named(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *c, state_t *s,
+                       int me, int x)
 {
     dmesh_copies_t old = *c;
     int rc;
@@ -163,7 +169,7 @@ static void lose(dmesh_t mesh, MPI_Info info, dmesh_copies_t *c, state_t *s, int
         dmesh_copies_free(c);
         memset(s, 0, sizeof(*s));
     }
-    rc = dmesh_copies_open(mesh, NAME, info, c);
+    rc = dmesh_copies_open(mesh, name, info, c);
     CHECK(rc == DMESH_SUCCESS, "open again: %d (%s)", rc, dmesh_last_error());
     if (me == x)
         add_state(*c, s);
@@ -173,6 +179,11 @@ static void lose(dmesh_t mesh, MPI_Info info, dmesh_copies_t *c, state_t *s, int
               "the old handle still works");
         dmesh_copies_free(&old);
     }
+}
+
+static void lose(dmesh_t mesh, MPI_Info info, dmesh_copies_t *c, state_t *s, int me, int x)
+{
+    lose_named(mesh, NAME, info, c, s, me, x);
 }
 
 static void losses(MPI_Comm comm, dmesh_t mesh, const char *scheme, int rank, int size)
@@ -214,6 +225,172 @@ static void losses(MPI_Comm comm, dmesh_t mesh, const char *scheme, int rank, in
     }
     dmesh_copies_free(&c);
     MPI_Info_free(&info);
+}
+
+/* ---- placement by domain, owners, arguments agreed ----------------------- */
+
+/* Each process's domain by info (block halves or alternating): every copy
+ * and every other member of an XOR set in another domain, and the query
+ * says the copies survive a domain. */
+static void domains(dmesh_t mesh, int rank, int size, int cyclic, const char *scheme)
+{
+    char dom[16];
+    MPI_Info info;
+    dmesh_copies_t c = DMESH_COPIES_NULL;
+    int rc, p[8], np = 0, kind = -1, mine = cyclic ? rank % 2 : rank < size / 2, shared = 0;
+
+    snprintf(dom, sizeof(dom), "rack%d", mine);
+    info = info_of("dmesh_copies_domain", dom, "dmesh_copies_scheme", scheme);
+    rc = dmesh_copies_open(mesh, "domains", info, &c);
+    CHECK(rc == DMESH_SUCCESS, "open with domains: %d (%s)", rc, dmesh_last_error());
+    dmesh_copies_get_partners(c, 8, p, &np);
+    CHECK(np >= 1, "%s: no partner", scheme);
+    for (int i = 0; i < np; i++) /* the mesh's ranks are the communicator's here */
+        shared |= (cyclic ? p[i] % 2 : p[i] < size / 2) == mine;
+    /* with an even size no domain holds more than half of the members */
+    CHECK(size % 2 == 1 || !shared, "%s, %s domains: rank %d's copy in its own domain", scheme,
+          cyclic ? "cyclic" : "block", rank);
+    rc = dmesh_copies_get_survival(c, &kind);
+    CHECK(rc == DMESH_SUCCESS &&
+              kind == (shared ? DMESH_COPIES_SURVIVES_PROCESS : DMESH_COPIES_SURVIVES_DOMAIN),
+          "%s: survival %d with a holder in its domain %d", scheme, kind, shared);
+    dmesh_copies_free(&c);
+    MPI_Info_free(&info);
+}
+
+/* Arguments that differ between processes: DMESH_ERR_MISMATCH on every
+ * process (agreed before any communicator is made), no hang. */
+static void mismatches(MPI_Comm comm, dmesh_t mesh, int rank)
+{
+    const char *keys[4] = {"dmesh_copies_scheme", "dmesh_copies_group", "dmesh_copies_dim",
+                           "dmesh_copies_domain"};
+    const char *vals[4] = {"xor", "3", "0", "rack"};
+
+    for (int i = 0; i < 4; i++) {
+        MPI_Info info = info_of(rank == 0 ? keys[i] : NULL, vals[i],
+                                i == 1 ? "dmesh_copies_scheme" : NULL, "xor");
+        dmesh_copies_t c = DMESH_COPIES_NULL;
+        int rc = dmesh_copies_open(mesh, "mismatch", info, &c);
+        CHECK(rc == DMESH_ERR_MISMATCH && c == DMESH_COPIES_NULL, "%s on rank 0 only: %d", keys[i],
+              rc);
+        CHECK(same_everywhere(comm, rc), "%s on rank 0 only: classes differ", keys[i]);
+        MPI_Info_free(&info);
+    }
+}
+
+/* Copies stored on the whole mesh, then restored on the mesh of all but
+ * rank 0 (numbered anew, as dmesh_shrink numbers them), then rank 0 opens
+ * with no copies on the whole mesh again: it gets nothing (no predecessor),
+ * never another process's state; the others keep theirs. */
+static void owners_after_shrink(MPI_Comm comm, dmesh_t mesh, int rank, int size)
+{
+    int ranks[64], rc, ver = -7, small = size - 1;
+    dmesh_t sub = DMESH_NULL;
+    dmesh_copies_t c = DMESH_COPIES_NULL, d = DMESH_COPIES_NULL;
+    state_t s, want, zero;
+
+    for (int i = 0; i < small; i++)
+        ranks[i] = i + 1;
+    rc = dmesh_create(comm, "cpu", 1, &small, ranks, NULL, MPI_INFO_NULL, &sub);
+    CHECK(rc == DMESH_SUCCESS, "the mesh without rank 0: %d", rc);
+    dmesh_copies_open(mesh, "owners", MPI_INFO_NULL, &c);
+    fill(&s, rank, 3);
+    want = s;
+    add_state(c, &s);
+    rc = dmesh_copies_store(c, 1);
+    CHECK(rc == DMESH_SUCCESS, "owners: store %d", rc);
+    rc = dmesh_copies_open(sub, "owners", MPI_INFO_NULL, &d);
+    CHECK(rc == DMESH_SUCCESS, "owners: open on the smaller mesh %d (%s)", rc, dmesh_last_error());
+    dmesh_copies_free(&c);
+    memset(&s, 0, sizeof(s));
+    rc = dmesh_copies_restore(d, &ver);
+    CHECK(rc == DMESH_SUCCESS && (rank == 0 || (ver == 1 && same_state(&s, &want))),
+          "owners: restore on the smaller mesh: %d, version %d, own state %d", rc, ver,
+          same_state(&s, &want));
+    if (rank == 0) { /* its copies go */
+        dmesh_copies_free(&d);
+        memset(&s, 0, sizeof(s));
+    }
+    rc = dmesh_copies_open(mesh, "owners", MPI_INFO_NULL, &c);
+    CHECK(rc == DMESH_SUCCESS, "owners: open on the whole mesh %d (%s)", rc, dmesh_last_error());
+    if (rank == 0)
+        add_state(c, &s);
+    else
+        dmesh_copies_free(&d);
+    memset(&zero, 0, sizeof(zero));
+    ver = -7;
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS, "owners: restore on the whole mesh: %d (%s)", rc,
+          dmesh_last_error());
+    if (rank == 0)
+        CHECK(ver == DMESH_COPIES_NONE && memcmp(&s, &zero, sizeof(s)) == 0,
+              "owners: rank 0 got version %d and %s state", ver,
+              memcmp(&s, &zero, sizeof(s)) == 0 ? "no" : "another's");
+    else
+        CHECK(ver == 1 && same_state(&s, &want), "owners: rank %d got version %d, own state %d",
+              rank, ver, same_state(&s, &want));
+    /* redundancy whole: rank 0 stores, loses its copies, gets its own back */
+    fill(&s, rank, 4);
+    want = s;
+    rc = dmesh_copies_store(c, 2);
+    CHECK(rc == DMESH_SUCCESS, "owners: store 2: %d", rc);
+    lose_named(mesh, "owners", MPI_INFO_NULL, &c, &s, rank, 0);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 2 && same_state(&s, &want),
+          "owners: rank 0's own state back: %d, %d", rc, ver);
+    dmesh_copies_free(&c);
+    dmesh_free(&sub);
+}
+
+/* Copies stored on a mesh of all but the last rank, opened on the whole
+ * mesh (as after dmesh_grow): the new process gets nothing back, the
+ * others their state; no DMESH_ERR_DATA_LOST. */
+static void grown(MPI_Comm comm, dmesh_t mesh, int rank, int size)
+{
+    int ranks[64], rc, ver = -7, small = size - 1;
+    dmesh_t sub = DMESH_NULL;
+    dmesh_copies_t c = DMESH_COPIES_NULL, d = DMESH_COPIES_NULL;
+    state_t s, want, zero;
+
+    for (int i = 0; i < small; i++)
+        ranks[i] = i;
+    dmesh_create(comm, "cpu", 1, &small, ranks, NULL, MPI_INFO_NULL, &sub);
+    dmesh_copies_open(sub, "grown", MPI_INFO_NULL, &d);
+    fill(&s, rank, 5);
+    want = s;
+    memset(&zero, 0, sizeof(zero));
+    if (rank == size - 1)
+        memset(&s, 0, sizeof(s));
+    add_state(d, &s);
+    rc = dmesh_copies_store(d, 3);
+    CHECK(rc == DMESH_SUCCESS, "grown: store %d", rc);
+    rc = dmesh_copies_open(mesh, "grown", MPI_INFO_NULL, &c);
+    CHECK(rc == DMESH_SUCCESS, "grown: open %d (%s)", rc, dmesh_last_error());
+    dmesh_copies_free(&d);
+    if (rank == size - 1)
+        add_state(c, &s);
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS, "grown: restore %d (%s)", rc, dmesh_last_error());
+    if (rank == size - 1)
+        CHECK(ver == DMESH_COPIES_NONE && memcmp(&s, &zero, sizeof(s)) == 0,
+              "grown: the new process got version %d", ver);
+    else
+        CHECK(ver == 3 && same_state(&s, &want), "grown: rank %d got %d", rank, ver);
+    dmesh_copies_free(&c);
+    dmesh_free(&sub);
+}
+
+static void placement_and_owners(MPI_Comm comm, dmesh_t mesh, int rank, int size)
+{
+    mismatches(comm, mesh, rank);
+    if (size < 4)
+        return;
+    for (int cyclic = 0; cyclic < 2; cyclic++) {
+        domains(mesh, rank, size, cyclic, "partner");
+        domains(mesh, rank, size, cyclic, "xor");
+    }
+    owners_after_shrink(comm, mesh, rank, size);
+    grown(comm, mesh, rank, size);
 }
 
 /* Copies of 6 MiB, whose memory comes from the spares an older version
@@ -346,9 +523,93 @@ static int case_plain(MPI_Comm comm)
     if (size >= 2) {
         losses(comm, mesh, "partner", rank, size);
         losses(comm, mesh, "xor", rank, size);
+        placement_and_owners(comm, mesh, rank, size);
     }
     big_copies(mesh, rank, size);
     dmesh_free(&mesh);
+    return failures != 0;
+}
+
+/* ---- hosts (test/node-double.sh: fake hosts) ------------------------------ */
+
+/* Whether ranks a and b of comm are on one host (names gathered). */
+static int same_host(const char *names, int a, int b)
+{
+    return strcmp(names + (size_t)a * MPI_MAX_PROCESSOR_NAME,
+                  names + (size_t)b * MPI_MAX_PROCESSOR_NAME) == 0;
+}
+
+/* One mesh shape and scheme with the default placement: no copy on its
+ * owner's host, the query says so, and every process of the host of rank
+ * 0 losing its copies at once (the host died and its processes were
+ * replaced) gets its own state back. */
+static void host_case(MPI_Comm comm, const char *names, int nd, int swap, const char *scheme)
+{
+    int rank, size, shape[2], rc, p[16], np = 0, kind = -1, ver = -1;
+    MPI_Info info = info_of("dmesh_copies_scheme", scheme, NULL, NULL);
+    dmesh_t mesh = DMESH_NULL;
+    dmesh_copies_t c = DMESH_COPIES_NULL;
+    state_t s, want;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    shape[0] = nd == 2 ? (swap ? 2 : size / 2) : size;
+    shape[1] = nd == 2 ? (swap ? size / 2 : 2) : 1;
+    rc = dmesh_init(comm, "cpu", nd, shape, NULL, MPI_INFO_NULL, &mesh);
+    CHECK(rc == DMESH_SUCCESS, "hosts: dmesh_init %d", rc);
+    rc = dmesh_copies_open(mesh, "hosts", info, &c);
+    CHECK(rc == DMESH_SUCCESS, "hosts: open %d (%s)", rc, dmesh_last_error());
+    dmesh_copies_get_partners(c, 16, p, &np);
+    CHECK(np >= 1, "hosts: no partner");
+    for (int i = 0; i < np; i++)
+        CHECK(!same_host(names, rank, p[i]), "hosts: %d-D%s %s: rank %d's copy at %d, its host", nd,
+              swap ? " swapped" : "", scheme, rank, p[i]);
+    dmesh_copies_get_survival(c, &kind);
+    CHECK(kind == DMESH_COPIES_SURVIVES_DOMAIN, "hosts: survival %d", kind);
+    fill(&s, rank, 9);
+    want = s;
+    add_state(c, &s);
+    rc = dmesh_copies_store(c, 4);
+    CHECK(rc == DMESH_SUCCESS, "hosts: store %d", rc);
+    if (same_host(names, rank, 0)) { /* the host of rank 0 goes */
+        dmesh_copies_free(&c);
+        memset(&s, 0, sizeof(s));
+    }
+    {
+        dmesh_copies_t old = c;
+        rc = dmesh_copies_open(mesh, "hosts", info, &c);
+        CHECK(rc == DMESH_SUCCESS, "hosts: open again %d (%s)", rc, dmesh_last_error());
+        if (old != DMESH_COPIES_NULL)
+            dmesh_copies_free(&old);
+        else
+            add_state(c, &s);
+    }
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 4 && same_state(&s, &want),
+          "hosts: %d-D%s %s: after a host's loss: %d, version %d, own state %d (%s)", nd,
+          swap ? " swapped" : "", scheme, rc, ver, same_state(&s, &want), dmesh_last_error());
+    dmesh_copies_free(&c);
+    dmesh_free(&mesh);
+    MPI_Info_free(&info);
+}
+
+static int case_hosts(MPI_Comm comm)
+{
+    char name[MPI_MAX_PROCESSOR_NAME], *names;
+    int size, len = 0;
+
+    MPI_Comm_size(comm, &size);
+    memset(name, 0, sizeof(name));
+    MPI_Get_processor_name(name, &len);
+    names = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  comm);
+    for (int nd = 1; nd <= 2; nd++)
+        for (int swap = 0; swap < nd; swap++) {
+            host_case(comm, names, nd, swap, "partner");
+            host_case(comm, names, nd, swap, "xor");
+        }
+    free(names);
     return failures != 0;
 }
 
@@ -533,12 +794,12 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
     MPI_Comm_rank(world, &rank);
     if (argc < 2) {
-        fprintf(stderr, "usage: test_copies plain | respawn|again|pair K S0 [S1]\n");
+        fprintf(stderr, "usage: test_copies plain | hosts | respawn|again|pair K S0 [S1]\n");
         return 1;
     }
-    fault = strcmp(argv[1], "plain") != 0;
+    fault = strcmp(argv[1], "plain") != 0 && strcmp(argv[1], "hosts") != 0;
     if (!fault) {
-        rc = case_plain(world);
+        rc = strcmp(argv[1], "plain") == 0 ? case_plain(world) : case_hosts(world);
         MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, world);
         rc = all;
     } else if (argc >= 4)

@@ -84,7 +84,7 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
     double *fs = calloc(4 * (size_t)reps, sizeof(double)), *st = fs + reps, *fr = st + reps,
            *rs = fr + reps, between, spare, peak;
     dmesh_copies_t c = DMESH_COPIES_NULL, old;
-    int holder = -1, n = 0, size, ver, x = 1, me, owner;
+    int holder = -1, n = 0, size, ver, x = 1, me, owner, kind = 0, domains = 0;
 
     MPI_Comm_size(comm, &size);
     memset(data, rank + 1, bytes);
@@ -105,6 +105,9 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         st[r] = slowest(t0, comm);
     }
     memory_of(c, bytes, &between, &spare, &peak);
+    dmesh_copies_get_survival(c, &kind);
+    kind = kind == DMESH_COPIES_SURVIVES_DOMAIN;
+    MPI_Reduce(&kind, &domains, 1, MPI_INT, MPI_SUM, 0, comm);
     for (int r = 0; r < reps; r++) { /* a new process's restore, one per rep */
         fr[r] = floor_once(comm, data, keep, recv, bytes, owner, holder);
         double t0;
@@ -135,6 +138,9 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         printf("  memory: partner %.2f x the registered bytes between stores (and %.2f x of "
                "spares the kernel may take back), %.2f x at a store's peak\n",
                between, spare, peak);
+        printf("  placement: the copies of %d of %d processes survive the loss of their node "
+               "(dmesh_copies_get_survival)\n",
+               domains, size);
     }
     dmesh_copies_free(&c);
     /* xor: memory only (one store) */
