@@ -1243,6 +1243,41 @@ DMESH_EXPORT int dmesh_copies_add(dmesh_copies_t copies, int id, void *buf, MPI_
                                   MPI_Datatype type);
 
 /**
+ * \brief Register buffer \p id of this process's state whose number of
+ *        elements changes (particles that migrate, an adaptive mesh's
+ *        cells): up to \p room elements of \p type at \p buf, of which
+ *        \p *count are in use.
+ *
+ * A store keeps the \p *count elements the buffer holds at that moment;
+ * a restore writes the stored elements back and sets \p *count to their
+ * number, so that a process that dmesh_respawn() started learns its
+ * predecessor's count without any bookkeeping of its own. One version
+ * covers every registered buffer, sized or not. The same \p id again
+ * replaces the registration.
+ * \param[in] copies the copies
+ * \param[in] id the buffer's number (>= 0), the same on the process that
+ *            replaces this one
+ * \param[in] buf room for \p room elements, kept by the copies (valid
+ *            until replaced or the copies are freed); memory as for
+ *            dmesh_copies_add()
+ * \param[in] room the most elements \p buf holds (>= 0)
+ * \param[in,out] count the elements in use, read by every store (0 to
+ *                \p room, else the store fails with DMESH_ERR_ARG on
+ *                every process) and written by a restore; kept by the
+ *                copies
+ * \param[in] type any datatype MPI_Pack takes (a committed one)
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, id, room, type or
+ *         a NULL \p count; DMESH_ERR_NOMEM; DMESH_ERR_CUDA or
+ *         DMESH_ERR_BACKEND as dmesh_copies_add()
+ * \note Local. A restore whose stored count exceeds the registered \p room
+ *       is DMESH_ERR_MISMATCH on every process, nothing restored, the
+ *       detail naming the count: register room for the most elements a
+ *       process may hold.
+ */
+DMESH_EXPORT int dmesh_copies_add_sized(dmesh_copies_t copies, int id, void *buf, MPI_Count room,
+                                        MPI_Count *count, MPI_Datatype type);
+
+/**
  * \brief Store version \p version of every registered buffer: here and at
  *        its holders (the partner, or the XOR set's parity).
  *

@@ -351,6 +351,12 @@ int dmesh_copies_add(dmesh_copies_t copies, int id, void *buf, MPI_Count count, 
     ON_COPIES(copies, dmesh_copies_add_impl(copies, id, buf, count, type));
 }
 
+int dmesh_copies_add_sized(dmesh_copies_t copies, int id, void *buf, MPI_Count room,
+                           MPI_Count *count, MPI_Datatype type)
+{
+    ON_COPIES(copies, dmesh_copies_add_sized_impl(copies, id, buf, room, count, type));
+}
+
 int dmesh_copies_store(dmesh_copies_t copies, int version)
 {
     ON_COPIES(copies, dmesh_copies_store_impl(copies, version));

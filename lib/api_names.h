@@ -58,6 +58,7 @@
     X(dmesh_grow)                                                                                  \
     X(dmesh_copies_open)                                                                           \
     X(dmesh_copies_add)                                                                            \
+    X(dmesh_copies_add_sized)                                                                      \
     X(dmesh_copies_store)                                                                          \
     X(dmesh_copies_restore)                                                                        \
     X(dmesh_copies_get_partners)                                                                   \

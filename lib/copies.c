@@ -88,7 +88,7 @@ static void on_universe(const void *u, int event)
         universe_gone(u);
 }
 
-/* ---- the packed form: header, (id, bytes) per buffer, then the bytes ---- */
+/* ---- the packed form: header, (id, count, bytes) per buffer, the bytes ---- */
 
 typedef struct {
     uint64_t magic;
@@ -98,52 +98,162 @@ typedef struct {
 
 typedef struct {
     int64_t id;
+    int64_t count; /* elements stored */
     uint64_t bytes;
 } pack_entry_t;
+
+/* The packed size of count elements of type, and whether memcpy does (a
+ * type whose extent is its size, for up to room elements); fn: the call. */
+static int buf_bytes(MPI_Count count, MPI_Count room, MPI_Datatype type, const char *fn,
+                     size_t *bytes, int *contiguous)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    int size, rc, packed;
+
+    if ((rc = MPI_Type_size(type, &size)) != MPI_SUCCESS ||
+        (rc = MPI_Type_get_extent(type, &lb, &extent)) != MPI_SUCCESS ||
+        (rc = MPI_Type_get_true_extent(type, &tlb, &textent)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_copies: the datatype");
+    *contiguous = size == textent && (room <= 1 || extent == size);
+    if (*contiguous) {
+        if (size > 0 && (unsigned long long)room > SIZE_MAX / (size_t)size)
+            return dmesh_error_set(DMESH_ERR_ARG, "%s: count %lld is too large", fn,
+                                   (long long)room);
+        *bytes = (size_t)count * (size_t)size;
+        return DMESH_SUCCESS;
+    }
+    if (room > INT_MAX)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: count %lld of a type that is not contiguous exceeds INT_MAX",
+                               fn, (long long)room);
+    if ((rc = MPI_Pack_size((int)count, type, MPI_COMM_SELF, &packed)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_copies: MPI_Pack_size");
+    *bytes = (size_t)packed;
+    return DMESH_SUCCESS;
+}
+
+/* Buffer b's elements now: a sized buffer's count as the program set it. */
+static int count_now(const dmesh_copies_buf_t *b, MPI_Count *count)
+{
+    *count = b->count;
+    if (b->sized == NULL)
+        return DMESH_SUCCESS;
+    *count = *b->sized;
+    if (*count < 0 || *count > b->count)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "dmesh_copies_store: buffer %d holds %lld elements, its room is "
+                               "%lld (dmesh_copies_add_sized)",
+                               b->id, (long long)*count, (long long)b->count);
+    return DMESH_SUCCESS;
+}
+
+/* count elements of b between buf and the packed bytes at at (pack: to). */
+static int move_buf(const dmesh_copies_buf_t *b, MPI_Count count, size_t bytes, char *at, int to,
+                    const char *fn)
+{
+    MPI_Aint lb, extent;
+    int pos = 0, rc;
+
+    if (bytes == 0)
+        return DMESH_SUCCESS;
+    if (b->contiguous) {
+        MPI_Type_get_true_extent(b->type, &lb, &extent);
+        if (b->device)
+            return to ? dmesh_copies_device_copy(at, (const char *)b->buf + lb, bytes, fn)
+                      : dmesh_copies_device_copy((char *)b->buf + lb, at, bytes, fn);
+        if (to)
+            memcpy(at, (const char *)b->buf + lb, bytes);
+        else
+            memcpy((char *)b->buf + lb, at, bytes);
+        return DMESH_SUCCESS;
+    }
+    rc = to ? MPI_Pack(b->buf, (int)count, b->type, at, (int)bytes, &pos, MPI_COMM_SELF)
+            : MPI_Unpack(at, (int)bytes, &pos, b->buf, (int)count, b->type, MPI_COMM_SELF);
+    return rc == MPI_SUCCESS ? DMESH_SUCCESS
+                             : dmesh_error_mpi(rc, to ? "dmesh_copies_store: MPI_Pack"
+                                                      : "dmesh_copies_restore: MPI_Unpack");
+}
+
+/* Every buffer's count and bytes now (sized ones change between stores). */
+static int sizes_now(dmesh_copies_data_t *d, pack_entry_t *e, size_t *n)
+{
+    int contiguous;
+
+    for (int i = 0; i < d->nbufs; i++) {
+        MPI_Count count;
+        size_t bytes = 0;
+        DMESH_TRY(count_now(&d->bufs[i], &count));
+        DMESH_TRY(buf_bytes(count, d->bufs[i].count, d->bufs[i].type, "dmesh_copies_store", &bytes,
+                            &contiguous));
+        e[i] = (pack_entry_t){d->bufs[i].id, (int64_t)count, (uint64_t)bytes};
+        *n += bytes;
+    }
+    return DMESH_SUCCESS;
+}
 
 int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size_t *len)
 {
     size_t n = sizeof(pack_head_t) + (size_t)d->nbufs * sizeof(pack_entry_t), at;
     pack_head_t h = {PACK_MAGIC, version, (uint64_t)d->nbufs, 0};
-    char *p;
+    pack_entry_t *e = malloc((size_t)(d->nbufs > 0 ? d->nbufs : 1) * sizeof(*e));
+    char *p = NULL;
+    int err = e == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_store: no memory")
+                        : sizes_now(d, e, &n);
 
-    for (int i = 0; i < d->nbufs; i++)
-        n += d->bufs[i].bytes;
-    if ((p = dmesh_copies_alloc(n)) == NULL)
-        return dmesh_error_set(DMESH_ERR_NOMEM,
-                               "dmesh_copies_store: no memory for a copy of %zu bytes", n);
+    if (!err && (p = dmesh_copies_alloc(n)) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM,
+                              "dmesh_copies_store: no memory for a copy of %zu bytes", n);
+    if (err) {
+        free(e);
+        return err;
+    }
     h.len = n;
     memcpy(p, &h, sizeof(h));
+    memcpy(p + sizeof(h), e, (size_t)d->nbufs * sizeof(*e));
     at = sizeof(h) + (size_t)d->nbufs * sizeof(pack_entry_t);
-    for (int i = 0; i < d->nbufs; i++) {
-        const dmesh_copies_buf_t *b = &d->bufs[i];
-        pack_entry_t e = {b->id, b->bytes};
-        memcpy(p + sizeof(h) + (size_t)i * sizeof(e), &e, sizeof(e));
-        if (b->contiguous) {
-            MPI_Aint lb, extent;
-            int err = DMESH_SUCCESS;
-            MPI_Type_get_true_extent(b->type, &lb, &extent);
-            if (b->bytes > 0 && b->device)
-                err = dmesh_copies_device_copy(p + at, (const char *)b->buf + lb, b->bytes,
-                                               "dmesh_copies_store");
-            else if (b->bytes > 0)
-                memcpy(p + at, (const char *)b->buf + lb, b->bytes);
-            if (err != DMESH_SUCCESS) {
-                dmesh_copies_release(p);
-                return err;
-            }
-        } else {
-            int pos = 0, rc = MPI_Pack(b->buf, (int)b->count, b->type, p + at, (int)b->bytes, &pos,
-                                       MPI_COMM_SELF);
-            if (rc != MPI_SUCCESS) {
-                dmesh_copies_release(p);
-                return dmesh_error_mpi(rc, "dmesh_copies_store: MPI_Pack");
-            }
-        }
-        at += b->bytes;
+    for (int i = 0; i < d->nbufs && !err; i++) {
+        err = move_buf(&d->bufs[i], (MPI_Count)e[i].count, (size_t)e[i].bytes, p + at, 1,
+                       "dmesh_copies_store");
+        at += (size_t)e[i].bytes;
+    }
+    free(e);
+    if (err) {
+        dmesh_copies_release(p);
+        return err;
     }
     *copy = p;
     *len = n;
+    return DMESH_SUCCESS;
+}
+
+/* Whether stored entry e fits registered buffer b. */
+static int entry_fits(const dmesh_copies_buf_t *b, const pack_entry_t *e)
+{
+    size_t bytes = 0;
+    int contiguous;
+
+    if (e->id != b->id)
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "dmesh_copies_restore: buffer id %lld was stored where id %d is "
+                               "registered",
+                               (long long)e->id, b->id);
+    if (b->sized != NULL && (e->count < 0 || e->count > b->count))
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "dmesh_copies_restore: buffer %d: %lld elements were stored, "
+                               "its room is %lld (dmesh_copies_add_sized)",
+                               b->id, (long long)e->count, (long long)b->count);
+    if (b->sized == NULL && e->count != b->count)
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "dmesh_copies_restore: buffer %d: %lld elements were stored, %lld "
+                               "are registered",
+                               b->id, (long long)e->count, (long long)b->count);
+    DMESH_TRY(buf_bytes((MPI_Count)e->count, b->count, b->type, "dmesh_copies_restore", &bytes,
+                        &contiguous));
+    if (bytes != e->bytes)
+        return dmesh_error_set(DMESH_ERR_MISMATCH,
+                               "dmesh_copies_restore: buffer %d of %llu bytes was stored, the "
+                               "registered type packs them in %zu",
+                               b->id, (unsigned long long)e->bytes, bytes);
     return DMESH_SUCCESS;
 }
 
@@ -164,12 +274,7 @@ int dmesh_copies_check(const dmesh_copies_data_t *d, const char *copy, size_t le
     for (int i = 0; i < d->nbufs; i++) {
         pack_entry_t e;
         memcpy(&e, copy + sizeof(h) + (size_t)i * sizeof(e), sizeof(e));
-        if (e.id != d->bufs[i].id || e.bytes != d->bufs[i].bytes)
-            return dmesh_error_set(DMESH_ERR_MISMATCH,
-                                   "dmesh_copies_restore: buffer id %lld of %llu bytes was stored "
-                                   "where id %d of %zu bytes is registered",
-                                   (long long)e.id, (unsigned long long)e.bytes, d->bufs[i].id,
-                                   d->bufs[i].bytes);
+        DMESH_TRY(entry_fits(&d->bufs[i], &e));
     }
     *len_out = h.len;
     return DMESH_SUCCESS;
@@ -181,21 +286,13 @@ int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy)
 
     for (int i = 0; i < d->nbufs; i++) {
         const dmesh_copies_buf_t *b = &d->bufs[i];
-        if (b->contiguous) {
-            MPI_Aint lb, extent;
-            MPI_Type_get_true_extent(b->type, &lb, &extent);
-            if (b->bytes > 0 && b->device)
-                DMESH_TRY(dmesh_copies_device_copy((char *)b->buf + lb, copy + at, b->bytes,
-                                                   "dmesh_copies_restore"));
-            else if (b->bytes > 0)
-                memcpy((char *)b->buf + lb, copy + at, b->bytes);
-        } else {
-            int pos = 0, rc = MPI_Unpack(copy + at, (int)b->bytes, &pos, b->buf, (int)b->count,
-                                         b->type, MPI_COMM_SELF);
-            if (rc != MPI_SUCCESS)
-                return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Unpack");
-        }
-        at += b->bytes;
+        pack_entry_t e;
+        memcpy(&e, copy + sizeof(pack_head_t) + (size_t)i * sizeof(e), sizeof(e));
+        DMESH_TRY(move_buf(b, (MPI_Count)e.count, (size_t)e.bytes, (char *)copy + at, 0,
+                           "dmesh_copies_restore"));
+        if (b->sized != NULL)
+            *b->sized = (MPI_Count)e.count;
+        at += (size_t)e.bytes;
     }
     return DMESH_SUCCESS;
 }
@@ -222,62 +319,31 @@ void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n)
 
 /* ---- dmesh_copies_add ---------------------------------------------------- */
 
-/* The packed size of count elements of type, and whether memcpy does. */
-static int buf_bytes(MPI_Count count, MPI_Datatype type, size_t *bytes, int *contiguous)
+/* Register b (checked) in d: replaces the buffer of its id. */
+static int add_buf(struct dmesh_copies_s *c, dmesh_copies_buf_t b, const char *fn)
 {
-    MPI_Aint lb, extent, tlb, textent;
-    int size, rc, packed;
-
-    if ((rc = MPI_Type_size(type, &size)) != MPI_SUCCESS ||
-        (rc = MPI_Type_get_extent(type, &lb, &extent)) != MPI_SUCCESS ||
-        (rc = MPI_Type_get_true_extent(type, &tlb, &textent)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "dmesh_copies_add: the datatype");
-    *contiguous = size == textent && (count <= 1 || extent == size);
-    if (*contiguous) {
-        if (size > 0 && (unsigned long long)count > SIZE_MAX / (size_t)size)
-            return dmesh_error_set(DMESH_ERR_ARG, "dmesh_copies_add: count %lld is too large",
-                                   (long long)count);
-        *bytes = (size_t)count * (size_t)size;
-        return DMESH_SUCCESS;
-    }
-    if (count > INT_MAX)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "dmesh_copies_add: count %lld of a type that is not contiguous "
-                               "exceeds INT_MAX",
-                               (long long)count);
-    if ((rc = MPI_Pack_size((int)count, type, MPI_COMM_SELF, &packed)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "dmesh_copies_add: MPI_Pack_size");
-    *bytes = (size_t)packed;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, MPI_Datatype type)
-{
-    struct dmesh_copies_s *c;
-    dmesh_copies_data_t *d;
-    dmesh_copies_buf_t b = {id, buf, count, type, 0, 0, 0};
+    dmesh_copies_data_t *d = c->d;
+    size_t bytes = 0;
     int i;
 
-    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_add", &c));
-    d = c->d;
-    if (id < 0 || count < 0 || type == MPI_DATATYPE_NULL || (buf == NULL && count > 0))
+    if (b.id < 0 || b.count < 0 || b.type == MPI_DATATYPE_NULL || (b.buf == NULL && b.count > 0))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: id %d, count %lld, %s datatype, %s buffer: ids and counts "
                                "are >= 0, a buffer of elements is not NULL",
-                               "dmesh_copies_add", id, (long long)count,
-                               type == MPI_DATATYPE_NULL ? "null" : "a", buf ? "a" : "NULL");
-    DMESH_TRY(buf_bytes(count, type, &b.bytes, &b.contiguous));
-    if (c->cuda && b.bytes > 0) /* a "cuda" mesh's buffers may be device memory */
-        DMESH_TRY(dmesh_copies_device_of(buf, &b.device));
+                               fn, b.id, (long long)b.count,
+                               b.type == MPI_DATATYPE_NULL ? "null" : "a", b.buf ? "a" : "NULL");
+    DMESH_TRY(buf_bytes(b.count, b.count, b.type, fn, &bytes, &b.contiguous));
+    if (c->cuda && bytes > 0) /* a "cuda" mesh's buffers may be device memory */
+        DMESH_TRY(dmesh_copies_device_of(b.buf, &b.device));
     if (b.device && !b.contiguous)
         return dmesh_error_set(DMESH_ERR_ARG,
                                "%s: buffer %d is device memory with a datatype that is not "
                                "contiguous: device buffers are copied whole (cudaMemcpy), "
                                "register a contiguous type",
-                               "dmesh_copies_add", id);
-    for (i = 0; i < d->nbufs && d->bufs[i].id < id; i++)
+                               fn, b.id);
+    for (i = 0; i < d->nbufs && d->bufs[i].id < b.id; i++)
         ;
-    if (i < d->nbufs && d->bufs[i].id == id) {
+    if (i < d->nbufs && d->bufs[i].id == b.id) {
         d->bufs[i] = b;
         return DMESH_SUCCESS;
     }
@@ -285,7 +351,7 @@ int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, 
         int cap = d->capbufs ? 2 * d->capbufs : 8;
         dmesh_copies_buf_t *nb = realloc(d->bufs, (size_t)cap * sizeof(*nb));
         if (nb == NULL)
-            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", "dmesh_copies_add");
+            return dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", fn);
         d->bufs = nb;
         d->capbufs = cap;
     }
@@ -293,6 +359,26 @@ int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, 
     d->bufs[i] = b;
     d->nbufs++;
     return DMESH_SUCCESS;
+}
+
+int dmesh_copies_add_impl(dmesh_copies_t h, int id, void *buf, MPI_Count count, MPI_Datatype type)
+{
+    struct dmesh_copies_s *c;
+    dmesh_copies_buf_t b = {id, buf, count, type, NULL, 0, 0};
+
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_add", &c));
+    return add_buf(c, b, "dmesh_copies_add");
+}
+
+int dmesh_copies_add_sized_impl(dmesh_copies_t h, int id, void *buf, MPI_Count room,
+                                MPI_Count *count, MPI_Datatype type)
+{
+    struct dmesh_copies_s *c;
+    dmesh_copies_buf_t b = {id, buf, room, type, count, 0, 0};
+
+    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_add_sized", &c));
+    DMESH_CHECK_PTR_OF("dmesh_copies_add_sized", count);
+    return add_buf(c, b, "dmesh_copies_add_sized");
 }
 
 /* ---- dmesh_copies_get_partners, _get_survival and dmesh_copies_free ----- */

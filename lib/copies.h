@@ -147,9 +147,9 @@ int dmesh_copies_plan_restore(const dmesh_copies_plan_t *p, const dmesh_copies_r
 typedef struct {
     int id;
     void *buf;
-    MPI_Count count;
+    MPI_Count count; /* elements; a sized buffer's room */
     MPI_Datatype type;
-    size_t bytes; /* packed size */
+    MPI_Count *sized; /* dmesh_copies_add_sized: the elements it holds now; NULL */
     int contiguous;
     int device; /* device memory (a "cuda" mesh's copies): copied with cudaMemcpy */
 } dmesh_copies_buf_t;

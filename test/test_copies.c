@@ -380,9 +380,93 @@ static void grown(MPI_Comm comm, dmesh_t mesh, int rank, int size)
     dmesh_free(&sub);
 }
 
+/* ---- state whose size changes ---------------------------------------------- */
+
+#define ROOM 1000
+
+static MPI_Count particles_of(int rank, int ver)
+{
+    return (MPI_Count)((rank * 37 + ver * 101) % ROOM);
+}
+
+static void particles_fill(double *p, MPI_Count n, int rank, int ver)
+{
+    for (MPI_Count i = 0; i < ROOM; i++)
+        p[i] = i < n ? rank * 1e4 + ver * 10.0 + (double)i : -1.0;
+}
+
+/* A buffer of particles whose count changes between versions, beside a
+ * fixed one, in one version: a member whose copies go gets its count and
+ * particles back; the survivors roll their counts back too; a count over
+ * the room fails every store; a restore into too little room fails every
+ * process, nothing restored. */
+static void sized(MPI_Comm comm, dmesh_t mesh, int rank, int size)
+{
+    double p[ROOM], want[ROOM];
+    MPI_Count n = 0, n2;
+    int step = 0, rc, ver = -1, x = size - 1;
+    dmesh_copies_t c = DMESH_COPIES_NULL, old;
+
+    dmesh_copies_open(mesh, "sized", MPI_INFO_NULL, &c);
+    rc = dmesh_copies_add_sized(c, 0, p, ROOM, &n, MPI_DOUBLE);
+    CHECK(rc == DMESH_SUCCESS, "add_sized: %d (%s)", rc, dmesh_last_error());
+    CHECK(dmesh_copies_add_sized(c, 2, p, ROOM, NULL, MPI_DOUBLE) == DMESH_ERR_ARG,
+          "add_sized with a NULL count");
+    dmesh_copies_add(c, 1, &step, 1, MPI_INT);
+    for (int v = 1; v <= 2; v++) {
+        n = particles_of(rank, v);
+        particles_fill(p, n, rank, v);
+        step = v * 10;
+        rc = dmesh_copies_store(c, v);
+        CHECK(rc == DMESH_SUCCESS, "sized: store %d: %d (%s)", v, rc, dmesh_last_error());
+    }
+    n2 = n;
+    n = rank == 0 ? ROOM + 1 : n; /* a count past the room: every store fails */
+    rc = dmesh_copies_store(c, 3);
+    CHECK(rc == DMESH_ERR_ARG && same_everywhere(comm, rc), "sized: a count past the room: %d", rc);
+    n = n2;
+    memcpy(want, p, sizeof(p));
+    old = c;
+    if (rank == x) { /* its copies go: a new process, nothing in its buffers */
+        dmesh_copies_free(&c);
+        old = DMESH_COPIES_NULL;
+    }
+    n = 0;
+    step = 0;
+    memset(p, 0, sizeof(p));
+    dmesh_copies_open(mesh, "sized", MPI_INFO_NULL, &c);
+    if (old != DMESH_COPIES_NULL)
+        dmesh_copies_free(&old);
+    else {
+        dmesh_copies_add_sized(c, 0, p, ROOM, &n, MPI_DOUBLE);
+        dmesh_copies_add(c, 1, &step, 1, MPI_INT);
+    }
+    rc = dmesh_copies_restore(c, &ver);
+    CHECK(rc == DMESH_SUCCESS && ver == 2, "sized: restore %d, %d (%s)", rc, ver,
+          dmesh_last_error());
+    CHECK(n == particles_of(rank, 2) && step == 20 &&
+              memcmp(p, want, (size_t)n * sizeof(double)) == 0,
+          "sized: rank %d got %lld particles (want %lld), step %d", rank, (long long)n,
+          (long long)particles_of(rank, 2), step);
+    /* too little room on the process with the most particles */
+    {
+        MPI_Count most = 0, mine = n;
+        MPI_Allreduce(&mine, &most, 1, MPI_COUNT, MPI_MAX, comm);
+        if (most > 0) {
+            dmesh_copies_add_sized(c, 0, p, mine == most ? most - 1 : ROOM, &n, MPI_DOUBLE);
+            p[0] = -7.0;
+            rc = dmesh_copies_restore(c, &ver);
+            CHECK(rc == DMESH_ERR_MISMATCH && same_everywhere(comm, rc) && p[0] == -7.0,
+                  "sized: a restore into too little room: %d", rc);
+        }
+    }
+    dmesh_copies_free(&c);
+}
+
 static void placement_and_owners(MPI_Comm comm, dmesh_t mesh, int rank, int size)
 {
     mismatches(comm, mesh, rank);
+    sized(comm, mesh, rank, size);
     if (size < 4)
         return;
     for (int cyclic = 0; cyclic < 2; cyclic++) {

@@ -8,6 +8,11 @@ int dmesh_f_copies_open(dmesh_t mesh, const char *name, int has_info, MPI_Fint i
                         dmesh_copies_t *copies);
 int dmesh_f_copies_add(dmesh_copies_t copies, int id, void *buf, long long count,
                        MPI_Fint datatype);
+int dmesh_f_copies_add_sized(dmesh_copies_t copies, int id, void *buf, long long room,
+                             long long *count, MPI_Fint datatype);
+
+/* The count the Fortran side keeps (INTEGER(c_long_long)) is MPI_Count. */
+_Static_assert(sizeof(MPI_Count) == sizeof(long long), "MPI_Count is not a long long");
 
 int dmesh_f_copies_open(dmesh_t mesh, const char *name, int has_info, MPI_Fint info,
                         dmesh_copies_t *copies)
@@ -18,4 +23,11 @@ int dmesh_f_copies_open(dmesh_t mesh, const char *name, int has_info, MPI_Fint i
 int dmesh_f_copies_add(dmesh_copies_t copies, int id, void *buf, long long count, MPI_Fint datatype)
 {
     return dmesh_copies_add(copies, id, buf, (MPI_Count)count, MPI_Type_f2c(datatype));
+}
+
+int dmesh_f_copies_add_sized(dmesh_copies_t copies, int id, void *buf, long long room,
+                             long long *count, MPI_Fint datatype)
+{
+    return dmesh_copies_add_sized(copies, id, buf, (MPI_Count)room, (MPI_Count *)count,
+                                  MPI_Type_f2c(datatype));
 }

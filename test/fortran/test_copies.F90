@@ -2,7 +2,7 @@
 ! Copies in memory through the module dmesh (INTEGER handles); the checks
 ! are in test_copies_body.inc.
 program test_copies_fortran
-  use, intrinsic :: iso_c_binding, only: c_associated
+  use, intrinsic :: iso_c_binding, only: c_associated, c_long_long
   use mpi
   use dmesh
   implicit none
