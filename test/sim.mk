@@ -101,3 +101,15 @@ dist_example_DATA += examples/heat_respawn.c
 TESTS += test/heat-respawn-np4.mpi test/heat-respawn-np8.mpi
 EXTRA_DIST += test/heat-respawn.sh
 CLEANFILES += test/heat-respawn-np*.out
+# particles: particles that migrate between the cells of a mesh (a count
+# per process that changes every step), kept by dmesh_copies_add_sized;
+# test/particles.sh checks that 1 process, NP, and NP with processes killed
+# (under mpiexec --with-ft ulfm) give the same answer.
+check_PROGRAMS += examples/particles
+examples_particles_SOURCES = examples/particles.c
+examples_particles_LDADD = lib/libdmesh.la -lm
+examples_particles_LDFLAGS = -no-install
+dist_example_DATA += examples/particles.c
+TESTS += test/particles-np4.mpi test/particles-np8.mpi
+EXTRA_DIST += test/particles.sh
+CLEANFILES += test/particles-np*.out
