@@ -397,6 +397,18 @@ DMESH_EXPORT int dmesh_get_dim_name(dmesh_t mesh, int dim, const char **name);
  *  \return DMESH_SUCCESS, DMESH_ERR_NAME if no dimension has that name */
 DMESH_EXPORT int dmesh_get_dim_index(dmesh_t mesh, const char *name, int *dim);
 
+/**
+ * \brief Size of one dimension (PyTorch's `mesh.size(dim)`): the number of
+ *        ranks in each group along \p dim.
+ * \param[in] mesh the mesh
+ * \param[in] dim dimension index
+ * \param[out] size the size of \p dim
+ * \return DMESH_SUCCESS or DMESH_ERR_ARG (a bad handle, \p dim or NULL \p size)
+ * \note Local; any thread, at any MPI thread level. dmesh_get_dim_size_by_name()
+ *       takes the dimension's name.
+ */
+DMESH_EXPORT int dmesh_get_dim_size(dmesh_t mesh, int dim, int *size);
+
 /** \brief Device type of the mesh ("cpu" or "cuda").
  *  \param[in] mesh the mesh \param[out] device_type static string
  *  \return DMESH_SUCCESS or DMESH_ERR_ARG */
@@ -1366,6 +1378,167 @@ DMESH_EXPORT int dmesh_copies_get_survival(dmesh_copies_t copies, int *kind);
  * \note Local.
  */
 DMESH_EXPORT int dmesh_copies_free(dmesh_copies_t *copies);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** \name Dimensions by name
+ * Every call that takes a dimension index has a twin that takes the
+ * dimension's name instead, named after it with `_by_name`
+ * (PyTorch's `mesh.get_group("tp")` is dmesh_get_comm_by_name(mesh, "tp",
+ * &comm)). A separate call, rather than a string that may hold either,
+ * keeps a name from ever being read as an index: a dimension may be called
+ * "1" or "2d". Each twin behaves as its index form on the dimension of
+ * that name: same outputs, same error classes, raised on the same error
+ * handler, the same collectiveness and thread safety; a name the mesh does
+ * not have is DMESH_ERR_NAME, whose detail names it and the mesh's names
+ * ("dmesh_get_local_rank_by_name: no dimension "tq" in mesh (dp, cp,
+ * tp)"), and a NULL name is DMESH_ERR_ARG. In a collective twin
+ * (dmesh_unflatten_by_name(), dmesh_shrink_by_name(), dmesh_grow_by_name())
+ * a name that fails fails where a bad index fails, before the ranks agree,
+ * so that every rank returns the same class.
+ *
+ * Options that name a dimension (`dmesh_backend.<dim>`, `nccl_<field>.<dim>`,
+ * `dmesh_copies_dim`) take a value that is exactly a dimension's name as that
+ * name, otherwise a decimal index.
+ * @{ */
+
+/**
+ * \brief dmesh_get_dim_size() of the dimension called \p dim_name.
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[out] size the size of that dimension
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG for a bad handle or a NULL argument
+ * \note Local; any thread, at any MPI thread level.
+ */
+DMESH_EXPORT int dmesh_get_dim_size_by_name(dmesh_t mesh, const char *dim_name, int *size);
+
+/**
+ * \brief dmesh_get_local_rank() of the dimension called \p dim_name
+ *        (PyTorch's `mesh.get_local_rank("tp")`).
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[out] rank the caller's rank in that dimension's communicator
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG for a bad handle or a NULL argument,
+ *         DMESH_ERR_NOT_MEMBER for a non-member
+ * \note Local; any thread, at any MPI thread level.
+ */
+DMESH_EXPORT int dmesh_get_local_rank_by_name(dmesh_t mesh, const char *dim_name, int *rank);
+
+/**
+ * \brief dmesh_get_group_ranks() of the dimension called \p dim_name.
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[in] maxranks capacity of \p ranks (>= the size of that dimension)
+ * \param[out] ranks the members of the caller's group, ranks of the root
+ *             communicator, in local-rank order
+ * \param[out] nranks number written
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG, DMESH_ERR_NOT_MEMBER for a non-member
+ * \note Local; any thread, at any MPI thread level.
+ */
+DMESH_EXPORT int dmesh_get_group_ranks_by_name(dmesh_t mesh, const char *dim_name, int maxranks,
+                                               int ranks[], int *nranks);
+
+/**
+ * \brief dmesh_get_comm() of the dimension called \p dim_name (PyTorch's
+ *        `mesh.get_group("tp")`).
+ *
+ * The communicator belongs to the mesh's universe and goes with its last
+ * mesh (dmesh_free()): never free it.
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[out] comm borrowed communicator (do not free); MPI_COMM_NULL for a
+ *             non-member and when the call fails
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG for a bad handle or a NULL argument
+ * \note Local, as dmesh_get_comm(); any thread may call it concurrently.
+ */
+DMESH_EXPORT int dmesh_get_comm_by_name(dmesh_t mesh, const char *dim_name, MPI_Comm *comm);
+
+/**
+ * \brief dmesh_shift() along the dimension called \p dim_name.
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[in] disp displacement \param[in] periodic nonzero: wrap around
+ * \param[out] source rank to receive from, or MPI_PROC_NULL
+ * \param[out] dest rank to send to, or MPI_PROC_NULL
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG, DMESH_ERR_NOT_MEMBER for a non-member
+ * \note Local; any thread, at any MPI thread level.
+ */
+DMESH_EXPORT int dmesh_shift_by_name(dmesh_t mesh, const char *dim_name, int disp, int periodic,
+                                     int *source, int *dest);
+
+/**
+ * \brief dmesh_get_all_groups() of the dimension called \p dim_name.
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[in] maxgroups rows of \p ranks \param[in] maxranks length of a row
+ * \param[out] ranks row-major maxgroups x maxranks array of the groups
+ * \param[out] ngroups number of groups \param[out] size ranks per group
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG, DMESH_ERR_NOT_MEMBER as dmesh_get_all_groups()
+ * \note Local; any thread, at any MPI thread level.
+ */
+DMESH_EXPORT int dmesh_get_all_groups_by_name(dmesh_t mesh, const char *dim_name, int maxgroups,
+                                              int maxranks, int ranks[], int *ngroups, int *size);
+
+/**
+ * \brief dmesh_get_dim_locality() of the dimension called \p dim_name.
+ * \param[in] mesh the mesh \param[in] dim_name a dimension name
+ * \param[out] kind DMESH_LOCALITY_NODE, _ACROSS or _MIXED
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks, or a
+ *         class of dmesh_get_dim_locality()
+ * \note As dmesh_get_dim_locality(): the first call on a universe whose
+ *       nodes are not known yet is collective over the root communicator.
+ */
+DMESH_EXPORT int dmesh_get_dim_locality_by_name(dmesh_t mesh, const char *dim_name, int *kind);
+
+/**
+ * \brief dmesh_unflatten() of the dimension called \p dim_name.
+ * \param[in] mesh the mesh \param[in] dim_name the dimension to split
+ * \param[in] n number of new dimensions \param[in] sizes their sizes
+ * \param[in] dim_names their names (NULL for an unnamed mesh)
+ * \param[in] info options, or MPI_INFO_NULL
+ * \param[out] out the new mesh (DMESH_NULL when the call fails)
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks, or a
+ *         class of dmesh_unflatten()
+ * \note Collective over the root communicator, as dmesh_unflatten(); every
+ *       rank returns the same class.
+ */
+DMESH_EXPORT int dmesh_unflatten_by_name(dmesh_t mesh, const char *dim_name, int n,
+                                         const int sizes[], const char *const dim_names[],
+                                         MPI_Info info, dmesh_t *out);
+
+/**
+ * \brief dmesh_shrink() shortening the dimension called \p dim_name.
+ *
+ * dmesh_shrink()'s sentinel DMESH_KEEP_SHAPE names no dimension and has no
+ * name form: to keep the shape, call dmesh_shrink() with it.
+ * \param[in] mesh the mesh \param[in] dim_name the dimension to shorten
+ * \param[in] info as dmesh_shrink()'s
+ * \param[out] survivors unless NULL: as dmesh_shrink()'s
+ * \param[out] newmesh the new mesh (DMESH_NULL when the call fails)
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG for a NULL name, or a class of dmesh_shrink()
+ * \note Collective over the surviving processes, as dmesh_shrink(); every
+ *       survivor returns the same class.
+ */
+DMESH_EXPORT int dmesh_shrink_by_name(dmesh_t mesh, const char *dim_name, MPI_Info info,
+                                      MPI_Comm *survivors, dmesh_t *newmesh);
+
+/**
+ * \brief dmesh_grow() along the dimension called \p dim_name.
+ * \param[in] mesh a root mesh \param[in] dim_name the dimension to grow
+ * \param[in] n how many indices to add (>= 1)
+ * \param[in] command as dmesh_respawn()'s \param[in] argv as dmesh_respawn()'s
+ * \param[in] info as dmesh_respawn()'s
+ * \param[out] newcomm as dmesh_grow()'s
+ * \param[out] newmesh the grown mesh (DMESH_NULL when the call fails)
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks, or a
+ *         class of dmesh_grow()
+ * \note Collective over the universe's communicator, as dmesh_grow(); every
+ *       process returns the same class.
+ */
+DMESH_EXPORT int dmesh_grow_by_name(dmesh_t mesh, const char *dim_name, int n, const char *command,
+                                    char *const argv[], MPI_Info info, MPI_Comm *newcomm,
+                                    dmesh_t *newmesh);
 /** @} */
 
 #ifdef __cplusplus

@@ -48,6 +48,22 @@ extern "C" {
  */
 DMESH_EXPORT int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm);
 
+/**
+ * \brief dmesh_get_nccl_comm() of the dimension called \p dim_name.
+ * \param[in] mesh a mesh of device type "cuda"
+ * \param[in] dim_name a dimension name (not an index, even when it looks
+ *            like one)
+ * \param[out] comm borrowed communicator (do not destroy or abort it);
+ *             NULL when the call fails
+ * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,
+ *         DMESH_ERR_ARG for a bad handle or a NULL argument, or a class of
+ *         dmesh_get_nccl_comm()
+ * \note As dmesh_get_nccl_comm(): local, except the first call for a
+ *       dimension with `dmesh_nccl_init=lazy`, which is collective over the
+ *       caller's group along that dimension.
+ */
+DMESH_EXPORT int dmesh_get_nccl_comm_by_name(dmesh_t mesh, const char *dim_name, ncclComm_t *comm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -329,6 +329,79 @@ int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const ar
     ON_MESH(mesh, null_mesh(err, newmesh));
 }
 
+int dmesh_get_dim_size(dmesh_t mesh, int dim, int *size)
+{
+    ON_MESH(mesh, dmesh_get_dim_size_impl(mesh, dim, size));
+}
+
+/* The _by_name twins: as their index forms (mesh_by_name.c). */
+int dmesh_get_dim_size_by_name(dmesh_t mesh, const char *dim_name, int *size)
+{
+    ON_MESH(mesh, dmesh_get_dim_size_by_name_impl(mesh, dim_name, size));
+}
+
+int dmesh_get_local_rank_by_name(dmesh_t mesh, const char *dim_name, int *rank)
+{
+    ON_MESH(mesh, dmesh_get_local_rank_by_name_impl(mesh, dim_name, rank));
+}
+
+int dmesh_get_group_ranks_by_name(dmesh_t mesh, const char *dim_name, int maxranks, int ranks[],
+                                  int *nranks)
+{
+    ON_MESH(mesh, dmesh_get_group_ranks_by_name_impl(mesh, dim_name, maxranks, ranks, nranks));
+}
+
+int dmesh_get_comm_by_name(dmesh_t mesh, const char *dim_name, MPI_Comm *comm)
+{
+    int err = dmesh_get_comm_by_name_impl(mesh, dim_name, comm);
+
+    ON_MESH(mesh, null_comm(err, comm));
+}
+
+int dmesh_shift_by_name(dmesh_t mesh, const char *dim_name, int disp, int periodic, int *source,
+                        int *dest)
+{
+    ON_MESH(mesh, dmesh_shift_by_name_impl(mesh, dim_name, disp, periodic, source, dest));
+}
+
+int dmesh_get_all_groups_by_name(dmesh_t mesh, const char *dim_name, int maxgroups, int maxranks,
+                                 int ranks[], int *ngroups, int *size)
+{
+    ON_MESH(mesh, dmesh_get_all_groups_by_name_impl(mesh, dim_name, maxgroups, maxranks, ranks,
+                                                    ngroups, size));
+}
+
+int dmesh_get_dim_locality_by_name(dmesh_t mesh, const char *dim_name, int *kind)
+{
+    ON_MESH(mesh, dmesh_get_dim_locality_by_name_impl(mesh, dim_name, kind));
+}
+
+int dmesh_unflatten_by_name(dmesh_t mesh, const char *dim_name, int n, const int sizes[],
+                            const char *const dim_names[], MPI_Info info, dmesh_t *out)
+{
+    int err = dmesh_unflatten_by_name_impl(mesh, dim_name, n, sizes, dim_names, info, out);
+
+    ON_MESH(mesh, null_mesh(err, out));
+}
+
+int dmesh_shrink_by_name(dmesh_t mesh, const char *dim_name, MPI_Info info, MPI_Comm *survivors,
+                         dmesh_t *newmesh)
+{
+    int err = dmesh_shrink_by_name_impl(mesh, dim_name, info, survivors, newmesh);
+
+    null_comm(err, survivors);
+    ON_MESH(mesh, null_mesh(err, newmesh));
+}
+
+int dmesh_grow_by_name(dmesh_t mesh, const char *dim_name, int n, const char *command,
+                       char *const argv[], MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
+{
+    int err = dmesh_grow_by_name_impl(mesh, dim_name, n, command, argv, info, newcomm, newmesh);
+
+    null_comm(err, newcomm);
+    ON_MESH(mesh, null_mesh(err, newmesh));
+}
+
 /* Calls on copies raise on the handler of the communicator their mesh was
  * made from (copies.h); dmesh_copies_free, and a handle that is not valid,
  * on MPI_COMM_SELF's. */
@@ -405,6 +478,17 @@ DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm)
 int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
 {
     int err = dmesh_get_nccl_comm_impl(mesh, dim, comm);
+
+    if (err != DMESH_SUCCESS && comm != NULL)
+        *comm = NULL;
+    ON_MESH(mesh, err);
+}
+
+DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm_by_name)
+
+int dmesh_get_nccl_comm_by_name(dmesh_t mesh, const char *dim_name, ncclComm_t *comm)
+{
+    int err = dmesh_get_nccl_comm_by_name_impl(mesh, dim_name, comm);
 
     if (err != DMESH_SUCCESS && comm != NULL)
         *comm = NULL;

@@ -53,6 +53,7 @@ DMESH_API_LAYOUT_NAMES(DMESH_API_IMPL_)
 DMESH_API_PLAIN_NAMES(DMESH_API_IMPL_)
 #ifdef DMESH_API_NCCL
 DMESH_API_IMPL_(dmesh_get_nccl_comm)
+DMESH_API_IMPL_(dmesh_get_nccl_comm_by_name)
 #endif
 #undef DMESH_API_IMPL_
 
@@ -61,6 +62,7 @@ DMESH_API_LAYOUT_NAMES(DMESH_API_POISON)
 DMESH_API_PLAIN_NAMES(DMESH_API_POISON)
 #ifdef DMESH_API_NCCL
 DMESH_API_POISON(dmesh_get_nccl_comm)
+DMESH_API_POISON(dmesh_get_nccl_comm_by_name)
 #endif
 
 #endif /* DMESH_API_IMPL_H */

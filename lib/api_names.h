@@ -63,7 +63,18 @@
     X(dmesh_copies_restore)                                                                        \
     X(dmesh_copies_get_partners)                                                                   \
     X(dmesh_copies_get_survival)                                                                   \
-    X(dmesh_copies_free)
+    X(dmesh_copies_free)                                                                           \
+    X(dmesh_get_dim_size)                                                                          \
+    X(dmesh_get_dim_size_by_name)                                                                  \
+    X(dmesh_get_local_rank_by_name)                                                                \
+    X(dmesh_get_group_ranks_by_name)                                                               \
+    X(dmesh_get_comm_by_name)                                                                      \
+    X(dmesh_shift_by_name)                                                                         \
+    X(dmesh_get_all_groups_by_name)                                                                \
+    X(dmesh_get_dim_locality_by_name)                                                              \
+    X(dmesh_unflatten_by_name)                                                                     \
+    X(dmesh_shrink_by_name)                                                                        \
+    X(dmesh_grow_by_name)
 
 #define DMESH_API_LAYOUT_NAMES(X)                                                                  \
     X(dmesh_axis_canonical)                                                                        \

@@ -17,6 +17,7 @@
 
 #include "agree.h"
 #include "copies.h"
+#include "dim_name.h"
 #include "error.h"
 #include "ft/ulfm.h"
 #include "hash.h"
@@ -586,10 +587,9 @@ static int parse_info(dmesh_t mesh, int ndims, MPI_Info info, open_args_t *a)
     if (flag)
         DMESH_TRY(dmesh_option_int("dmesh_copies_group", val, 2, DMESH_COPIES_MAX_GROUP, &a->k));
     DMESH_TRY(get_key(info, "dmesh_copies_dim", val, &flag));
-    if (flag && val[0] >= '0' && val[0] <= '9')
-        return dmesh_option_int("dmesh_copies_dim", val, 0, ndims - 1, &a->dim);
+    (void)ndims; /* the mesh's: the resolver reads it (dim_name.h) */
     if (flag)
-        return dmesh_get_dim_index_impl(mesh, val, &a->dim);
+        return dmesh_handle_dim_of_option(mesh, "dmesh_copies_dim", val, &a->dim);
     return DMESH_SUCCESS;
 }
 

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "create.h"
+#include "dim_name.h"
 #include "mesh.h"
 #include "request.h"
 #include "text.h"
@@ -31,16 +32,6 @@ typedef struct {
 static int mesh_from(dmesh_universe_t *u, const draft_t *t, const char *fn, dmesh_t *out)
 {
     return dmesh_mesh_new(u, t->ndims, t->named, 0, t->dim, fn, out);
-}
-
-static int find_dim(const struct dmesh_mesh *m, const char *name)
-{
-    int d;
-
-    for (d = 0; m->named && d < m->ndims; d++)
-        if (strcmp(m->dim[d].name, name) == 0)
-            return d;
-    return -1;
 }
 
 /* The check of the paths that assemble a mesh from the names of meshes of
@@ -92,7 +83,7 @@ static int check_joined(const draft_t *t, int need_sorted, const char *fn)
 static int slice_add(struct dmesh_mesh *m, const char *name, draft_t *s)
 {
     const dmesh_flat_name_t *f;
-    int d = find_dim(m, name);
+    int d = dmesh_mesh_dim_find(m, name);
 
     if (d >= 0) {
         s->dim[s->ndims++] = m->dim[d];
@@ -439,6 +430,13 @@ static const dmesh_creation_ops_t unflatten_ops = {
 int dmesh_unflatten_impl(dmesh_t handle, int dim, int n, const int sizes[],
                          const char *const dim_names[], MPI_Info info, dmesh_t *out)
 {
+    return dmesh_unflatten_named(handle, dim, NULL, NULL, n, sizes, dim_names, info, out);
+}
+
+int dmesh_unflatten_named(dmesh_t handle, int dim, const char *name_fn, const char *dim_name, int n,
+                          const int sizes[], const char *const dim_names[], MPI_Info info,
+                          dmesh_t *out)
+{
     struct dmesh_mesh *mesh;
 
     derived_call_t d = {
@@ -451,6 +449,10 @@ int dmesh_unflatten_impl(dmesh_t handle, int dim, int n, const int sizes[],
     dmesh_creation_begin(&c, &unflatten_ops, "dmesh_unflatten", mesh->u, dmesh_options_check(info),
                          &d);
     err = derived_begin(mesh, out, "dmesh_unflatten");
+    /* a name that fails fails here, where a bad index does: agreed below */
+    if (err == DMESH_SUCCESS && name_fn != NULL)
+        err = dmesh_mesh_dim_by_name(mesh, dim_name, name_fn, &dim);
+    d.first = dim;
     if (err == DMESH_SUCCESS)
         err = unflatten_local(mesh, dim, n, sizes, dim_names, d.axes, &d.t);
     if (err == DMESH_SUCCESS)

@@ -10,6 +10,7 @@
 #include "agree.h"
 #include "backend.h"
 #include "create.h"
+#include "dim_name.h"
 #include "error.h"
 #include "mesh.h"
 #include "universe_comms.h"
@@ -95,4 +96,15 @@ int dmesh_get_nccl_comm_impl(dmesh_t handle, int dim, ncclComm_t *comm)
     DMESH_TRY(mesh_get_nccl(mesh, dim, err, &nccl));
     *comm = (ncclComm_t)nccl;
     return DMESH_SUCCESS;
+}
+
+int dmesh_get_nccl_comm_by_name_impl(dmesh_t handle, const char *dim_name, ncclComm_t *comm)
+{
+    struct dmesh_mesh *mesh;
+    int dim;
+
+    /* a name that fails names no group to take part in: local, as a bad dim */
+    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_nccl_comm_by_name", &mesh));
+    DMESH_TRY(dmesh_mesh_dim_by_name(mesh, dim_name, "dmesh_get_nccl_comm_by_name", &dim));
+    return dmesh_get_nccl_comm_impl(handle, dim, comm);
 }

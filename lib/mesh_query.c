@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_name.h"
 #include "error.h"
 #include "mesh.h"
 #include "mesh_local.h"
@@ -71,19 +72,20 @@ int dmesh_get_dim_name_impl(dmesh_t handle, int dim, const char **name)
 int dmesh_get_dim_index_impl(dmesh_t handle, const char *name, int *dim)
 {
     struct dmesh_mesh *mesh;
-    int d;
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_dim_index", &mesh));
     DMESH_CHECK_PTR_OF("dmesh_get_dim_index", name);
     DMESH_CHECK_PTR_OF("dmesh_get_dim_index", dim);
-    for (d = 0; mesh->named && d < mesh->ndims; d++) {
-        if (strcmp(dmesh_mesh_name(mesh, d), name) == 0) {
-            *dim = d;
-            return DMESH_SUCCESS;
-        }
-    }
-    return dmesh_error_set(DMESH_ERR_NAME, "%s: no dimension \"%s\" in the mesh",
-                           "dmesh_get_dim_index", name);
+    return dmesh_mesh_dim_by_name(mesh, name, "dmesh_get_dim_index", dim);
+}
+
+int dmesh_get_dim_size_impl(dmesh_t handle, int dim, int *size)
+{
+    struct dmesh_mesh *mesh;
+
+    DMESH_TRY(dmesh_mesh_get(handle, dim, "dmesh_get_dim_size", &mesh));
+    DMESH_CHECK_PTR_OF("dmesh_get_dim_size", size);
+    return dmesh_axis_numel_impl(dmesh_mesh_axis(mesh, dim), size);
 }
 
 int dmesh_get_device_type_impl(dmesh_t handle, const char **device_type)

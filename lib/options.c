@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "dim_name.h"
 #include "error.h"
 #include "option_value.h"
 #include "options.h"
@@ -95,31 +96,20 @@ static int parse_backend(const char *key, const char *val, int *out)
     return DMESH_SUCCESS;
 }
 
-/* Resolve the <dim> of "key.<dim>" to an index: a name of the mesh or a
- * decimal index; both forms for one dim, or an unknown dim, is an error. */
+/* Resolve the <dim> of "key.<dim>" to an index, by the library's one rule
+ * (dim_name.h: a name of the mesh, else a decimal index); both forms for
+ * one dim, or an unknown dim, is an error. */
 static int resolve_dim(const char *key, const char *dim, int ndims, const char *const names[],
                        key_forms_t *forms, int *out)
 {
-    int d;
-    char *end;
-    long v;
+    int d, by_name;
 
-    for (d = 0; names != NULL && d < ndims; d++) {
-        if (strcmp(names[d], dim) == 0) {
-            forms->by_name[d] = 1;
-            *out = d;
-            goto check;
-        }
-    }
-    v = strtol(dim, &end, 10);
-    if (end == dim || *end != '\0' || v < 0 || v >= ndims)
-        return dmesh_error_set(DMESH_ERR_ARG,
-                               "option %s: \"%s\" is no dimension of the mesh (%d dims)", key, dim,
-                               ndims);
-    d = (int)v;
-    forms->by_index[d] = 1;
+    DMESH_TRY(dmesh_dim_of_option(ndims, names, key, dim, &d, &by_name));
+    if (by_name)
+        forms->by_name[d] = 1;
+    else
+        forms->by_index[d] = 1;
     *out = d;
-check:
     if (forms->by_name[d] && forms->by_index[d])
         return dmesh_error_set(
             DMESH_ERR_ARG, "option %s: dimension %d is named both by name and by index", key, d);

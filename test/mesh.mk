@@ -117,3 +117,13 @@ TESTS += test/test_errors-np1.mpi test/test_errors-np2.mpi test/test_errors-np4.
 	test/errors-fatal-np1.mpi test/errors-fatal-np2.mpi test/errors-fatal-np4.mpi \
 	test/errors-fatal-np8.mpi
 EXTRA_DIST += test/errors-fatal.sh
+
+# Dimensions by name: every _by_name call against its index form, unknown
+# names, dimensions named like numbers in calls and options.
+check_PROGRAMS += test/test_dim_names
+test_test_dim_names_SOURCES = test/test_dim_names.c $(MESH_TESTUTIL)
+test_test_dim_names_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_dim_names_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_dim_names_LDADD = $(DMESH_TEST_LIBS)
+TESTS += test/test_dim_names-np1.mpi test/test_dim_names-np2.mpi test/test_dim_names-np4.mpi \
+	test/test_dim_names-np6.mpi

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "agree.h"
+#include "dim_name.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
@@ -351,6 +352,12 @@ int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Co
 
 int dmesh_shrink_impl(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
 {
+    return dmesh_shrink_named(handle, dim, NULL, NULL, info, survivors, newmesh);
+}
+
+int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char *dim_name,
+                       MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh)
+{
     struct dmesh_mesh *mesh;
 
     shrink_plan_t s;
@@ -370,6 +377,9 @@ int dmesh_shrink_impl(dmesh_t handle, int dim, MPI_Info info, MPI_Comm *survivor
     err = newmesh == NULL
               ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument 'newmesh' is NULL", "dmesh_shrink")
               : read_spares(info, &s.spares, &s.info);
+    /* a name that fails fails here, where a bad index does: agreed below */
+    if (err == DMESH_SUCCESS && name_fn != NULL)
+        err = dmesh_mesh_dim_by_name(mesh, dim_name, name_fn, &dim);
     if (err == DMESH_SUCCESS)
         err = plan(mesh, dim, comm, &s);
     /* a "cuda" mesh's NCCL communicators may come from the old ones

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "agree.h"
+#include "dim_name.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
@@ -395,6 +396,13 @@ static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *n
 int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *const argv[],
                     MPI_Info info, MPI_Comm *newcomm, dmesh_t *newmesh)
 {
+    return dmesh_grow_named(handle, dim, NULL, NULL, n, command, argv, info, newcomm, newmesh);
+}
+
+int dmesh_grow_named(dmesh_t handle, int dim, const char *name_fn, const char *dim_name, int n,
+                     const char *command, char *const argv[], MPI_Info info, MPI_Comm *newcomm,
+                     dmesh_t *newmesh)
+{
     struct dmesh_mesh *mesh;
     dmesh_join_message_t p;
     MPI_Comm comm, made = MPI_COMM_NULL;
@@ -410,6 +418,9 @@ int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *c
               ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_grow",
                                 newcomm == NULL ? "newcomm" : "newmesh")
               : DMESH_SUCCESS;
+    /* a name that fails fails here, where a bad index does: agreed below */
+    if (err == DMESH_SUCCESS && name_fn != NULL)
+        err = dmesh_mesh_dim_by_name(mesh, dim_name, name_fn, &dim);
     if (err == DMESH_SUCCESS && (dim < 0 || dim >= dmesh_mesh_ndims(mesh)))
         err = dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", "dmesh_grow", dim,
                               dmesh_mesh_ndims(mesh));
