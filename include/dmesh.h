@@ -1469,7 +1469,8 @@ DMESH_EXPORT int dmesh_shift_by_name(dmesh_t mesh, const char *dim_name, int dis
 /**
  * \brief dmesh_get_all_groups() of the dimension called \p dim_name.
  * \param[in] mesh the mesh \param[in] dim_name a dimension name
- * \param[in] maxgroups rows of \p ranks \param[in] maxranks length of a row
+ * \param[in] maxgroups rows of \p ranks
+ * \param[in] maxranks length of a row
  * \param[out] ranks row-major maxgroups x maxranks array of the groups
  * \param[out] ngroups number of groups \param[out] size ranks per group
  * \return DMESH_SUCCESS, DMESH_ERR_NAME for a name the mesh lacks,

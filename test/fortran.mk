@@ -40,6 +40,16 @@ test_test_grow_f08_LDFLAGS = -no-install
 $(test_test_grow_fortran_OBJECTS) $(test_test_grow_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
 	test/fortran/test_grow_body.inc
 TESTS += test/test_grow_fortran-np2.mpi test/test_grow_f08-np2.mpi
+# Dimensions by index or by name: the generic interfaces of both modules.
+check_PROGRAMS += test/test_names_fortran test/test_names_f08
+test_test_names_fortran_SOURCES = test/fortran/test_names.F90 test/fortran/test_names_body.inc
+test_test_names_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_names_f08_SOURCES = test/fortran/test_names_f08.F90 test/fortran/test_names_body.inc
+test_test_names_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_names_fortran_OBJECTS) $(test_test_names_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/test_names_body.inc
+TESTS += test/test_names_fortran-np2.mpi test/test_names_fortran-np4.mpi \
+	test/test_names_f08-np2.mpi test/test_names_f08-np4.mpi
 
 endif
 

@@ -139,6 +139,42 @@ module dmesh_base
   public :: dmesh_push, dmesh_pop, dmesh_get_current
   public :: dmesh_error_string, dmesh_last_error, dmesh_error_class
   public :: dmesh_revoke, dmesh_get_failed
+  public :: dmesh_get_dim_size
+  public :: dmesh_get_local_rank_by_name, dmesh_get_group_ranks_by_name
+  public :: dmesh_get_dim_size_by_name, dmesh_get_dim_locality_by_name
+
+  !> \brief Rank of the caller in the communicator of a dimension, given by
+  !>        its index or its name (dmesh_get_local_rank(),
+  !>        dmesh_get_local_rank_by_name()). Local.
+  !>
+  !> `call dmesh_get_local_rank(mesh, dim, rank [, ierror])`, with `dim` an
+  !> INTEGER (0-based) or a CHARACTER name ('tp'): a name is never read as
+  !> an index.
+  interface dmesh_get_local_rank
+    module procedure dmesh_get_local_rank, dmesh_get_local_rank_by_name
+  end interface dmesh_get_local_rank
+  !> \brief Members of the caller's group along a dimension, given by its
+  !>        index or its name (dmesh_get_group_ranks(),
+  !>        dmesh_get_group_ranks_by_name()). Local.
+  !>
+  !> `call dmesh_get_group_ranks(mesh, dim, ranks, nranks [, ierror])`
+  interface dmesh_get_group_ranks
+    module procedure dmesh_get_group_ranks, dmesh_get_group_ranks_by_name
+  end interface dmesh_get_group_ranks
+  !> \brief Size of a dimension, given by its index or its name
+  !>        (dmesh_get_dim_size(), dmesh_get_dim_size_by_name()). Local.
+  !>
+  !> `call dmesh_get_dim_size(mesh, dim, size [, ierror])`
+  interface dmesh_get_dim_size
+    module procedure dmesh_get_dim_size, dmesh_get_dim_size_by_name
+  end interface dmesh_get_dim_size
+  !> \brief Where the groups of a dimension sit, given by its index or its
+  !>        name (dmesh_get_dim_locality(), dmesh_get_dim_locality_by_name()).
+  !>
+  !> `call dmesh_get_dim_locality(mesh, dim, kind [, ierror])`
+  interface dmesh_get_dim_locality
+    module procedure dmesh_get_dim_locality, dmesh_get_dim_locality_by_name
+  end interface dmesh_get_dim_locality
 
   ! Used by the modules dmesh and dmesh_f08, which keep them private.
   public :: dmesh_f_init_impl, dmesh_f_create_impl, dmesh_f_from_comms_impl
@@ -147,6 +183,7 @@ module dmesh_base
   public :: dmesh_f_fail, dmesh_f_fail_size, dmesh_f_itoa
   public :: dmesh_f_reject, dmesh_f_size_text, dmesh_f_ndims, dmesh_f_quiet
   public :: dmesh_f_shrink_impl, dmesh_f_respawn_impl, dmesh_f_join_impl
+  public :: dmesh_f_get_comm_by_name_impl, dmesh_f_quiet_dim
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
   !> to them that C takes as `const char *const dim_names[]`.
@@ -234,6 +271,42 @@ module dmesh_base
       integer(c_int), value :: dim
       integer(c_int), intent(out) :: rank
     end function c_get_local_rank
+    integer(c_int) function c_get_local_rank_by_name(mesh, dim_name, rank) &
+        bind(C, name="dmesh_get_local_rank_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), intent(out) :: rank
+    end function c_get_local_rank_by_name
+    integer(c_int) function c_get_group_ranks_by_name(mesh, dim_name, maxranks, ranks, nranks) &
+        bind(C, name="dmesh_get_group_ranks_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), value :: maxranks
+      integer(c_int), intent(out) :: ranks(*)
+      integer(c_int), intent(out) :: nranks
+    end function c_get_group_ranks_by_name
+    integer(c_int) function c_get_dim_size(mesh, dim, size) bind(C, name="dmesh_get_dim_size")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), value :: dim
+      integer(c_int), intent(out) :: size
+    end function c_get_dim_size
+    integer(c_int) function c_get_dim_size_by_name(mesh, dim_name, size) &
+        bind(C, name="dmesh_get_dim_size_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), intent(out) :: size
+    end function c_get_dim_size_by_name
+    integer(c_int) function c_get_dim_locality_by_name(mesh, dim_name, kind) &
+        bind(C, name="dmesh_get_dim_locality_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), intent(out) :: kind
+    end function c_get_dim_locality_by_name
     integer(c_int) function c_get_group_ranks(mesh, dim, maxranks, ranks, nranks) &
         bind(C, name="dmesh_get_group_ranks")
       import :: c_int, c_ptr
@@ -352,6 +425,13 @@ module dmesh_base
       integer(c_int), value :: dim
       integer(c_int), intent(out) :: comm
     end function shim_get_comm
+    integer(c_int) function shim_get_comm_by_name(mesh, dim_name, comm) &
+        bind(C, name="dmesh_f_get_comm_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), intent(out) :: comm
+    end function shim_get_comm_by_name
     integer(c_int) function shim_comm_size(comm, size) bind(C, name="dmesh_f_comm_size")
       import :: c_int
       integer(c_int), value :: comm
@@ -848,6 +928,31 @@ contains
     call finish(ierror, err)
   end subroutine dmesh_f_get_comm_impl
 
+  subroutine dmesh_f_get_comm_by_name_impl(mesh, dim_name, comm, ierror)
+    type(dmesh_t), intent(in) :: mesh
+    character(len=*), intent(in) :: dim_name
+    integer, intent(out) :: comm
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: c, err
+    err = shim_get_comm_by_name(mesh%ptr, c_string(dim_name), c)
+    comm = int(c) ! MPI_COMM_NULL on failure
+    call finish(ierror, err)
+  end subroutine dmesh_f_get_comm_by_name_impl
+
+  ! The index of the dimension called dim_name, for the binding's own
+  ! checks of array sizes (-1 when the mesh has none: the call itself then
+  ! reports the name).
+  integer function dmesh_f_quiet_dim(mesh, dim_name)
+    type(dmesh_t), intent(in) :: mesh
+    character(len=*), intent(in) :: dim_name
+    integer(c_int) :: d
+    dmesh_f_quiet_dim = -1
+    call shim_quiet(1_c_int)
+    if (c_get_dim_index(mesh%ptr, c_string(dim_name), d) == DMESH_SUCCESS) &
+      dmesh_f_quiet_dim = int(d)
+    call shim_quiet(0_c_int)
+  end function dmesh_f_quiet_dim
+
   ! ---------------------------------------------------------------------
   ! Routines without MPI handles
 
@@ -962,6 +1067,45 @@ contains
     call finish(ierror, err)
   end subroutine dmesh_get_dim_locality
 
+  !> \brief dmesh_get_dim_locality() of the dimension called \p dim
+  !>        (dmesh_get_dim_locality_by_name()).
+  subroutine dmesh_get_dim_locality_by_name(mesh, dim, kind, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=*), intent(in) :: dim  !< dimension name
+    integer, intent(out) :: kind  !< DMESH_LOCALITY_NODE, _ACROSS or _MIXED
+    integer, optional, intent(out) :: ierror  !< error class (DMESH_ERR_NAME: no such name)
+    integer(c_int) :: k, err
+    err = c_get_dim_locality_by_name(mesh%ptr, c_string(dim), k)
+    if (err == DMESH_SUCCESS) kind = int(k)
+    call finish(ierror, err)
+  end subroutine dmesh_get_dim_locality_by_name
+
+  !> \brief Size of dimension \p dim (dmesh_get_dim_size(); PyTorch's
+  !>        `mesh.size(dim)`). Local.
+  subroutine dmesh_get_dim_size(mesh, dim, size, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    integer, intent(in) :: dim  !< dimension index, 0-based
+    integer, intent(out) :: size  !< ranks in each group along \p dim
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: n, err
+    err = c_get_dim_size(mesh%ptr, int(dim, c_int), n)
+    if (err == DMESH_SUCCESS) size = int(n)
+    call finish(ierror, err)
+  end subroutine dmesh_get_dim_size
+
+  !> \brief Size of the dimension called \p dim (dmesh_get_dim_size_by_name()).
+  !>        Local.
+  subroutine dmesh_get_dim_size_by_name(mesh, dim, size, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=*), intent(in) :: dim  !< dimension name
+    integer, intent(out) :: size  !< ranks in each group along that dimension
+    integer, optional, intent(out) :: ierror  !< error class (DMESH_ERR_NAME: no such name)
+    integer(c_int) :: n, err
+    err = c_get_dim_size_by_name(mesh%ptr, c_string(dim), n)
+    if (err == DMESH_SUCCESS) size = int(n)
+    call finish(ierror, err)
+  end subroutine dmesh_get_dim_size_by_name
+
   !> \brief Name of dimension \p dim (0-based); "" for an unnamed mesh
   !>        (dmesh_get_dim_name()). Local.
   subroutine dmesh_get_dim_name(mesh, dim, name, ierror)
@@ -1037,6 +1181,19 @@ contains
     call finish(ierror, err)
   end subroutine dmesh_get_local_rank
 
+  !> \brief Rank of the caller in the communicator of the dimension called
+  !>        \p dim (dmesh_get_local_rank_by_name()). Local.
+  subroutine dmesh_get_local_rank_by_name(mesh, dim, rank, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=*), intent(in) :: dim  !< dimension name
+    integer, intent(out) :: rank  !< the local rank, 0-based
+    integer, optional, intent(out) :: ierror  !< error class (DMESH_ERR_NAME: no such name)
+    integer(c_int) :: r, err
+    err = c_get_local_rank_by_name(mesh%ptr, c_string(dim), r)
+    if (err == DMESH_SUCCESS) rank = int(r)
+    call finish(ierror, err)
+  end subroutine dmesh_get_local_rank_by_name
+
   !> \brief Members of the caller's group along \p dim, as ranks of the root
   !>        communicator in local-rank order (dmesh_get_group_ranks()). Local.
   !>        \p ranks needs at least as many elements as \p dim has ranks
@@ -1067,6 +1224,38 @@ contains
     end if
     call finish(ierror, err)
   end subroutine dmesh_get_group_ranks
+
+  !> \brief Members of the caller's group along the dimension called \p dim
+  !>        (dmesh_get_group_ranks_by_name()). Local. \p ranks needs at
+  !>        least as many elements as that dimension has ranks.
+  subroutine dmesh_get_group_ranks_by_name(mesh, dim, ranks, nranks, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< the mesh
+    character(len=*), intent(in) :: dim  !< dimension name
+    integer, intent(inout) :: ranks(:)  !< the members (capacity >= size of dim)
+    integer, intent(out) :: nranks  !< number written
+    integer, optional, intent(out) :: ierror  !< error class (DMESH_ERR_NAME: no such name)
+    integer(c_int), allocatable :: cranks(:)
+    integer(c_int) :: n, err, cshape(DMESH_MAX_DIMS)
+    integer :: d
+    d = dmesh_f_quiet_dim(mesh, dim)
+    if (d >= 0) then
+      if (quiet_shape(mesh, cshape) == DMESH_SUCCESS) then
+        if (size(ranks) < cshape(d + 1)) then
+          call dmesh_f_fail_size(ierror, DMESH_ERR_ARG, "dmesh_get_group_ranks_by_name", &
+                                 "ranks", size(ranks), "dim " // trim(dim) // " has " // &
+                                 dmesh_f_itoa(int(cshape(d + 1))) // " ranks", mesh)
+          return
+        end if
+      end if
+    end if
+    allocate (cranks(max(1, size(ranks))))
+    err = c_get_group_ranks_by_name(mesh%ptr, c_string(dim), int(size(ranks), c_int), cranks, n)
+    if (err == DMESH_SUCCESS) then
+      nranks = int(n)
+      ranks(1:n) = int(cranks(1:n))
+    end if
+    call finish(ierror, err)
+  end subroutine dmesh_get_group_ranks_by_name
 
   !> \brief The "mesh tensor": ranks of the caller's copy of the mesh,
   !>        row-major (dmesh_get_ranks()). Local. \p ranks needs at least
@@ -1345,6 +1534,7 @@ module dmesh
 #define DMESH_FLATTEN_S dmesh_flatten_int
 #define DMESH_UNFLATTEN_S dmesh_unflatten_int
 #define DMESH_GET_COMM_S dmesh_get_comm_int
+#define DMESH_GET_COMM_NAME_S dmesh_get_comm_by_name_int
 #define DMESH_SHRINK_S dmesh_shrink_int
 #define DMESH_RESPAWN_S dmesh_respawn_int
 #define DMESH_GROW_S dmesh_grow_int
@@ -1368,6 +1558,7 @@ module dmesh_f08
 #define DMESH_FLATTEN_S dmesh_flatten_f08
 #define DMESH_UNFLATTEN_S dmesh_unflatten_f08
 #define DMESH_GET_COMM_S dmesh_get_comm_f08
+#define DMESH_GET_COMM_NAME_S dmesh_get_comm_by_name_f08
 #define DMESH_SHRINK_S dmesh_shrink_f08
 #define DMESH_RESPAWN_S dmesh_respawn_f08
 #define DMESH_GROW_S dmesh_grow_f08

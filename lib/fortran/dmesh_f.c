@@ -41,6 +41,7 @@ int dmesh_f_flatten(dmesh_t mesh, const char *name, int has_info, MPI_Fint info,
 int dmesh_f_unflatten(dmesh_t mesh, int dim, int n, const int sizes[], const char *const *dim_names,
                       int has_info, MPI_Fint info, dmesh_t *out);
 int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm);
+int dmesh_f_get_comm_by_name(dmesh_t mesh, const char *dim_name, MPI_Fint *comm);
 int dmesh_f_comm_size(MPI_Fint comm, int *size);
 int dmesh_f_shrink(dmesh_t mesh, int dim, int has_info, MPI_Fint info, int want_survivors,
                    MPI_Fint *survivors, dmesh_t *newmesh);
@@ -114,6 +115,15 @@ int dmesh_f_get_comm(dmesh_t mesh, int dim, MPI_Fint *comm)
 {
     MPI_Comm c = MPI_COMM_NULL;
     int err = dmesh_get_comm(mesh, dim, &c);
+
+    *comm = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
+    return err;
+}
+
+int dmesh_f_get_comm_by_name(dmesh_t mesh, const char *dim_name, MPI_Fint *comm)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_get_comm_by_name(mesh, dim_name, &c);
 
     *comm = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
     return err;
