@@ -377,6 +377,28 @@ GT_TEST(test_get_nccl_comm_args)
     dmesh_free(&m);
 }
 
+/* dmesh_get_nccl_comm_by_name: the communicator of the index form, and a
+ * name the mesh lacks is DMESH_ERR_NAME naming it and the mesh's names. */
+GT_TEST(test_get_nccl_comm_by_name)
+{
+    const char *names[2] = {"1", "tp"};
+    int shape[2] = {1, world_size};
+    dmesh_t m = init_mesh(NULL, 2, shape, names);
+    ncclComm_t a = NULL, b = NULL;
+
+    for (int d = 0; d < 2; d++) {
+        CHECK_EQ(dmesh_get_nccl_comm(m, d, &a), DMESH_SUCCESS);
+        CHECK_EQ(dmesh_get_nccl_comm_by_name(m, names[d], &b), DMESH_SUCCESS);
+        CHECK(a != NULL && a == b);
+    }
+    CHECK_EQ(dmesh_get_nccl_comm_by_name(m, "tq", &b), DMESH_ERR_NAME);
+    CHECK(b == NULL && strstr(dmesh_last_error(), "dmesh_get_nccl_comm_by_name") != NULL &&
+          strstr(dmesh_last_error(), "\"tq\" in mesh (1, tp)") != NULL);
+    CHECK_EQ(dmesh_get_nccl_comm_by_name(m, NULL, &b), DMESH_ERR_ARG);
+    CHECK_EQ(dmesh_get_nccl_comm_by_name(m, "tp", NULL), DMESH_ERR_ARG);
+    dmesh_free(&m);
+}
+
 /* Lazy creation (dmesh_nccl_init=lazy): the first dmesh_get_nccl_comm of a
  * dim is collective over its group. A NULL output on one rank is that
  * rank's error, agreed: every member returns DMESH_ERR_ARG (none is left
@@ -541,6 +563,7 @@ static Suite *create_suite(void)
     tcase_add_test(t, test_option);
     tcase_add_test(t, test_size1_dims_made_once);
     tcase_add_test(t, test_get_nccl_comm_args);
+    tcase_add_test(t, test_get_nccl_comm_by_name);
     tcase_add_test(t, test_lazy_null_output);
     tcase_add_test(t, test_eager_after_partial_lazy);
     tcase_add_test(t, test_eager_split_root_after_lazy);
