@@ -184,6 +184,8 @@ module dmesh_base
   public :: dmesh_f_reject, dmesh_f_size_text, dmesh_f_ndims, dmesh_f_quiet
   public :: dmesh_f_shrink_impl, dmesh_f_respawn_impl, dmesh_f_join_impl
   public :: dmesh_f_get_comm_by_name_impl, dmesh_f_quiet_dim
+  public :: dmesh_f_unflatten_by_name_impl, dmesh_f_shrink_by_name_impl
+  public :: dmesh_f_grow_by_name_impl
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
   !> to them that C takes as `const char *const dim_names[]`.
@@ -491,6 +493,33 @@ module dmesh_base
       integer(c_int), intent(out) :: survivors
       type(c_ptr), intent(out) :: newmesh
     end function shim_shrink
+    integer(c_int) function shim_unflatten_by_name(mesh, dim_name, n, sizes, names, has_info, &
+        info, out) bind(C, name="dmesh_f_unflatten_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh, names
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), value :: n, has_info, info
+      integer(c_int), intent(in) :: sizes(*)
+      type(c_ptr), intent(out) :: out
+    end function shim_unflatten_by_name
+    integer(c_int) function shim_shrink_by_name(mesh, dim_name, has_info, info, want, survivors, &
+        newmesh) bind(C, name="dmesh_f_shrink_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*)
+      integer(c_int), value :: has_info, info, want
+      integer(c_int), intent(out) :: survivors
+      type(c_ptr), intent(out) :: newmesh
+    end function shim_shrink_by_name
+    integer(c_int) function shim_grow_by_name(mesh, dim_name, n, command, has_info, info, &
+        newcomm, newmesh) bind(C, name="dmesh_f_grow_by_name")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mesh
+      character(kind=c_char), intent(in) :: dim_name(*), command(*)
+      integer(c_int), value :: n, has_info, info
+      integer(c_int), intent(out) :: newcomm
+      type(c_ptr), intent(out) :: newmesh
+    end function shim_grow_by_name
     ! dmesh_respawn, dmesh_grow, dmesh_join (command "": the program itself)
     integer(c_int) function shim_respawn(mesh, command, has_info, info, newcomm, newmesh) &
         bind(C, name="dmesh_f_respawn")
@@ -916,6 +945,32 @@ contains
     out%ptr = res ! DMESH_NULL on failure
     call finish(ierror, err)
   end subroutine dmesh_f_unflatten_impl
+
+  subroutine dmesh_f_unflatten_by_name_impl(mesh, dim_name, sizes, out, has_info, info, ierror, &
+                                            names)
+    type(dmesh_t), intent(in) :: mesh
+    character(len=*), intent(in) :: dim_name
+    integer, intent(in) :: info
+    integer, intent(in) :: sizes(:)
+    type(dmesh_t), intent(inout) :: out
+    logical, intent(in) :: has_info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: csizes(max(1, size(sizes)))
+    type(c_ptr) :: res
+    integer(c_int) :: err
+    logical :: ok
+    ok = names_ok("dmesh_unflatten_by_name", size(sizes), "sizes has " // &
+                  dmesh_f_itoa(size(sizes)), names)
+    if (ok) call pack_names(cn, names)
+    csizes(1:size(sizes)) = int(sizes, c_int)
+    err = shim_unflatten_by_name(mesh%ptr, c_string(dim_name), int(merge(size(sizes), 0, ok), c_int), &
+                                 csizes, cn%array, merge(1_c_int, 0_c_int, has_info), &
+                                 int(info, c_int), res)
+    out%ptr = res ! DMESH_NULL on failure
+    call finish(ierror, err)
+  end subroutine dmesh_f_unflatten_by_name_impl
 
   subroutine dmesh_f_get_comm_impl(mesh, dim, comm, ierror)
     type(dmesh_t), intent(in) :: mesh
@@ -1483,6 +1538,47 @@ contains
     call finish(ierror, err)
   end subroutine dmesh_f_respawn_impl
 
+  ! The _by_name twins of the three above (dmesh_shrink's and dmesh_grow's).
+  subroutine dmesh_f_shrink_by_name_impl(mesh, dim_name, newmesh, has_info, info, want, &
+                                         survivors, ok, ierror)
+    type(dmesh_t), intent(in) :: mesh
+    character(len=*), intent(in) :: dim_name
+    integer, intent(in) :: info
+    type(dmesh_t), intent(inout) :: newmesh
+    logical, intent(in) :: has_info, want
+    integer, intent(out) :: survivors
+    logical, intent(out) :: ok
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: out
+    integer(c_int) :: err, s
+    s = 0
+    err = shim_shrink_by_name(mesh%ptr, c_string(dim_name), merge(1_c_int, 0_c_int, has_info), &
+                              int(info, c_int), merge(1_c_int, 0_c_int, want), s, out)
+    ok = err == DMESH_SUCCESS
+    survivors = int(s)
+    newmesh%ptr = out ! DMESH_NULL on failure
+    call finish(ierror, err)
+  end subroutine dmesh_f_shrink_by_name_impl
+
+  subroutine dmesh_f_grow_by_name_impl(mesh, dim_name, n, command, has_info, info, newcomm, &
+                                       newmesh, ierror)
+    type(dmesh_t), intent(in) :: mesh
+    character(len=*), intent(in) :: dim_name, command
+    integer, intent(in) :: n, info
+    logical, intent(in) :: has_info
+    integer, intent(out) :: newcomm
+    type(dmesh_t), intent(inout) :: newmesh
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: out
+    integer(c_int) :: err, c
+    c = 0
+    err = shim_grow_by_name(mesh%ptr, c_string(dim_name), int(n, c_int), c_string(command), &
+                            merge(1_c_int, 0_c_int, has_info), int(info, c_int), c, out)
+    newcomm = int(c) ! MPI_COMM_NULL on failure
+    newmesh%ptr = out ! DMESH_NULL on failure
+    call finish(ierror, err)
+  end subroutine dmesh_f_grow_by_name_impl
+
   subroutine dmesh_f_join_impl(has_info, info, reason, newcomm, newmesh, ierror)
     logical, intent(in) :: has_info
     integer, intent(in) :: info
@@ -1533,11 +1629,14 @@ module dmesh
 #define DMESH_FROM_COMMS_S dmesh_from_comms_int
 #define DMESH_FLATTEN_S dmesh_flatten_int
 #define DMESH_UNFLATTEN_S dmesh_unflatten_int
+#define DMESH_UNFLATTEN_NAME_S dmesh_unflatten_by_name_int
 #define DMESH_GET_COMM_S dmesh_get_comm_int
 #define DMESH_GET_COMM_NAME_S dmesh_get_comm_by_name_int
 #define DMESH_SHRINK_S dmesh_shrink_int
+#define DMESH_SHRINK_NAME_S dmesh_shrink_by_name_int
 #define DMESH_RESPAWN_S dmesh_respawn_int
 #define DMESH_GROW_S dmesh_grow_int
+#define DMESH_GROW_NAME_S dmesh_grow_by_name_int
 #define DMESH_JOIN_S dmesh_join_int
 #define DMESH_COPIES_OPEN_S dmesh_copies_open_int
 #include "dmesh_handles.inc"
@@ -1557,11 +1656,14 @@ module dmesh_f08
 #define DMESH_FROM_COMMS_S dmesh_from_comms_f08
 #define DMESH_FLATTEN_S dmesh_flatten_f08
 #define DMESH_UNFLATTEN_S dmesh_unflatten_f08
+#define DMESH_UNFLATTEN_NAME_S dmesh_unflatten_by_name_f08
 #define DMESH_GET_COMM_S dmesh_get_comm_f08
 #define DMESH_GET_COMM_NAME_S dmesh_get_comm_by_name_f08
 #define DMESH_SHRINK_S dmesh_shrink_f08
+#define DMESH_SHRINK_NAME_S dmesh_shrink_by_name_f08
 #define DMESH_RESPAWN_S dmesh_respawn_f08
 #define DMESH_GROW_S dmesh_grow_f08
+#define DMESH_GROW_NAME_S dmesh_grow_by_name_f08
 #define DMESH_JOIN_S dmesh_join_f08
 #define DMESH_COPIES_OPEN_S dmesh_copies_open_f08
 #include "dmesh_handles.inc"

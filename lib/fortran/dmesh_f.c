@@ -50,6 +50,13 @@ int dmesh_f_respawn(dmesh_t mesh, const char *command, int has_info, MPI_Fint in
 int dmesh_f_grow(dmesh_t mesh, int dim, int n, const char *command, int has_info, MPI_Fint info,
                  MPI_Fint *newcomm, dmesh_t *newmesh);
 int dmesh_f_join(int has_info, MPI_Fint info, int *reason, MPI_Fint *newcomm, dmesh_t *newmesh);
+int dmesh_f_unflatten_by_name(dmesh_t mesh, const char *dim_name, int n, const int sizes[],
+                              const char *const *dim_names, int has_info, MPI_Fint info,
+                              dmesh_t *out);
+int dmesh_f_shrink_by_name(dmesh_t mesh, const char *dim_name, int has_info, MPI_Fint info,
+                           int want_survivors, MPI_Fint *survivors, dmesh_t *newmesh);
+int dmesh_f_grow_by_name(dmesh_t mesh, const char *dim_name, int n, const char *command,
+                         int has_info, MPI_Fint info, MPI_Fint *newcomm, dmesh_t *newmesh);
 void dmesh_f_set_error(const char *detail);
 void dmesh_f_library_failed(void);
 const char *dmesh_f_last_error(void);
@@ -200,6 +207,39 @@ int dmesh_f_join(int has_info, MPI_Fint info, int *reason, MPI_Fint *newcomm, dm
 {
     MPI_Comm c = MPI_COMM_NULL;
     int err = dmesh_join(info_f2c(has_info, info), reason, &c, newmesh);
+
+    *newcomm = MPI_Comm_c2f(c);
+    return err;
+}
+
+/* The _by_name twins of dmesh_unflatten, dmesh_shrink and dmesh_grow, as
+ * the index forms' shims above. */
+int dmesh_f_unflatten_by_name(dmesh_t mesh, const char *dim_name, int n, const int sizes[],
+                              const char *const *dim_names, int has_info, MPI_Fint info,
+                              dmesh_t *out)
+{
+    return dmesh_unflatten_by_name(mesh, dim_name, n, sizes, dim_names, info_f2c(has_info, info),
+                                   out);
+}
+
+int dmesh_f_shrink_by_name(dmesh_t mesh, const char *dim_name, int has_info, MPI_Fint info,
+                           int want_survivors, MPI_Fint *survivors, dmesh_t *newmesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_shrink_by_name(mesh, dim_name, info_f2c(has_info, info),
+                                   want_survivors ? &c : NULL, newmesh);
+
+    if (want_survivors)
+        *survivors = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
+    return err;
+}
+
+int dmesh_f_grow_by_name(dmesh_t mesh, const char *dim_name, int n, const char *command,
+                         int has_info, MPI_Fint info, MPI_Fint *newcomm, dmesh_t *newmesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_grow_by_name(mesh, dim_name, n, command[0] != '\0' ? command : NULL,
+                                 MPI_ARGV_NULL, info_f2c(has_info, info), &c, newmesh);
 
     *newcomm = MPI_Comm_c2f(c);
     return err;
