@@ -285,6 +285,47 @@ MT_TEST(collective_unknown_name)
     dmesh_free(&mesh);
 }
 
+/* A name form raises on the handler of the communicator the mesh was made
+ * from, as its index form does: the code maps back to the class returned. */
+static int raised, raised_code;
+
+static void record(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    raised++;
+    raised_code = *code;
+}
+
+MT_TEST(raises_on_the_mesh_handler)
+{
+    MPI_Errhandler eh;
+    MPI_Comm comm;
+    dmesh_t mesh = DMESH_NULL;
+    int shape[1] = {mt_size}, v = 0, cls = -1, rc;
+    const char *const names[] = {"world"};
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_create_errhandler(record, &eh);
+    MPI_Comm_set_errhandler(comm, eh);
+    MT_OK(dmesh_init(comm, "cpu", 1, shape, names, MPI_INFO_NULL, &mesh));
+    raised = 0;
+    rc = dmesh_get_local_rank_by_name(mesh, "tq", &v);
+    MT_EQ(rc, DMESH_ERR_NAME);
+    MT_EQ(raised, 1);
+    MT_OK(dmesh_error_class(raised_code, &cls));
+    MT_EQ(cls, DMESH_ERR_NAME);
+    raised = 0;
+    rc = dmesh_get_local_rank(mesh, 5, &v);
+    MT_EQ(rc, DMESH_ERR_ARG);
+    MT_EQ(raised, 1);
+    raised = 0;
+    MT_OK(dmesh_get_local_rank_by_name(mesh, "world", &v));
+    MT_EQ(raised, 0);
+    dmesh_free(&mesh);
+    MPI_Errhandler_free(&eh);
+    MPI_Comm_free(&comm);
+}
+
 static Suite *names_suite(void)
 {
     Suite *s = suite_create("dim_names");
@@ -298,6 +339,7 @@ static Suite *names_suite(void)
     tcase_add_test(t, numeric_names_in_options);
     tcase_add_test(t, numeric_names_in_copies);
     tcase_add_test(t, collective_unknown_name);
+    tcase_add_test(t, raises_on_the_mesh_handler);
     suite_add_tcase(s, t);
     return s;
 }
