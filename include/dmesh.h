@@ -1217,7 +1217,9 @@ typedef struct dmesh_copies_s *dmesh_copies_t;
  *            their copies were stored along.
  * \param[out] copies the handle (DMESH_COPIES_NULL on failure)
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, pointer, name or
- *         info value; DMESH_ERR_NAME for an unknown dimension name;
+ *         info value (a `dmesh_copies_dim` that names no dimension: the
+ *         detail lists the mesh's names, as for every option that names a
+ *         dimension);
  *         DMESH_ERR_MISMATCH when the processes passed different names,
  *         schemes, groups or dimensions, or some named a domain and
  *         others did not (agreed before any communicator is made); DMESH_ERR_PROC_FAILED,

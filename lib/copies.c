@@ -570,7 +570,7 @@ static int get_key(MPI_Info info, const char *key, char *val, int *flag)
     return DMESH_SUCCESS;
 }
 
-static int parse_info(dmesh_t mesh, int ndims, MPI_Info info, open_args_t *a)
+static int parse_info(dmesh_t mesh, MPI_Info info, open_args_t *a)
 {
     char val[MPI_MAX_INFO_VAL + 1];
     int flag;
@@ -587,7 +587,6 @@ static int parse_info(dmesh_t mesh, int ndims, MPI_Info info, open_args_t *a)
     if (flag)
         DMESH_TRY(dmesh_option_int("dmesh_copies_group", val, 2, DMESH_COPIES_MAX_GROUP, &a->k));
     DMESH_TRY(get_key(info, "dmesh_copies_dim", val, &flag));
-    (void)ndims; /* the mesh's: the resolver reads it (dim_name.h) */
     if (flag)
         return dmesh_handle_dim_of_option(mesh, "dmesh_copies_dim", val, &a->dim);
     return DMESH_SUCCESS;
@@ -772,7 +771,7 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     dmesh_get_shape_impl(mesh, DMESH_MAX_DIMS, p->shape);
     dmesh_get_size_impl(mesh, &p->n);
     if (!err)
-        err = parse_info(mesh, p->ndims, info, a);
+        err = parse_info(mesh, info, a);
     if (dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_copies_open", &m) == DMESH_SUCCESS) {
         int rc = dmesh_universe_node_lows(m->u, &lows); /* collective over ucomm */
         err = err ? err : rc;
