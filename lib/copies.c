@@ -9,6 +9,7 @@
 #include "api_impl.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,38 +31,58 @@
 #define COPIES_MAGIC 0x646d636f70696573ull /* "dmcopies" */
 #define PACK_MAGIC 0x646d63707976ull
 
-/* The process's copies and its live handles (no thread may open, free or
- * store copies while another does: as with collective calls). */
+/* The process's copies and its live handles. The threads rule: under
+ * MPI_THREAD_MULTIPLE threads may open, store, restore and free copies on
+ * different handles at once (as collective calls on different
+ * communicators), and dmesh_revoke may come from any thread (a watchdog)
+ * while another frees a handle; one handle is used by one thread at a time.
+ * So the two lists are walked and changed under the lock, never held across
+ * an MPI call that waits for other processes: a handle leaves the list of
+ * live handles before its communicators go, so a revocation that found it
+ * there revoked them while they still existed. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dmesh_copies_data_t *registry;
 static struct dmesh_copies_s *live;
 
+static struct dmesh_copies_s *live_find(dmesh_copies_t h)
+{
+    struct dmesh_copies_s *x;
+
+    pthread_mutex_lock(&lock);
+    for (x = live; x != NULL && x != h; x = x->next_live)
+        ;
+    pthread_mutex_unlock(&lock);
+    return x;
+}
+
 int dmesh_copies_get(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c)
 {
-    for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
-        if (x == h) {
-            if (x->d == NULL)
-                return dmesh_error_set(DMESH_ERR_ARG,
-                                       "%s: these copies were opened again on another mesh: use "
-                                       "the handle of that dmesh_copies_open",
-                                       fn);
-            *c = x;
-            return DMESH_SUCCESS;
-        }
-    return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle", fn);
+    struct dmesh_copies_s *x = live_find(h);
+
+    if (x == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle", fn);
+    if (x->d == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: these copies were opened again on another mesh: use the "
+                               "handle of that dmesh_copies_open",
+                               fn);
+    *c = x;
+    return DMESH_SUCCESS;
 }
 
 MPI_Comm dmesh_copies_raise_comm(dmesh_copies_t h)
 {
-    for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
-        if (x == h)
-            return x->raise;
-    return MPI_COMM_NULL;
+    struct dmesh_copies_s *x = live_find(h);
+
+    return x != NULL ? x->raise : MPI_COMM_NULL;
 }
 
 /* dmesh_revoke of universe u: the copies opened on its meshes are revoked
- * too, so that a process blocked in their store or restore returns. */
+ * too, so that a process blocked in their store or restore returns
+ * (MPIX_Comm_revoke does not wait for other processes). */
 static void universe_revoked(const void *u)
 {
+    pthread_mutex_lock(&lock);
     for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
         if (x->universe == u) {
             if (x->set != MPI_COMM_NULL)
@@ -69,14 +90,17 @@ static void universe_revoked(const void *u)
             if (x->comm != MPI_COMM_NULL)
                 dmesh_ulfm_revoke(x->comm);
         }
+    pthread_mutex_unlock(&lock);
 }
 
 /* Universe u goes: its address is no longer the copies'. */
 static void universe_gone(const void *u)
 {
+    pthread_mutex_lock(&lock);
     for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
         if (x->universe == u)
             x->universe = NULL;
+    pthread_mutex_unlock(&lock);
 }
 
 /* The universe's watcher (universe.h), installed at the first open: the
@@ -433,11 +457,13 @@ int dmesh_copies_get_survival_impl(dmesh_copies_t h, int *kind)
 
 static void data_free(dmesh_copies_data_t *d)
 {
+    pthread_mutex_lock(&lock);
     for (dmesh_copies_data_t **p = &registry; *p != NULL; p = &(*p)->next)
         if (*p == d) {
             *p = d->next;
             break;
         }
+    pthread_mutex_unlock(&lock);
     dmesh_copies_slot_free(&d->slot);
     free(d->bufs);
     free(d->table);
@@ -463,11 +489,13 @@ static void handle_free_parts(struct dmesh_copies_s *c)
 
 static void handle_free(struct dmesh_copies_s *c)
 {
+    pthread_mutex_lock(&lock);
     for (struct dmesh_copies_s **p = &live; *p != NULL; p = &(*p)->next_live)
         if (*p == c) {
             *p = c->next_live;
             break;
         }
+    pthread_mutex_unlock(&lock);
     handle_free_parts(c);
     c->magic = 0;
     free(c);
@@ -480,10 +508,7 @@ int dmesh_copies_free_impl(dmesh_copies_t *h)
     DMESH_CHECK_PTR_OF("dmesh_copies_free", h);
     if (*h == DMESH_COPIES_NULL)
         return DMESH_SUCCESS;
-    for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
-        if (x == *h)
-            c = x;
-    if (c == NULL)
+    if ((c = live_find(*h)) == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle",
                                "dmesh_copies_free");
     if (c->d != NULL && c->d->open == c)
@@ -495,10 +520,13 @@ int dmesh_copies_free_impl(dmesh_copies_t *h)
 
 static dmesh_copies_data_t *find(const char *name)
 {
-    for (dmesh_copies_data_t *d = registry; d != NULL; d = d->next)
-        if (strcmp(d->name, name) == 0)
-            return d;
-    return NULL;
+    dmesh_copies_data_t *d;
+
+    pthread_mutex_lock(&lock);
+    for (d = registry; d != NULL && strcmp(d->name, name) != 0; d = d->next)
+        ;
+    pthread_mutex_unlock(&lock);
+    return d;
 }
 
 /* Local: the communicator the entry points raise on (copies.h). */
@@ -533,6 +561,7 @@ typedef struct {
 static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies_data_t *fresh,
                   const open_args_t *a, uint64_t *table, int born, dmesh_copies_t *out)
 {
+    pthread_mutex_lock(&lock);
     if (fresh != NULL) {
         fresh->next = registry;
         registry = fresh;
@@ -554,6 +583,7 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
     c->magic = COPIES_MAGIC;
     c->next_live = live;
     live = c;
+    pthread_mutex_unlock(&lock);
     *out = c;
     return DMESH_SUCCESS;
 }

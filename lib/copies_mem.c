@@ -15,6 +15,7 @@
  * the last of those. Without MADV_FREE the buffers are freed at once. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -31,7 +32,8 @@ typedef struct big_s {
     struct big_s *next;
 } big_t;
 
-static big_t *bigs; /* under the copies' rule: one thread at a time */
+static big_t *bigs; /* under the lock: threads store on different handles at once */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t round_huge(size_t n)
 {
@@ -69,17 +71,34 @@ static size_t bytes_of(int spare)
 
 size_t dmesh_copies_spare_bytes(void)
 {
-    return bytes_of(1);
+    size_t n;
+
+    pthread_mutex_lock(&lock);
+    n = bytes_of(1);
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 
+static char *alloc_big(size_t n);
+
 char *dmesh_copies_alloc(size_t n)
+{
+    char *p;
+
+    if (n < 2 * HUGE_PAGE)
+        return malloc(n > 0 ? n : 1);
+    pthread_mutex_lock(&lock);
+    p = alloc_big(n);
+    pthread_mutex_unlock(&lock);
+    return p;
+}
+
+static char *alloc_big(size_t n)
 {
     size_t cap = round_huge(n);
     big_t *b;
     void *p = NULL;
 
-    if (n < 2 * HUGE_PAGE)
-        return malloc(n > 0 ? n : 1);
     for (b = bigs; b != NULL; b = b->next)
         if (b->spare && b->cap == cap) {
             b->spare = 0; /* a write cancels MADV_FREE; reclaimed pages read 0 */
@@ -109,20 +128,33 @@ static void trim(void)
     }
 }
 
+static int release_big(char *p);
+
 void dmesh_copies_release(char *p)
 {
-    big_t *b = p != NULL ? find(p) : NULL;
-
-    if (b == NULL) {
-        free(p);
+    pthread_mutex_lock(&lock);
+    if (p != NULL && release_big(p)) {
+        pthread_mutex_unlock(&lock);
         return;
     }
+    pthread_mutex_unlock(&lock);
+    free(p);
+}
+
+/* 1 when p is a big buffer (given back as a spare or dropped). */
+static int release_big(char *p)
+{
+    big_t *b = find(p);
+
+    if (b == NULL)
+        return 0;
 #ifdef MADV_FREE
     if (madvise(b->p, b->cap, MADV_FREE) == 0) {
         b->spare = 1;
         trim();
-        return;
+        return 1;
     }
 #endif
     drop(b);
+    return 1;
 }

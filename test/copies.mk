@@ -26,6 +26,14 @@ test_test_copies_LDADD = $(DMESH_TEST_LIBS)
 test_test_copies_LDFLAGS = -no-install
 TESTS += test/copies-np1.mpi test/copies-np2.mpi test/copies-np4.mpi test/copies-np8.mpi
 EXTRA_DIST += test/copies.sh
+# Copies under MPI_THREAD_MULTIPLE: threads storing on meshes of their own
+# at once, handles looked up while they are freed.
+check_PROGRAMS += test/test_copies_threads
+test_test_copies_threads_SOURCES = test/test_copies_threads.c
+test_test_copies_threads_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_copies_threads_CFLAGS = $(AM_CFLAGS) -pthread
+test_test_copies_threads_LDADD = lib/libdmesh.la -lpthread
+TESTS += test/test_copies_threads-np2.mpi test/test_copies_threads-np4.mpi
 CLEANFILES += test/copies-np*.out
 # The Fortran bindings, both modules (test/fortran/test_copies_body.inc).
 if DMESH_HAVE_FORTRAN
