@@ -24,12 +24,13 @@
 #include "dmesh.h"
 
 #define THREADS 3
-#define ROUNDS 12
+#define ROUNDS 6
 #define BIG ((size_t)6 << 20)
 
 static int bad;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dmesh_copies_t published[THREADS];
+static MPI_Comm comms[THREADS]; /* made by the main thread: a dup is collective */
 static int done_threads;
 
 static void fail(int t, const char *what, int rc)
@@ -50,8 +51,7 @@ static void *work(void *arg)
     MPI_Comm comm;
     dmesh_t mesh = DMESH_NULL;
 
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm); /* in thread order: each thread its own */
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    comm = comms[t];
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     if ((rc = dmesh_init(comm, "cpu", 1, &size, NULL, MPI_INFO_NULL, &mesh)) != DMESH_SUCCESS)
@@ -103,6 +103,10 @@ int main(int argc, char **argv)
         return 77;
     }
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    for (int t = 0; t < THREADS; t++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+        MPI_Comm_set_errhandler(comms[t], MPI_ERRORS_RETURN);
+    }
     for (int t = 0; t < THREADS; t++)
         pthread_create(&th[t], NULL, work, (void *)(uintptr_t)t);
     while (!finished) { /* handles looked up while threads free them */
