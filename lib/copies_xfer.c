@@ -21,32 +21,54 @@
 #include "error.h"
 #include "hash.h"
 
-#define XFER_CHUNK ((size_t)1 << 30) /* bytes per message: counts are ints */
-#define TAG_COPY 7301                /* a store's copy, and a restore's copy to its owner */
-#define TAG_HELD 7302                /* a restore's copy to its new holder */
+/* Bytes per message and elements (uint64) per reduction: MPI counts are
+ * ints. A build may set a smaller chunk (CPPFLAGS=-DDMESH_COPIES_XFER_CHUNK=
+ * 4096: test/copies.mk's test_copies_chunk) to drive the paths of copies of
+ * many chunks with small ones. */
+#ifndef DMESH_COPIES_XFER_CHUNK
+#define DMESH_COPIES_XFER_CHUNK 1073741824 /* 1 GiB */
+#endif
+#define XFER_CHUNK ((size_t)(DMESH_COPIES_XFER_CHUNK))
+#if DMESH_COPIES_XFER_CHUNK % 8 != 0 || DMESH_COPIES_XFER_CHUNK < 8 ||                             \
+    DMESH_COPIES_XFER_CHUNK > 0x7ffffff8
+#error "DMESH_COPIES_XFER_CHUNK: a multiple of 8 bytes, from 8 to INT_MAX"
+#endif
+#define TAG_COPY 7301 /* a store's copy, and a restore's copy to its owner */
+#define TAG_HELD 7302 /* a restore's copy to its new holder */
 
-/* Non-blocking transfers of one step. */
+/* The transfers of one step: post() records each (a buffer to or from one
+ * peer), wait_all() moves them in rounds of at most XFER_ROUND messages of
+ * each, all messages of a round posted before it is waited for. Both ends
+ * of a transfer know its length, so a message falls in the same round at
+ * both: a round completes once every process has posted it, whatever the
+ * size of the copies (no limit to find midway, when a peer already waits). */
+#define XFER_MAX 8
+#define XFER_ROUND 16
 typedef struct {
-    MPI_Request r[64];
+    struct {
+        char *buf;
+        size_t len;
+        int send, peer, tag;
+    } t[XFER_MAX];
     int n;
+    MPI_Comm comm;
+    MPI_Request r[XFER_MAX * XFER_ROUND];
+    int nr; /* requests of the round in progress */
 } xfer_t;
 
 static int post_tag(xfer_t *q, int send, void *buf, size_t len, int peer, int tag, MPI_Comm comm,
                     int err)
 {
-    size_t off = 0;
-
-    do {
-        int n = (int)(len - off < XFER_CHUNK ? len - off : XFER_CHUNK), rc;
-        if (q->n == (int)(sizeof(q->r) / sizeof(q->r[0])))
-            return err ? err : dmesh_error_set(DMESH_ERR_ARG, "copies: a copy over 16 GiB");
-        rc = send ? MPI_Isend((char *)buf + off, n, MPI_BYTE, peer, tag, comm, &q->r[q->n])
-                  : MPI_Irecv((char *)buf + off, n, MPI_BYTE, peer, tag, comm, &q->r[q->n]);
-        if (rc != MPI_SUCCESS)
-            return err ? err : dmesh_error_mpi(rc, "copies: a transfer");
-        q->n++;
-        off += (size_t)n;
-    } while (off < len);
+    /* the steps of this file post at most 4 transfers */
+    if (q->n == XFER_MAX)
+        return err ? err : dmesh_error_set(DMESH_ERR_INTERNAL, "copies: too many transfers");
+    q->t[q->n].buf = buf;
+    q->t[q->n].len = len;
+    q->t[q->n].send = send;
+    q->t[q->n].peer = peer;
+    q->t[q->n].tag = tag;
+    q->comm = comm;
+    q->n++;
     return err;
 }
 
@@ -55,32 +77,81 @@ static int post(xfer_t *q, int send, void *buf, size_t len, int peer, MPI_Comm c
     return post_tag(q, send, buf, len, peer, TAG_COPY, comm, err);
 }
 
-/* Wait for every transfer; the first failure's class. */
-static int wait_all(xfer_t *q, int err)
+/* The messages of transfer i (one of 0 bytes for an empty one). */
+static size_t messages(const xfer_t *q, int i)
 {
-    MPI_Status st[64];
-    int rc = MPI_Waitall(q->n, q->r, st);
+    return q->t[i].len == 0 ? 1 : (q->t[i].len + XFER_CHUNK - 1) / XFER_CHUNK;
+}
+
+/* Post round k's messages; the first failure's class (the others posted). */
+static int post_round(xfer_t *q, size_t k, int err)
+{
+    for (int i = 0; i < q->n; i++)
+        for (size_t j = k * XFER_ROUND; j < messages(q, i) && j < (k + 1) * XFER_ROUND; j++) {
+            size_t off = j * XFER_CHUNK;
+            int n = (int)(q->t[i].len - off < XFER_CHUNK ? q->t[i].len - off : XFER_CHUNK), rc;
+            char *b = q->t[i].buf + off;
+            MPI_Request *r = &q->r[q->nr];
+            rc = q->t[i].send ? MPI_Isend(b, n, MPI_BYTE, q->t[i].peer, q->t[i].tag, q->comm, r)
+                              : MPI_Irecv(b, n, MPI_BYTE, q->t[i].peer, q->t[i].tag, q->comm, r);
+            if (rc != MPI_SUCCESS)
+                return err ? err : dmesh_error_mpi(rc, "copies: a transfer");
+            q->nr++;
+        }
+    return err;
+}
+
+/* Wait for the round's requests; the first failure's class. */
+static int wait_round(xfer_t *q, int err)
+{
+    MPI_Status st[XFER_MAX * XFER_ROUND];
+    int rc = MPI_Waitall(q->nr, q->r, st);
 
     if (rc == MPI_ERR_IN_STATUS)
-        for (int i = 0; i < q->n; i++)
+        for (int i = 0; i < q->nr; i++)
             if (st[i].MPI_ERROR != MPI_SUCCESS && st[i].MPI_ERROR != MPI_ERR_PENDING) {
                 rc = st[i].MPI_ERROR;
                 break;
             }
+    q->nr = 0;
     return err                 ? err
            : rc == MPI_SUCCESS ? DMESH_SUCCESS
                                : dmesh_error_mpi(rc, "copies: a transfer");
 }
 
+/* Move every transfer posted; the first failure's class. A failed message
+ * (a peer that died) ends nothing early: the other peers wait for the
+ * rounds after it; a message that cannot be posted (the communicator
+ * revoked: every process's next one fails too) ends the rounds. */
+static int wait_all(xfer_t *q, int err)
+{
+    size_t rounds = 0;
+
+    for (int i = 0; i < q->n; i++) {
+        size_t k = (messages(q, i) + XFER_ROUND - 1) / XFER_ROUND;
+        rounds = k > rounds ? k : rounds;
+    }
+    for (size_t k = 0; k < rounds; k++) {
+        int e = post_round(q, k, DMESH_SUCCESS);
+        err = wait_round(q, err ? err : e);
+        if (e != DMESH_SUCCESS)
+            break;
+    }
+    q->n = 0;
+    return err;
+}
+
 /* After a failed agreement: the transfers still pending end (the
- * communicator was revoked) before their buffers go. */
+ * communicator was revoked) before their buffers go. wait_all leaves none;
+ * this stays for a step that fails between a post and its wait. */
 static void drain(xfer_t *q)
 {
-    for (int i = 0; i < q->n; i++)
+    for (int i = 0; i < q->nr; i++)
         if (q->r[i] != MPI_REQUEST_NULL) {
             MPI_Cancel(&q->r[i]);
             MPI_Wait(&q->r[i], MPI_STATUS_IGNORE);
         }
+    q->nr = 0;
     q->n = 0;
 }
 
@@ -93,18 +164,39 @@ static void *alloc(size_t n, int *err)
     return p;
 }
 
+/* XOR: the bytes [off, off + n) of member me's contribution to parity
+ * block i (dmesh_copies_contribution's, a slice of it) into out. */
+static void contribution_slice(const char *own, size_t len, size_t c, int me, int i, int m,
+                               size_t off, size_t n, char *out)
+{
+    size_t from = (size_t)dmesh_copies_chunk(i, me, m) * c + off, k = 0;
+
+    if (i != me && from < len)
+        k = len - from < n ? len - from : n;
+    if (k > 0)
+        memcpy(out, own + from, k);
+    memset(out + k, 0, n - k);
+}
+
 /* XOR: the parity block of member pos of the set (m members) for its copy
- * own (len bytes), chunks of c; par (c bytes) and contrib (m * c) given. */
+ * own (len bytes), chunks of c; par (c bytes) and contrib (m * c) given.
+ * In slices of at most XFER_CHUNK bytes of every block (counts are ints):
+ * slice s of the blocks side by side in contrib, reduced and scattered into
+ * slice s of each member's parity. */
 static int xor_parity(MPI_Comm set, int m, int pos, const char *own, size_t len, size_t c,
                       char *contrib, char *par, int err)
 {
-    int rc;
+    int rc = MPI_SUCCESS;
 
     if (err)
         return err;
-    for (int i = 0; i < m; i++)
-        dmesh_copies_contribution(own, len, c, pos, i, m, contrib + (size_t)i * c);
-    rc = MPI_Reduce_scatter_block(contrib, par, (int)(c / 8), MPI_UINT64_T, MPI_BXOR, set);
+    for (size_t off = 0; off < c && rc == MPI_SUCCESS; off += XFER_CHUNK) {
+        size_t n = c - off < XFER_CHUNK ? c - off : XFER_CHUNK;
+        for (int i = 0; i < m; i++)
+            contribution_slice(own, len, c, pos, i, m, off, n, contrib + (size_t)i * n);
+        rc =
+            MPI_Reduce_scatter_block(contrib, par + off, (int)(n / 8), MPI_UINT64_T, MPI_BXOR, set);
+    }
     return rc == MPI_SUCCESS ? DMESH_SUCCESS
                              : dmesh_error_mpi(rc, "copies: MPI_Reduce_scatter_block");
 }
@@ -308,6 +400,22 @@ static int xor_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
     return err;
 }
 
+/* XOR: the sum of b (n bytes) over the set at member root, in slices of
+ * at most XFER_CHUNK bytes (counts are ints). */
+static int xor_reduce(char *b, size_t n, int root, int is_root, MPI_Comm set)
+{
+    int rc = MPI_SUCCESS;
+
+    for (size_t off = 0; off < n && rc == MPI_SUCCESS; off += XFER_CHUNK) {
+        int count = (int)((n - off < XFER_CHUNK ? n - off : XFER_CHUNK) / 8);
+        if (is_root)
+            rc = MPI_Reduce(MPI_IN_PLACE, b + off, count, MPI_UINT64_T, MPI_BXOR, root, set);
+        else
+            rc = MPI_Reduce(b + off, NULL, count, MPI_UINT64_T, MPI_BXOR, root, set);
+    }
+    return rc;
+}
+
 /* XOR: the lost member's copy, then the set's parity anew. */
 static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
 {
@@ -320,7 +428,6 @@ static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
         return err;
     if (x >= 0) { /* slot chunk(i, x) of the sum: parity i and the others' chunks */
         char *b = x == t->pos ? t->own : t->scratch;
-        int count = (int)((size_t)(t->m - 1) * ch / 8);
         memset(b, 0, (size_t)(t->m - 1) * ch);
         for (int i = 0; i < t->m && x != t->pos; i++) {
             char *slot = b + (size_t)dmesh_copies_chunk(i, x, t->m) * ch;
@@ -329,10 +436,7 @@ static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
             else if (i != x)
                 dmesh_copies_contribution(s->own, s->own_len, ch, t->pos, i, t->m, slot);
         }
-        if (x == t->pos)
-            rc = MPI_Reduce(MPI_IN_PLACE, b, count, MPI_UINT64_T, MPI_BXOR, x, c->set);
-        else
-            rc = MPI_Reduce(b, NULL, count, MPI_UINT64_T, MPI_BXOR, x, c->set);
+        rc = xor_reduce(b, (size_t)(t->m - 1) * ch, x, x == t->pos, c->set);
         if (rc != MPI_SUCCESS)
             return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Reduce");
     }

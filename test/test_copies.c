@@ -478,9 +478,11 @@ static void placement_and_owners(MPI_Comm comm, dmesh_t mesh, int rank, int size
 }
 
 /* Copies of 6 MiB, whose memory comes from the spares an older version
- * left (lib/copies_mem.c): versions stored one after another, a store that
- * fails after the copies were made, a member whose copies go; every
- * restore gives the version's bytes back. */
+ * left (lib/copies_mem.c), in both schemes: versions stored one after
+ * another, a store that fails after the copies were made, a member whose
+ * copies go; every restore gives the version's bytes back. (Built with
+ * 4 KiB messages, test_copies_chunk: copies of 1,536 messages, parity and
+ * rebuilds in as many slices.) */
 #define BIG ((size_t)(6 << 20) / sizeof(double))
 
 static void big_fill(double *b, int rank, int ver)
@@ -497,22 +499,23 @@ static int big_is(const double *b, int rank, int ver)
     return 1;
 }
 
-static void big_open(dmesh_t mesh, dmesh_copies_t *c, double *b)
+static void big_open(dmesh_t mesh, MPI_Info info, dmesh_copies_t *c, double *b)
 {
-    int rc = dmesh_copies_open(mesh, "big", MPI_INFO_NULL, c);
+    int rc = dmesh_copies_open(mesh, "big", info, c);
 
     CHECK(rc == DMESH_SUCCESS, "open big: %d (%s)", rc, dmesh_last_error());
     rc = dmesh_copies_add(*c, 0, b, (MPI_Count)BIG, MPI_DOUBLE);
     CHECK(rc == DMESH_SUCCESS, "add big: %d (%s)", rc, dmesh_last_error());
 }
 
-static void big_copies(dmesh_t mesh, int rank, int size)
+static void big_copies(dmesh_t mesh, const char *scheme, int rank, int size)
 {
+    MPI_Info info = info_of("dmesh_copies_scheme", scheme, "dmesh_copies_group", "3");
     double *b = malloc(BIG * sizeof(double));
     dmesh_copies_t c = DMESH_COPIES_NULL, old;
     int rc, ver = 0;
 
-    big_open(mesh, &c, b);
+    big_open(mesh, info, &c, b);
     for (int v = 1; v <= 4; v++) {
         big_fill(b, rank, v);
         rc = dmesh_copies_store(c, v);
@@ -529,13 +532,14 @@ static void big_copies(dmesh_t mesh, int rank, int size)
     if (size == 1) { /* nobody holds a copy for it */
         dmesh_copies_free(&c);
         free(b);
+        MPI_Info_free(&info);
         return;
     }
     if (rank == 0) { /* its copies go, as a new process's */
         dmesh_copies_free(&c);
         memset(b, 0, BIG * sizeof(double));
     }
-    big_open(mesh, &c, b);
+    big_open(mesh, info, &c, b);
     if (rank != 0)
         dmesh_copies_free(&old);
     rc = dmesh_copies_restore(c, &ver);
@@ -546,9 +550,10 @@ static void big_copies(dmesh_t mesh, int rank, int size)
     big_fill(b, rank, 9);
     CHECK(rc == DMESH_SUCCESS && dmesh_copies_restore(c, &ver) == DMESH_SUCCESS && ver == 5 &&
               big_is(b, rank, 5),
-          "big: store and restore 5: %d, %d", rc, ver);
+          "big: %s: store and restore 5: %d, %d", scheme, rc, ver);
     dmesh_copies_free(&c);
     free(b);
+    MPI_Info_free(&info);
 }
 
 static int case_plain(MPI_Comm comm)
@@ -609,7 +614,8 @@ static int case_plain(MPI_Comm comm)
         losses(comm, mesh, "xor", rank, size);
         placement_and_owners(comm, mesh, rank, size);
     }
-    big_copies(mesh, rank, size);
+    big_copies(mesh, "partner", rank, size);
+    big_copies(mesh, "xor", rank, size);
     dmesh_free(&mesh);
     return failures != 0;
 }
