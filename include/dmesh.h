@@ -1143,8 +1143,8 @@ DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, c
  *   process together with its partner. Memory: twice the registered bytes
  *   between stores, four times at the peak of a store; copies of 4 MiB and
  *   more also keep the buffers of the version a store replaced, for the
- *   next one, as memory the kernel may take back at any time
- *   (madvise(MADV_FREE)), at most the size of those in use.
+ *   next one, mapped (safe for RDMA writes), at most the size of those in
+ *   use: between stores a process holds the memory of a store's peak.
  * - `xor`: the members along the dimension form sets of k
  *   (`dmesh_copies_group`, default 4; the last set takes the rest when
  *   fewer than two would be left); each keeps its own copy and 1/(k-1) of

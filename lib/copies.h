@@ -229,12 +229,12 @@ void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n)
  * the size. */
 char *dmesh_copies_alloc(size_t n);
 
-/* Give back p (from dmesh_copies_alloc, or NULL): a large one becomes a spare
- * the kernel may reclaim (MADV_FREE), the spares kept within the large
- * buffers in use; else it is freed. */
+/* Give back p (from dmesh_copies_alloc, or NULL): a large one becomes a spare,
+ * kept mapped (never handed to the kernel: safe for RDMA writes), the spares
+ * kept within the large buffers in use; else it is freed. */
 void dmesh_copies_release(char *p);
 
-/* The bytes of the spares (reclaimable by the kernel at any time). */
+/* The bytes of the spares. */
 size_t dmesh_copies_spare_bytes(void);
 
 /* Device memory (copies_device.c with CUDA, copies_device_none.c without):

@@ -7,12 +7,17 @@
  * cost after the transfer itself.
  *
  * So the big buffers a version leaves behind are kept as spares for the
- * next version of the same size, and handed to the kernel with
- * madvise(MADV_FREE): it takes them back whenever it needs the memory (no
- * swap involved: the bytes are dropped), and a store that writes them
- * before that pays no fault. The spares never exceed the big buffers in
- * use (the copies a process holds, at least one version's), and go with
- * the last of those. Without MADV_FREE the buffers are freed at once. */
+ * next version of the same size, mapped and untouched: a store writes
+ * into them (its copy, or a receive) without a fault. They are not handed
+ * to the kernel (madvise(MADV_FREE)): a page so handed reads back as zeros
+ * once reclaimed unless a store of the CPU dirtied it again, and a NIC's
+ * RDMA write into a receive buffer dirties no page table, so the copy held
+ * could be lost while it looked stored; and the kernel split the huge
+ * pages and faulted them in again on each store, which cost the large
+ * stores 25 times their floor. The spares never exceed the big buffers in
+ * use (the copies a process holds, at least one version's): the memory
+ * stays that of a store's peak (partner: 4 x the registered bytes), and
+ * they go with the last of those. */
 #include "config.h"
 
 #include <pthread.h>
@@ -101,7 +106,7 @@ static char *alloc_big(size_t n)
 
     for (b = bigs; b != NULL; b = b->next)
         if (b->spare && b->cap == cap) {
-            b->spare = 0; /* a write cancels MADV_FREE; reclaimed pages read 0 */
+            b->spare = 0;
             return b->p;
         }
     if ((b = malloc(sizeof(*b))) == NULL)
@@ -141,20 +146,14 @@ void dmesh_copies_release(char *p)
     free(p);
 }
 
-/* 1 when p is a big buffer (given back as a spare or dropped). */
+/* 1 when p is a big buffer (kept as a spare, mapped). */
 static int release_big(char *p)
 {
     big_t *b = find(p);
 
     if (b == NULL)
         return 0;
-#ifdef MADV_FREE
-    if (madvise(b->p, b->cap, MADV_FREE) == 0) {
-        b->spare = 1;
-        trim();
-        return 1;
-    }
-#endif
-    drop(b);
+    b->spare = 1;
+    trim();
     return 1;
 }

@@ -14,14 +14,16 @@
  *   3. the memory the copies hold per process, as a multiple of the
  *      registered bytes, between stores and at the peak of a store, for
  *      partner and for xor (group 4), from the sizes they keep, and apart
- *      the spares (lib/copies_mem.c) the kernel may reclaim.
+ *      the spares (lib/copies_mem.c), memory kept for the next version.
  * B is 16 MiB and 256 MiB (--copies-mib overrides: one size). The cases
- * alternate rep by rep; times are the slowest rank's, medians over reps. */
+ * alternate rep by rep; times are the slowest rank's, medians over reps,
+ * and each rep's store against its floor on a line of its own. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench.h"
 #include "copies.h"
@@ -41,10 +43,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+/* The median of v (left in its order: each rep is printed too). */
+static double median(const double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double *w = malloc((size_t)n * sizeof(*w)), m;
+
+    if (w == NULL)
+        return 0;
+    memcpy(w, v, (size_t)n * sizeof(*w));
+    qsort(w, (size_t)n, sizeof(*w), cmp_double);
+    m = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+    free(w);
+    return m;
 }
 
 /* The floor: memcpy of n bytes and MPI_Sendrecv to to, from from. */
@@ -62,8 +72,8 @@ static double floor_once(MPI_Comm comm, char *data, char *keep, char *recv, size
 }
 
 /* The copies' memory per process in registered bytes: between stores
- * (its own copy and what it holds; apart, the spares the kernel may take
- * back) and at the peak of a store (both versions, and under xor the m
+ * (its own copy and what it holds; apart, the spares kept for the next
+ * version) and at the peak of a store (both versions, and under xor the m
  * blocks of the parity's contributions). */
 static void memory_of(dmesh_copies_t c, size_t bytes, double *between, double *spare, double *peak)
 {
@@ -85,6 +95,8 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
            *rs = fr + reps, between, spare, peak;
     dmesh_copies_t c = DMESH_COPIES_NULL, old;
     int holder = -1, n = 0, size, ver, x = 1, me, owner, kind = 0, domains = 0;
+    struct rusage ru0, ru1;
+    long faults;
 
     MPI_Comm_size(comm, &size);
     memset(data, rank + 1, bytes);
@@ -97,6 +109,7 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
     recv = malloc(bytes);
     memset(keep, 0, bytes);
     memset(recv, 0, bytes);
+    getrusage(RUSAGE_SELF, &ru0);
     for (int r = 0; r < reps; r++) { /* stores: the steady state of a program */
         fs[r] = floor_once(comm, data, keep, recv, bytes, holder, owner);
         MPI_Barrier(comm);
@@ -104,6 +117,9 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         dmesh_copies_store(c, r + 1);
         st[r] = slowest(t0, comm);
     }
+    getrusage(RUSAGE_SELF, &ru1);
+    faults = (long)(ru1.ru_minflt - ru0.ru_minflt) + (long)(ru1.ru_majflt - ru0.ru_majflt);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &faults, &faults, 1, MPI_LONG, MPI_SUM, 0, comm);
     memory_of(c, bytes, &between, &spare, &peak);
     dmesh_copies_get_survival(c, &kind);
     kind = kind == DMESH_COPIES_SURVIVES_DOMAIN;
@@ -136,11 +152,17 @@ static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int re
         printf("  restore  %9.3f ms   floor (MPI_Sendrecv + memcpy) %9.3f ms   ratio %.2f%s\n",
                r2 * 1e3, f2 * 1e3, r2 / f2, r2 / f2 <= 1.25 ? "" : "  (goal <= 1.25)");
         printf("  memory: partner %.2f x the registered bytes between stores (and %.2f x of "
-               "spares the kernel may take back), %.2f x at a store's peak\n",
+               "spares kept for the next version), %.2f x at a store's peak\n",
                between, spare, peak);
         printf("  placement: the copies of %d of %d processes survive the loss of their node "
                "(dmesh_copies_get_survival)\n",
                domains, size);
+        printf("  each store, ms (its floor, ratio):");
+        for (int r = 0; r < reps; r++)
+            printf(" %.1f (%.1f, %.2f)", st[r] * 1e3, fs[r] * 1e3, st[r] / fs[r]);
+        printf("\n  page faults of the stores and floors, all ranks: %ld (%.2f per 4 KiB "
+               "stored)\n",
+               faults, (double)faults / ((double)reps * (double)size * (double)(bytes >> 12)));
     }
     dmesh_copies_free(&c);
     /* xor: memory only (one store) */
