@@ -1303,9 +1303,14 @@ DMESH_EXPORT int dmesh_copies_add_sized(dmesh_copies_t copies, int id, void *buf
  *         greater than the last; DMESH_ERR_MISMATCH when the processes
  *         passed different versions; DMESH_ERR_PROC_FAILED when a process
  *         failed during the call (the previous version stays the newest
- *         whole one); DMESH_ERR_MPI, DMESH_ERR_NOMEM
+ *         whole one); DMESH_ERR_MPI, DMESH_ERR_NOMEM, DMESH_ERR_CUDA
  * \note Collective over the mesh's members; every process returns the
- *       same class.
+ *       same class. Copies may be of any size memory allows (2^31 bytes
+ *       and more). With buffers in device memory the store calls
+ *       cudaDeviceSynchronize() before its copies to the host: the work the
+ *       program queued on the device (kernels on any stream, non-blocking
+ *       ones too, as PyTorch's and NCCL's are) ends before its buffers are
+ *       copied; cudaMemcpy() alone waits for blocking streams only.
  */
 DMESH_EXPORT int dmesh_copies_store(dmesh_copies_t copies, int version);
 
@@ -1325,9 +1330,12 @@ DMESH_EXPORT int dmesh_copies_store(dmesh_copies_t copies, int version);
  *         buffer untouched, on every process); DMESH_ERR_MISMATCH when the
  *         registered ids or sizes differ from what was stored;
  *         DMESH_ERR_PROC_FAILED when a process failed during the call;
- *         DMESH_ERR_ARG, DMESH_ERR_MPI, DMESH_ERR_NOMEM
+ *         DMESH_ERR_ARG, DMESH_ERR_MPI, DMESH_ERR_NOMEM, DMESH_ERR_CUDA
  * \note Collective over the mesh's members; every process returns the
- *       same class.
+ *       same class. With buffers in device memory the restore calls
+ *       cudaDeviceSynchronize() after its copies to the device (a copy from
+ *       pageable host memory may return before it lands): on return the
+ *       bytes are in device memory for kernels on any stream.
  */
 DMESH_EXPORT int dmesh_copies_restore(dmesh_copies_t copies, int *version);
 

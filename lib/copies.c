@@ -199,6 +199,15 @@ static int move_buf(const dmesh_copies_buf_t *b, MPI_Count count, size_t bytes, 
                                                       : "dmesh_copies_restore: MPI_Unpack");
 }
 
+/* Whether a registered buffer is in device memory. */
+static int has_device(const dmesh_copies_data_t *d)
+{
+    for (int i = 0; i < d->nbufs; i++)
+        if (d->bufs[i].device && d->bufs[i].count > 0)
+            return 1;
+    return 0;
+}
+
 /* Every buffer's count and bytes now (sized ones change between stores). */
 static int sizes_now(dmesh_copies_data_t *d, pack_entry_t *e, size_t *n)
 {
@@ -225,6 +234,8 @@ int dmesh_copies_pack(dmesh_copies_data_t *d, int64_t version, char **copy, size
     int err = e == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_store: no memory")
                         : sizes_now(d, e, &n);
 
+    if (!err && has_device(d)) /* the program's kernels done writing them */
+        err = dmesh_copies_device_sync("dmesh_copies_store");
     if (!err && (p = dmesh_copies_alloc(n)) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM,
                               "dmesh_copies_store: no memory for a copy of %zu bytes", n);
@@ -319,7 +330,8 @@ int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy)
             *b->sized = (MPI_Count)e.count;
         at += (size_t)e.bytes;
     }
-    return DMESH_SUCCESS;
+    /* copies from pageable memory may return before they land */
+    return has_device(d) ? dmesh_copies_device_sync("dmesh_copies_restore") : DMESH_SUCCESS;
 }
 
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s)

@@ -243,6 +243,11 @@ size_t dmesh_copies_spare_bytes(void);
 int dmesh_copies_device_of(const void *buf, int *device);
 int dmesh_copies_device_copy(void *dst, const void *src, size_t n, const char *fn);
 
+/* The device's work all done (cudaDeviceSynchronize): before a store's
+ * copies from device memory, after a restore's copies to it
+ * (DMESH_ERR_CUDA, fn in the detail). */
+int dmesh_copies_device_sync(const char *fn);
+
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s);
 
 #endif /* DMESH_COPIES_H */

@@ -26,7 +26,7 @@ int dmesh_copies_device_of(const void *buf, int *device)
                                cudaGetErrorString(e));
     }
     /* managed memory too: the host may read it, but not while a kernel
-     * writes it; cudaMemcpy orders the copy after the device's work */
+     * writes it; a store synchronizes the device first */
     *device = a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
     return DMESH_SUCCESS;
 }
@@ -38,6 +38,22 @@ int dmesh_copies_device_copy(void *dst, const void *src, size_t n, const char *f
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return dmesh_error_set(DMESH_ERR_CUDA, "%s: cudaMemcpy of %zu bytes: %s", fn, n,
+                               cudaGetErrorString(e));
+    }
+    return DMESH_SUCCESS;
+}
+
+/* cudaMemcpy runs on the legacy default stream, which waits for the work
+ * of blocking streams only: kernels on non-blocking streams (PyTorch's,
+ * NCCL's) may still write a buffer a store copies, and a copy from
+ * pageable host memory to the device may return before it lands. */
+int dmesh_copies_device_sync(const char *fn)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return dmesh_error_set(DMESH_ERR_CUDA, "%s: cudaDeviceSynchronize: %s", fn,
                                cudaGetErrorString(e));
     }
     return DMESH_SUCCESS;

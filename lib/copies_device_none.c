@@ -22,3 +22,8 @@ int dmesh_copies_device_copy(void *dst, const void *src, size_t n, const char *f
     return dmesh_error_set(DMESH_ERR_INTERNAL, "%s: a device copy of %zu bytes without CUDA", fn,
                            n);
 }
+
+int dmesh_copies_device_sync(const char *fn)
+{
+    return dmesh_error_set(DMESH_ERR_INTERNAL, "%s: a device synchronization without CUDA", fn);
+}

@@ -27,7 +27,8 @@
     X(const char *, cudaGetErrorString, (cudaError_t))                                             \
     X(cudaError_t, cudaGetLastError, (void))                                                       \
     X(cudaError_t, cudaPointerGetAttributes, (struct cudaPointerAttributes *, const void *))       \
-    X(cudaError_t, cudaMemcpy, (void *, const void *, size_t, enum cudaMemcpyKind))
+    X(cudaError_t, cudaMemcpy, (void *, const void *, size_t, enum cudaMemcpyKind))                \
+    X(cudaError_t, cudaDeviceSynchronize, (void))
 
 #ifdef DMESH_HAVE_NCCL_SCALABLE
 #define DMESH_NCCL_SCALABLE_FUNCTIONS(X)                                                           \
@@ -124,6 +125,7 @@ void dmesh_gpu_lib_hide_optional(int hide);
 #define cudaGetLastError (*dmesh_cudart.cudaGetLastError)
 #define cudaPointerGetAttributes (*dmesh_cudart.cudaPointerGetAttributes)
 #define cudaMemcpy (*dmesh_cudart.cudaMemcpy)
+#define cudaDeviceSynchronize (*dmesh_cudart.cudaDeviceSynchronize)
 #ifdef DMESH_HAVE_NCCL
 #define ncclGetUniqueId (*dmesh_nccl.ncclGetUniqueId)
 #define ncclCommInitRankConfig (*dmesh_nccl.ncclCommInitRankConfig)

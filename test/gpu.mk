@@ -101,7 +101,7 @@ endif
 
 # make check-gpu: the real-GPU validation of test/gpu/run-device.sh (skips,
 # status 77, on a machine without a GPU).
-EXTRA_DIST += test/gpu/run-device.sh
+EXTRA_DIST += test/gpu/run-device.sh test/gpu/copies_stream.cu
 check-gpu: all
 	$(SHELL) $(top_srcdir)/test/gpu/run-device.sh $(abs_top_builddir)
 .PHONY: check-gpu

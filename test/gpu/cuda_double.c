@@ -4,7 +4,13 @@
  * remembers as the current device's, cudaPointerGetAttributes tells it
  * from host memory (cudaMemoryTypeUnregistered, as CUDA 11 and later do),
  * cudaMemcpy refuses a kind that contradicts its pointers, as the runtime
- * does. */
+ * does. Device work is asynchronous as with the runtime: a kernel on a
+ * non-blocking stream (cuda_double_kernel_write) writes device memory only
+ * at the next cudaDeviceSynchronize (or cudaFree), since cudaMemcpy's
+ * legacy stream does not wait for such streams; a copy from pageable host
+ * memory to the device lands at the next synchronization or the next
+ * cudaMemcpy (ordered after it on the legacy stream): read directly, as a
+ * kernel on another stream would, device memory shows neither before. */
 #include "config.h"
 
 #include <stdio.h>
@@ -25,6 +31,59 @@ static __thread int current = -1;
 static unsigned context_mask;
 static cudaError_t set_failure = cudaSuccess, last_error = cudaSuccess;
 static unsigned long copies; /* cudaMemcpy calls that copied */
+static unsigned long syncs;  /* cudaDeviceSynchronize calls */
+static char events[256];     /* S: a synchronization, D: a copy to the host, H: to the device */
+static size_t nevents;
+
+/* Device work not landed yet, in order: kernel 1 for a kernel's writes on
+ * a non-blocking stream, 0 for a staged copy to the device. */
+#define MAX_PENDING 16
+static struct {
+    char *dst, *bytes;
+    size_t n;
+    int kernel;
+} pending[MAX_PENDING];
+static int npending;
+
+static void event(char e)
+{
+    if (nevents + 1 < sizeof(events))
+        events[nevents++] = e;
+}
+
+/* Land the pending work: all of it, or (kernels 0) the staged copies. */
+static void land(int kernels)
+{
+    int k = 0;
+
+    for (int i = 0; i < npending; i++) {
+        if (pending[i].kernel && !kernels) {
+            pending[k++] = pending[i];
+            continue;
+        }
+        memcpy(pending[i].dst, pending[i].bytes, pending[i].n);
+        free(pending[i].bytes);
+    }
+    npending = k;
+}
+
+/* Work of mode kernel on dst (n bytes of src), pending; landed at once
+ * when the table is full or the bytes cannot be held. */
+static void defer(void *dst, const void *src, size_t n, int kernel)
+{
+    char *b = npending < MAX_PENDING ? malloc(n) : NULL;
+
+    if (b == NULL) {
+        memmove(dst, src, n);
+        return;
+    }
+    memcpy(b, src, n);
+    pending[npending].dst = dst;
+    pending[npending].bytes = b;
+    pending[npending].n = n;
+    pending[npending].kernel = kernel;
+    npending++;
+}
 
 const char *const cuda_double_node_gpus[CUDA_DOUBLE_NODE_GPUS] = {
     "0000:07:00.0", "0000:0f:00.0", "0000:47:00.0", "0000:4e:00.0",
@@ -160,6 +219,7 @@ cudaError_t cudaFree(void *p)
         return cudaSuccess;
     if (i < 0 || allocs[i].p != p)
         return last_error = cudaErrorInvalidValue;
+    land(1); /* cudaFree synchronizes the device */
     free(allocs[i].p);
     allocs[i].p = NULL;
     return cudaSuccess;
@@ -191,9 +251,43 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
     if ((d && alloc_of((const char *)dst + n - 1) != alloc_of(dst)) ||
         (s && alloc_of((const char *)src + n - 1) != alloc_of(src)))
         return last_error = cudaErrorInvalidValue; /* past the end of an allocation */
-    memmove(dst, src, n);
+    land(0); /* the legacy stream: after the copies before it */
+    if (d && !s)
+        defer(dst, src, n, 0); /* from pageable memory: may land after the return */
+    else
+        memmove(dst, src, n);
+    event(d && !s ? 'H' : !d && s ? 'D' : 'C');
     copies++;
     return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    land(1);
+    syncs++;
+    event('S');
+    return cudaSuccess;
+}
+
+void cuda_double_kernel_write(void *dst, const void *src, size_t n)
+{
+    defer(dst, src, n, 1);
+}
+
+unsigned long cuda_double_syncs(void)
+{
+    return syncs;
+}
+
+const char *cuda_double_events(void)
+{
+    events[nevents] = '\0';
+    return events;
+}
+
+void cuda_double_reset_events(void)
+{
+    nevents = 0;
 }
 
 unsigned long cuda_double_copies(void)

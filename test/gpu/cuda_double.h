@@ -35,4 +35,17 @@ void cuda_double_reset_contexts(void);
 /* The cudaMemcpy calls that copied, since the start. */
 unsigned long cuda_double_copies(void);
 
+/* A kernel on a non-blocking stream writes n bytes of src to device memory
+ * dst: they land at the next cudaDeviceSynchronize (or cudaFree), not at a
+ * cudaMemcpy. */
+void cuda_double_kernel_write(void *dst, const void *src, size_t n);
+
+/* The cudaDeviceSynchronize calls since the start. */
+unsigned long cuda_double_syncs(void);
+
+/* The device calls in order since the last reset: S cudaDeviceSynchronize,
+ * D a cudaMemcpy to the host, H one to the device, C another. */
+const char *cuda_double_events(void);
+void cuda_double_reset_events(void);
+
 #endif /* CUDA_DOUBLE_H */

@@ -7,7 +7,9 @@
 # for it, then runs the GPU test (test/gpu/test_gpu_mesh: blocking,
 # non-blocking and lazy NCCL communicators) at 1 rank, at 2 ranks on one
 # GPU (every rank must fail cleanly with "share GPU", not hang) and at one
-# rank per GPU, with NCCL_DEBUG=INFO captured to a log. Exit status: 0 all passed, 77 no GPU (cudaErrorNoDevice), 1 else.
+# rank per GPU, with NCCL_DEBUG=INFO captured to a log; then copies of
+# device memory ordered with a kernel on a non-blocking stream
+# (test/gpu/copies_stream.cu, built with nvcc) at 1 and 2 ranks. Exit status: 0 all passed, 77 no GPU (cudaErrorNoDevice), 1 else.
 # Output and logs go to $DMESH_GPU_LOG_DIR (default BUILD_DIR/gpu-validation).
 set -u
 
@@ -87,6 +89,37 @@ if [ "$ngpu" -ge 2 ]; then
     np=$ngpu
     [ "$np" -gt 8 ] && np=8
     run "one-per-gpu-$np" "$np"
+fi
+# Copies of device memory ordered with the program's work
+# (test/gpu/copies_stream.cu, built here with nvcc against the build's
+# libdmesh): a kernel on a non-blocking stream writes the buffer just
+# before the store, and a kernel reads it right after the restore.
+section "copies ordered with a non-blocking stream"
+nvcc=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+mpicc=${MPICC:-mpicc}
+mpi_cflags=$("$mpicc" --showme:compile 2>/dev/null || "$mpicc" -compile_info | cut -d' ' -f2-)
+mpi_libs=$("$mpicc" --showme:link 2>/dev/null || "$mpicc" -link_info | cut -d' ' -f2-)
+mpi_libs=$(echo "$mpi_libs" | sed 's/-Wl,/-Xlinker /g; s/-pthread//g')
+# shellcheck disable=SC2086 # the flags are words
+if "$nvcc" -o "$build/test/gpu/copies_stream" "$top/test/gpu/copies_stream.cu" \
+    -I"$top/include" -I"$build/include" $mpi_cflags -L"$build/lib/.libs" -ldmesh \
+    -Xlinker -rpath -Xlinker "$build/lib/.libs" $mpi_libs >"$logs/copies_stream-build.log" 2>&1; then
+    for np in 1 2; do
+        [ "$np" -le "$ngpu" ] || continue
+        DMESH_TEST_MAX_NP=64 "$mpirun" "$np" "$build/test/gpu/copies_stream" \
+            >"$logs/copies_stream-$np.log" 2>&1
+        status=$?
+        tail -n 5 "$logs/copies_stream-$np.log"
+        if [ "$status" -eq 0 ]; then
+            echo "--- copies_stream $np: PASS"
+        else
+            echo "--- copies_stream $np: FAIL (status $status; $logs/copies_stream-$np.log)"
+            failed=1
+        fi
+    done
+else
+    echo "--- copies_stream: build FAIL ($logs/copies_stream-build.log)"
+    failed=1
 fi
 # The NCCL creation strategies side by side on the real NCCL (figures only).
 section "dmesh-bench --nccl (1 rank)"

@@ -4,8 +4,12 @@
  * registered together go through stores and restores with exactly one
  * cudaMemcpy per device buffer each way (the double counts them: a memcpy
  * of device memory would not be counted, and on a GPU would crash), a
- * member whose copies go gets its device state back from its partner, and
- * a device buffer with a datatype that is not contiguous is refused. */
+ * member whose copies go gets its device state back from its partner, a
+ * device buffer with a datatype that is not contiguous is refused, and the
+ * copies are ordered with the device's work: a store synchronizes the
+ * device before its copy to the host (a kernel's writes on a non-blocking
+ * stream are stored), a restore after its copy to the device (the bytes
+ * are there for a kernel on any stream when it returns). */
 #include "config.h"
 
 #include <stdio.h>
@@ -128,6 +132,49 @@ GT_TEST(test_device_not_contiguous)
     dmesh_free(&m);
 }
 
+/* Version ver's values of the device buffer, read as a kernel would
+ * (the double's device memory is the host's), without a cudaMemcpy. */
+static int device_is(const double *d, int ver)
+{
+    for (int i = 0; i < N; i++)
+        if (d[i] != world_rank * 1e6 + ver * 1e3 + i)
+            return 0;
+    return 1;
+}
+
+GT_TEST(test_device_ordered)
+{
+    dmesh_t m = cuda_mesh();
+    dmesh_copies_t c = DMESH_COPIES_NULL;
+    double *d = NULL;
+    unsigned long syncs;
+    int ver = -5;
+
+    CHECK_EQ(cudaMalloc((void **)&d, N * sizeof(double)), cudaSuccess);
+    open_add(m, &c, d);
+    fill(d, 1);
+    for (int i = 0; i < N; i++) /* version 2: a kernel on a non-blocking stream writes it */
+        host[i] = world_rank * 1e6 + 2e3 + i;
+    cuda_double_kernel_write(d, host, N * sizeof(double));
+    for (int i = 0; i < 8; i++)
+        ints[i] = world_rank * 100 + 20 + i;
+    cuda_double_reset_events();
+    syncs = cuda_double_syncs();
+    CHECK_EQ(dmesh_copies_store(c, 1), DMESH_SUCCESS);
+    CHECK_EQ(cuda_double_syncs() - syncs, 1);
+    CHECK(strcmp(cuda_double_events(), "SD") == 0); /* synchronized, then copied */
+    fill(d, 9);
+    cuda_double_reset_events();
+    CHECK_EQ(dmesh_copies_restore(c, &ver), DMESH_SUCCESS);
+    CHECK(strcmp(cuda_double_events(), "HS") == 0); /* copied, then synchronized */
+    CHECK_EQ(ver, 1);
+    CHECK(device_is(d, 2)); /* the kernel's values, landed */
+    CHECK(holds(d, 2));
+    CHECK_EQ(dmesh_copies_free(&c), DMESH_SUCCESS);
+    CHECK_EQ(cudaFree(d), cudaSuccess);
+    dmesh_free(&m);
+}
+
 static Suite *create_suite(void)
 {
     Suite *s = suite_create("copies_device");
@@ -136,6 +183,7 @@ static Suite *create_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_device_round_trips);
     tcase_add_test(t, test_device_not_contiguous);
+    tcase_add_test(t, test_device_ordered);
     suite_add_tcase(s, t);
     return s;
 }
