@@ -19,6 +19,7 @@
 #include "agree.h"
 #include "copies.h"
 #include "error.h"
+#include "fault.h"
 #include "hash.h"
 
 /* Bytes per message and elements (uint64) per reduction: MPI counts are
@@ -210,6 +211,7 @@ static int store_partner(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, xfer_
     int h = dmesh_copies_holder(&c->plan, c->me), o = dmesh_copies_owner(&c->plan, c->me);
     uint64_t mine = n->own_len, theirs = 0;
 
+    dmesh_fault_step(); /* test builds: a process may die before the transfers */
     if (h != c->me) {
         int e = post(q, 0, &theirs, sizeof(theirs), o, c->comm, DMESH_SUCCESS);
         e = post(q, 1, &mine, sizeof(mine), h, c->comm, e);
@@ -225,8 +227,11 @@ static int store_partner(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, xfer_
         h == c->me)
         return err;
     err = post(q, 0, n->held, n->held_len, o, c->comm, DMESH_SUCCESS);
+    dmesh_fault_step(); /* ... with its receive posted, before its send */
     err = post(q, 1, n->own, n->own_len, h, c->comm, err);
-    return wait_all(q, err);
+    err = wait_all(q, err);
+    dmesh_fault_step(); /* ... or once its transfers are done */
+    return err;
 }
 
 /* XOR: the longest copy of the set sets the chunk; then the parity. */
@@ -238,6 +243,7 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
 
     MPI_Comm_size(c->set, &m);
     MPI_Comm_rank(c->set, &pos);
+    dmesh_fault_step(); /* test builds: a process may die before the transfers */
     rc = MPI_Allreduce(&mine, &longest, 1, MPI_UINT64_T, MPI_MAX, c->set);
     if (rc != MPI_SUCCESS && !err)
         err = dmesh_error_mpi(rc, "dmesh_copies_store: MPI_Allreduce");
@@ -249,6 +255,8 @@ static int store_xor(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, int err, 
         contrib = alloc((size_t)m * n->held_len, &err);
     }
     if ((err = dmesh_agree(c->comm, hash, err, "dmesh_copies_store")) == DMESH_SUCCESS && m > 1)
+        dmesh_fault_step(); /* ... or before the parity's reduction */
+    if (err == DMESH_SUCCESS && m > 1)
         err = xor_parity(c->set, m, pos, n->own, n->own_len, n->held_len, contrib, n->held, err);
     dmesh_copies_release(contrib);
     return err;
@@ -350,6 +358,7 @@ static int partner_moves(struct dmesh_copies_s *c, restore_t *t, xfer_t *q)
     if (t->held != NULL)
         err = post_tag(q, 0, t->held, t->held_len, refresh_sender(t, o, &len), TAG_HELD, c->comm,
                        err);
+    dmesh_fault_step(); /* test builds: a process may die before its transfers */
     for (int r = 0; r < c->plan.n; r++) {
         if (t->src[r] == DMESH_COPIES_SRC_HOLDER && t->from[r] == c->me)
             err = post(q, 1, s->held, (size_t)t->rec[c->me].held_len, r, c->comm, err);
@@ -426,6 +435,8 @@ static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
 
     if (!t->refresh[c->me])
         return err;
+    /* test builds: a process may die before the rebuild */
+    dmesh_fault_step();
     if (x >= 0) { /* slot chunk(i, x) of the sum: parity i and the others' chunks */
         char *b = x == t->pos ? t->own : t->scratch;
         memset(b, 0, (size_t)(t->m - 1) * ch);

@@ -24,9 +24,21 @@
  *       K's replacement must hold again dies right after the restore.
  *   test_copies pair K S0 [S1]      K and the holder of its copy die
  *       together: DMESH_ERR_DATA_LOST on every process.
+ *   test_copies sweep:CALL:WHO:STEP K S0 [S1]   (a build with
+ *       --enable-fault-injection) a process dies at the STEP-th step of a
+ *       store or a restore (DMESH_FAULT_KILL): CALL store or restore, WHO
+ *       first (a process of the first launch: for store, K in the store of
+ *       step 4; for restore, after K died at step 5, the process two ranks
+ *       on from K in the restore of the repair) or new (K dies at step 5 and
+ *       the process that replaced it dies in its restore, or in its first
+ *       store). Every survivor must return the same class from that call,
+ *       and the program must end with the clean run's state bit for bit
+ *       (repairs and restores again as needed). Rank 0 prints "sweep
+ *       CALL WHO step STEP: killed" or "nokill" (the call has fewer steps).
  * Prints "test_copies: CASE passed" on each process that passed. */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -706,12 +718,20 @@ static int case_hosts(MPI_Comm comm)
 /* ---- with failures (ULFM) ------------------------------------------------ */
 
 typedef struct {
-    const char *mode; /* respawn, again, pair */
+    const char *mode; /* respawn, again, pair, sweep */
     int kill;         /* the rank that dies at step 5 */
     int ndims, shape[2];
     int original; /* a process of the first launch */
     int respawns; /* how many this process took part in */
+    /* sweep: the call (store, restore), whose process (new: K's
+     * replacement), the step of the call at which it dies (0: none, as in
+     * the arguments of a later respawn) */
+    char call[16], who[16];
+    int step;
+    int swept; /* the class the swept call returned here, -1: not met */
 } run_t;
+
+static char **sweep_argv; /* a later respawn's arguments: the same, step 0 */
 
 static int parse(int argc, char **argv, run_t *r)
 {
@@ -721,14 +741,55 @@ static int parse(int argc, char **argv, run_t *r)
     r->ndims = argc - 3 > 2 ? 2 : argc - 3;
     for (int d = 0; d < r->ndims; d++)
         r->shape[d] = atoi(argv[3 + d]);
+    r->swept = -1;
+    if (strncmp(r->mode, "sweep:", 6) == 0) {
+        static char again[64];
+        if (sscanf(r->mode, "sweep:%15[a-z]:%15[a-z]:%d", r->call, r->who, &r->step) != 3)
+            return 0;
+        snprintf(again, sizeof(again), "sweep:%s:%s:0", r->call, r->who);
+        sweep_argv = calloc((size_t)argc, sizeof(char *));
+        for (int i = 1; i < argc; i++)
+            sweep_argv[i - 1] = i == 1 ? again : argv[i];
+        r->mode = "sweep";
+    }
     return r->ndims >= 1;
 }
 
+static int size_of(const run_t *r)
+{
+    return r->shape[0] * (r->ndims > 1 ? r->shape[1] : 1);
+}
+
+/* The sweep's kill: this process dies at the STEP-th step of the next
+ * call (rank: of its MPI_COMM_WORLD, 0 in a process a respawn started);
+ * off again after it. */
+static void sweep_arm(const run_t *r, int on)
+{
+    char spec[32];
+    int wr = 0;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+    snprintf(spec, sizeof(spec), "%d:%d", wr, r->step);
+    setenv("DMESH_FAULT_KILL", on && r->step > 0 ? spec : "", 1);
+}
+
+/* Whether this process is the sweep's victim in this call (call) now. */
+static int sweep_victim(const run_t *r, const char *call, int rank)
+{
+    if (strcmp(r->mode, "sweep") != 0 || r->step <= 0 || strcmp(r->call, call) != 0)
+        return 0;
+    if (strcmp(r->who, "new") == 0)
+        return !r->original && r->respawns == 1;
+    if (strcmp(call, "store") == 0)
+        return r->original && r->respawns == 0 && rank == r->kill;
+    return r->original && r->respawns == 1 && rank == (r->kill + 2) % size_of(r);
+}
+
 /* Open, register, restore: what every process does after a (re)start. */
-static int open_restore(dmesh_t mesh, dmesh_copies_t *c, state_t *s, int *ver)
+static int open_restore(run_t *r, dmesh_t mesh, dmesh_copies_t *c, state_t *s, int *ver)
 {
     dmesh_copies_t old = *c;
-    int rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, c);
+    int rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, c), rank = 0, victim;
 
     if (rc != DMESH_SUCCESS)
         return rc;
@@ -736,7 +797,15 @@ static int open_restore(dmesh_t mesh, dmesh_copies_t *c, state_t *s, int *ver)
         dmesh_copies_free(&old); /* after the open: the copies moved */
     else
         add_state(*c, s);
-    return dmesh_copies_restore(*c, ver);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank); /* the mesh's rank, in a first-launch process */
+    victim = sweep_victim(r, "restore", rank);
+    sweep_arm(r, victim);
+    rc = dmesh_copies_restore(*c, ver);
+    sweep_arm(r, 0);
+    if (strcmp(r->mode, "sweep") == 0 && strcmp(r->call, "restore") == 0 && r->swept < 0 &&
+        r->respawns == 1 && (r->original || r->step > 0))
+        r->swept = rc; /* the swept restore: the first after the first repair */
+    return rc;
 }
 
 /* The survivors' recovery: revoke, respawn, open, restore. */
@@ -747,29 +816,37 @@ static int recover(run_t *r, MPI_Comm *comm, dmesh_t *mesh, dmesh_copies_t *c, s
     int rc;
 
     dmesh_revoke(*mesh);
-    do
-        rc = dmesh_respawn(*mesh, NULL, NULL, MPI_INFO_NULL, &nc, &nm);
-    while (rc == DMESH_ERR_PROC_FAILED);
-    if (rc != DMESH_SUCCESS)
-        return rc;
-    r->respawns++;
-    dmesh_free(mesh);
-    MPI_Comm_free(comm);
-    *comm = nc;
-    *mesh = nm;
-    return open_restore(*mesh, c, s, ver);
+    for (;;) {
+        do /* after the first repair, a sweep's new processes do not die */
+            rc = dmesh_respawn(*mesh, NULL, r->respawns > 0 ? sweep_argv : NULL, MPI_INFO_NULL, &nc,
+                               &nm);
+        while (rc == DMESH_ERR_PROC_FAILED);
+        if (rc != DMESH_SUCCESS)
+            return rc;
+        r->respawns++;
+        dmesh_free(mesh);
+        MPI_Comm_free(comm);
+        *comm = nc;
+        *mesh = nm;
+        rc = open_restore(r, *mesh, c, s, ver);
+        if (rc != DMESH_ERR_PROC_FAILED)
+            return rc;
+        dmesh_revoke(*mesh); /* a process died in the restore: repair again */
+    }
 }
 
 /* The program: STEPS steps, a store every 2, the state checked at the end
  * against a clean run computed here. Returns the class that ended it. */
 static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, state_t *s, int from)
 {
-    int rank, rc = DMESH_SUCCESS, ver, step = from, holder = -1, n = 0;
+    int rank, rc = DMESH_SUCCESS, ver, step = from, holder = -1, n = 0, lo, hi, in[2];
+    int sweep = strcmp(r->mode, "sweep") == 0, victim;
     double sum, all;
 
     MPI_Comm_rank(comm, &rank);
     while (step <= STEPS) {
-        if (r->original && r->respawns == 0 && step == 5) {
+        if (r->original && r->respawns == 0 && step == 5 &&
+            !(sweep && strcmp(r->call, "store") == 0 && strcmp(r->who, "first") == 0)) {
             dmesh_copies_get_partners(c, 1, &holder, &n);
             MPI_Bcast(&holder, 1, MPI_INT, r->kill, comm);
             if (rank == r->kill || (strcmp(r->mode, "pair") == 0 && rank == holder))
@@ -778,13 +855,24 @@ static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, stat
         compute(s, rank, step);
         sum = s->a[rank % N];
         rc = MPI_Allreduce(&sum, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
-        if (rc == MPI_SUCCESS && step % 2 == 0)
-            rc = dmesh_copies_store(c, step) == DMESH_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+        if (rc == MPI_SUCCESS && step % 2 == 0) {
+            /* the sweep's store: of step 4 (first), the new process's first */
+            int swept = sweep && strcmp(r->call, "store") == 0 && r->swept < 0 &&
+                        (strcmp(r->who, "first") == 0 ? step == 4 : r->respawns == 1);
+            victim = swept && sweep_victim(r, "store", rank);
+            sweep_arm(r, victim);
+            rc = dmesh_copies_store(c, step);
+            sweep_arm(r, 0);
+            /* not a store of a process that came after the swept one */
+            if (swept && (r->original || (r->step > 0 && strcmp(r->who, "new") == 0)))
+                r->swept = rc;
+            rc = rc == DMESH_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+        }
         if (rc != MPI_SUCCESS) {
             rc = recover(r, &comm, &mesh, &c, s, &ver);
             if (rc != DMESH_SUCCESS)
                 break;
-            CHECK(ver == 4, "restored version %d, not 4", ver);
+            CHECK(sweep || ver == 4, "restored version %d, not 4", ver);
             if (strcmp(r->mode, "again") == 0 && r->original && r->respawns == 1 &&
                 rank == (r->kill - 1 + r->shape[0] * (r->ndims > 1 ? r->shape[1] : 1)) %
                             (r->shape[0] * (r->ndims > 1 ? r->shape[1] : 1)))
@@ -800,6 +888,26 @@ static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, stat
         for (int t = 1; t <= STEPS; t++)
             compute(&clean, rank, t);
         CHECK(same_state(&clean, s), "rank %d: the state differs from a clean run", rank);
+    }
+    if (sweep && rc == DMESH_SUCCESS) {
+        /* the swept call's class, alike on every process that met it; the
+         * repairs so far (one more than the first: the victim died) */
+        in[0] = r->swept >= 0 ? r->swept : INT_MAX;
+        in[1] = r->swept >= 0 ? -r->swept : INT_MAX;
+        MPI_Allreduce(in, &lo, 1, MPI_INT, MPI_MIN, comm);
+        MPI_Allreduce(in + 1, &hi, 1, MPI_INT, MPI_MIN, comm);
+        hi = -hi;
+        n = r->respawns;
+        MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT, MPI_MAX, comm);
+        CHECK(lo == hi, "the swept %s returned %d on some processes, %d on others", r->call, lo,
+              hi);
+        if (rank == 0)
+            printf("sweep %s %s step %d: %s, %s on every process that met it\n", r->call, r->who,
+                   r->step,
+                   n > (strcmp(r->who, "first") == 0 && strcmp(r->call, "store") == 0 ? 0 : 1)
+                       ? "killed"
+                       : "nokill",
+                   lo == INT_MAX ? "none" : dmesh_error_string(lo));
     }
     dmesh_copies_free(&c);
     dmesh_free(&mesh);
@@ -839,10 +947,14 @@ static int case_fault(int argc, char **argv, MPI_Comm world, MPI_Comm parent)
             return 1;
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
         memset(&s, 0, sizeof(s));
-        rc = open_restore(mesh, &c, &s, &ver);
         r.respawns = 1;
+        rc = open_restore(&r, mesh, &c, &s, &ver);
+        if (rc == DMESH_ERR_PROC_FAILED) { /* a process died in the restore */
+            dmesh_revoke(mesh);
+            rc = recover(&r, &comm, &mesh, &c, &s, &ver);
+        }
         if (rc == DMESH_SUCCESS)
-            CHECK(ver == 4, "restored version %d, not 4", ver);
+            CHECK(strcmp(r.mode, "sweep") == 0 || ver == 4, "restored version %d, not 4", ver);
     }
     if (rc == DMESH_SUCCESS)
         rc = program(&r, comm, mesh, c, &s, ver == DMESH_COPIES_NONE ? 1 : ver + 1);

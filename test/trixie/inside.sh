@@ -39,7 +39,8 @@ ulfm)
     # DMESH_TEST_MPIEXEC_FLAGS= in their scripts), in a build configured
     # --enable-fault-injection (quickstart.sh's CONFIGURE_FLAGS), up to 2
     # ranks (CI's time); then the fault-tolerance tests in the same build:
-    # the kill sweeps and respawns at 4 ranks, heat_respawn and copies at 8
+    # the kill sweeps and respawns at 4 ranks (the store's and the
+    # restore's sweep with copies at 4), heat_respawn and copies at 8
     dir=$top/_build-$label-faults mpi="Open MPI $(ompi_version), mpiexec --with-ft ulfm"
     set -- --enable-fault-injection DMESH_TEST_MAX_NP="${max_np:-2}"
     export DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
@@ -50,7 +51,7 @@ faults)
     # NCCL the kill sweep covers the creation of NCCL communicators too,
     # against the test doubles (no GPU)
     set -- --enable-fault-injection DMESH_TEST_MAX_NP="${max_np:-8}"
-    tests=${tests:-test/test_ft_plan test/ft-np4.mpi test/ft-np8.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi test/test_copies_plan test/copies-np8.mpi test/particles-np8.mpi}
+    tests=${tests:-test/test_ft_plan test/ft-np4.mpi test/ft-np8.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi test/test_copies_plan test/copies-np4.mpi test/copies-np8.mpi test/particles-np8.mpi}
     ;;
 mpich)
     dir=$top/_build-$label-mpich mpi="MPICH $(mpichversion | sed -n 's/^MPICH Version: *//p')"
@@ -163,7 +164,7 @@ if [ "$step" = ulfm ]; then
         # the offset from the day of the year: in four days' runs it meets
         # every step (CI's time; the faults step sweeps them all)
         sweep_offset=$((10#$(date +%j) % 4))
-        (cd "$dir" && DMESH_FT_SWEEP_STRIDE=4 DMESH_FT_SWEEP_OFFSET=$sweep_offset make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi test/particles-np4.mpi}" \
+        (cd "$dir" && DMESH_FT_SWEEP_STRIDE=4 DMESH_FT_SWEEP_OFFSET=$sweep_offset make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/copies-np4.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi test/particles-np8.mpi}" \
             DMESH_TEST_MAX_NP=8 TEST_SUITE_LOG=test-suite-faults8.log >>"$out" 2>&1) || rc=1
         report test-suite-faults8.log "$mpi"
     fi

@@ -21,7 +21,8 @@
 #   ulfm        ./quickstart.sh check configured --enable-fault-injection,
 #               every test under mpiexec --with-ft ulfm, up to 2 ranks, then
 #               the fault-tolerance tests in the same build: the kill sweeps
-#               and respawns at 4 ranks, heat_respawn and copies at 8
+#               (the store's and the restore's too: copies at 4) and
+#               respawns at 4 ranks, heat_respawn and copies at 8
 #               (_build-<label>-faults; .ci/run's stage debian13)
 #   faults      Open MPI configured --enable-fault-injection, in
 #               _build-<label>-faults: the fault-tolerance tests only
