@@ -39,8 +39,10 @@
  * A new process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before dmesh_join:
  * the repaired communicator and mesh it gets carry that handler, and a
  * later failure must come back as an error code here, not end the job.
- * A failure during the repair is retried; a process that dies with every
- * holder of its copy ends the run (DMESH_ERR_DATA_LOST). Free the mesh
+ * A failure during the repair (in dmesh_respawn or in the restore) is
+ * retried; a process that dies with every holder of its copy
+ * (DMESH_ERR_DATA_LOST), or a respawn that cannot start processes
+ * (DMESH_ERR_SPAWN), ends the run with a failing status on every process. Free the mesh
  * and the communicator before MPI_Finalize: they hold processes of two
  * launches. After a repair, dmesh bounds MPI_Finalize (DMESH_FINALIZE_BOUND,
  * default 60 s): Open MPI 5.0.7's may not return after a process of the
@@ -161,14 +163,33 @@ static int store(state_t *s, int it)
     return 0;
 }
 
+/* The end of a run that cannot go on: a block lost with every copy of it
+ * (DMESH_ERR_DATA_LOST), no process could be started (DMESH_ERR_SPAWN).
+ * Every process gets here alike (those calls are collective: every
+ * survivor returns the same class) and exits with a failing status,
+ * without MPI_Finalize: under mpiexec --with-ft ulfm the launcher then
+ * exits with that status. MPI_Abort would not do: Open MPI 5.0.7 under
+ * --with-ft ulfm ends only the caller when no process has failed
+ * (measured: the others went on, and the launcher waited for them). */
+static void end_run(const char *what, int rc)
+{
+    fprintf(stderr, "heat_respawn: %s: %s (%s)\n", what, dmesh_error_string(rc),
+            dmesh_last_error());
+    fflush(NULL);
+    exit(1);
+}
+
 /* After a creation, a join or a respawn: the copies on this mesh (a
  * survivor's move from the old one), restored to the newest version every
  * member can get back; every process, spares too, goes back to its step
- * (none stored: the start). Returns the step. */
-static int restore(state_t *s)
+ * (none stored: the start) in *step. Returns 0, 1 when a process died
+ * meanwhile (repair again: nothing was restored, the step is unknown), or
+ * ends the run. Spares (outside the mesh) learn the members' outcome from
+ * the allreduce of the program's communicator. */
+static int restore(state_t *s, int *step)
 {
     dmesh_copies_t fresh = DMESH_COPIES_NULL;
-    int v = DMESH_COPIES_NONE, mine, step = -1, rc;
+    int v = DMESH_COPIES_NONE, mine, rc, in[2], out[2] = {1, 0};
 
     rc = dmesh_copies_open(s->mesh, "heat", MPI_INFO_NULL, &fresh);
     dmesh_copies_free(&s->copies); /* after the open: it moved the copies */
@@ -177,17 +198,52 @@ static int restore(state_t *s)
         dmesh_copies_add(s->copies, 0, s->u, (MPI_Count)block_len(s), MPI_DOUBLE);
     if (rc == DMESH_SUCCESS)
         rc = dmesh_copies_restore(s->copies, &v);
-    if (rc != DMESH_SUCCESS) { /* DMESH_ERR_DATA_LOST: a block is gone */
-        fprintf(stderr, "heat_respawn: the copies: %s\n", dmesh_last_error());
-        MPI_Abort(s->comm, 1);
-    }
+    /* 1: a process died (repair again), 2: the run cannot go on */
+    in[0] = rc == DMESH_ERR_PROC_FAILED ? 1 : rc != DMESH_SUCCESS ? 2 : 0;
+    in[1] = rc;
+    if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS)
+        return 1;
+    if (out[0] == 2) /* DMESH_ERR_DATA_LOST: a block is gone */
+        end_run("the copies", rc != DMESH_SUCCESS ? rc : out[1]);
+    if (out[0] == 1)
+        return 1;
     mine = s->member ? v : -1;
-    MPI_Allreduce(&mine, &step, 1, MPI_INT, MPI_MAX, s->comm);
-    MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm);
-    s->stored = step;
-    if (s->member && step < 0)
+    if (MPI_Allreduce(&mine, step, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS)
+        return 1;
+    s->stored = *step;
+    if (s->member && *step < 0)
         heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
-    return step < 0 ? 0 : step;
+    *step = *step < 0 ? 0 : *step;
+    return 0;
+}
+
+/* A process died: come back whole (dmesh_respawn, again while processes
+ * die in it), then go back to the last copy (restore, the repair again
+ * while a process dies in that). Returns the step to go on from. */
+static int repair(state_t *s)
+{
+    int rc, step = 0;
+
+    do {
+        MPI_Comm back = MPI_COMM_NULL;
+        dmesh_t again = DMESH_NULL;
+        revoke_all(s);
+        do
+            rc = dmesh_respawn(s->mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
+        while (rc == DMESH_ERR_PROC_FAILED);
+        if (rc != DMESH_SUCCESS) /* DMESH_ERR_SPAWN: no new process, the mesh stays short */
+            end_run("dmesh_respawn", rc);
+        /* the copies are the process's: restore() opens them on the new mesh */
+        dmesh_free(&s->flat);
+        dmesh_free(&s->mesh);
+        MPI_Comm_free(&s->comm);
+        s->comm = back;
+        s->mesh = again;
+        dmesh_flatten(s->mesh, NULL, MPI_INFO_NULL, &s->flat);
+        s->recoveries++;
+    } while (restore(s, &step) != 0);
+    return step;
 }
 
 /* DMESH_EXAMPLE_HYBRID: where the processes are, whether y (inside a
@@ -268,7 +324,7 @@ int main(int argc, char **argv)
 {
     const char *names[2] = {"x", "y"};
     int size, dims[2] = {0, 0}, iterations, spares, rank = 0;
-    int it = 0, rc, corner, c[2];
+    int it = 0, corner, c[2];
     double res, global;
     MPI_Comm parent;
     state_t s;
@@ -304,7 +360,8 @@ int main(int argc, char **argv)
         corner = s.member && s.x0 == 0 && s.y0 == 0;
         if (corner)
             heat2d_print_problem(s.gnx, s.gny, iterations);
-        it = restore(&s); /* opens the copies: nothing stored yet */
+        if (restore(&s, &it) != 0) /* opens the copies: nothing stored yet */
+            it = repair(&s);
         report_hosts(&s);
     } else {
         /* a new process: the mesh and the communicator of the survivors,
@@ -317,7 +374,8 @@ int main(int argc, char **argv)
             return 1;
         }
         setup(&s);
-        it = restore(&s);
+        if (restore(&s, &it) != 0) /* a process died in the restore */
+            it = repair(&s);
         report_hosts(&s);
     }
     MPI_Comm_rank(s.comm, &rank);
@@ -345,28 +403,7 @@ int main(int argc, char **argv)
             continue;
         }
         /* a process died: come back whole, go back to the last copy */
-        revoke_all(&s);
-        {
-            MPI_Comm back = MPI_COMM_NULL;
-            dmesh_t again = DMESH_NULL;
-            /* a process that dies during the repair: the repair again */
-            do
-                rc = dmesh_respawn(s.mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
-            while (rc == DMESH_ERR_PROC_FAILED);
-            if (rc != DMESH_SUCCESS) {
-                fprintf(stderr, "heat_respawn: dmesh_respawn: %s\n", dmesh_last_error());
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
-            /* the copies are the process's: restore() opens them on the new mesh */
-            dmesh_free(&s.flat);
-            dmesh_free(&s.mesh);
-            MPI_Comm_free(&s.comm);
-            s.comm = back;
-            s.mesh = again;
-            dmesh_flatten(s.mesh, NULL, MPI_INFO_NULL, &s.flat);
-        }
-        s.recoveries++;
-        it = restore(&s);
+        it = repair(&s);
         report_hosts(&s);
     }
     dmesh_get_coordinate(s.mesh, 2, c, &s.member);
