@@ -39,7 +39,7 @@
 #include "agree.h"
 #include "error.h"
 #include "fault.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 
 #define AGREE_DETAIL_LEN 480
 #define NO_FAILURE INT64_MAX

@@ -23,7 +23,7 @@
 #include "dmesh_nccl.h"
 #include "error.h"
 #include "fault.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "gpu_lib.h"
 #include "node_find.h"
 #include "options.h"

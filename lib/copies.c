@@ -20,7 +20,7 @@
 #include "copies.h"
 #include "dim_name.h"
 #include "error.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "hash.h"
 #include "mesh.h"
 #include "option_value.h"

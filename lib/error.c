@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 
 #define DMESH_DETAIL_LEN 512
 

@@ -41,10 +41,13 @@ include lib/gpu.mk
 lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c \
 	lib/scan.c lib/scan.h
-# Fault tolerance, in its own folder (lib/ft/; the library includes its
-# headers as "ft/<name>.h"): the MPI's ULFM calls (ulfm.c) and
-# dmesh_revoke, dmesh_get_failed, dmesh_shrink (ft.c).
-lib_libdmesh_core_la_SOURCES += lib/ft/ft.c lib/ft/ft.h lib/ft/ulfm.c lib/ft/ulfm.h
+# The MPI's ULFM calls, or their absence (ulfm.c): the ground floor, under
+# error.c and agree.c.
+lib_libdmesh_core_la_SOURCES += lib/ulfm.c lib/ulfm.h
+# Fault tolerance built on them, in its own folder (lib/ft/; the library
+# includes its headers as "ft/<name>.h"): dmesh_revoke, dmesh_get_failed,
+# dmesh_shrink (shrink.c).
+lib_libdmesh_core_la_SOURCES += lib/ft/shrink.c lib/ft/shrink.h
 # Coming back whole: dmesh_respawn and dmesh_grow, the parents' side
 # (respawn.c), dmesh_join, the new processes' side (join.c), what both
 # sides do alike (join_merge.c), the parents' message (join_message.c),

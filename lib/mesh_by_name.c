@@ -10,7 +10,7 @@
 
 #include "dim_name.h"
 #include "error.h"
-#include "ft/ft.h"
+#include "ft/shrink.h"
 #include "mesh.h"
 #include "mesh_local.h"
 

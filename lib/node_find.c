@@ -14,7 +14,7 @@
 #include "dmesh.h"
 #include "error.h"
 #include "fault.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "hash.h"
 #include "node_find.h"
 #include "options.h"

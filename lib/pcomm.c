@@ -14,7 +14,7 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "pcomm.h"
 
 /* The private duplicate of one user communicator. One reference belongs to

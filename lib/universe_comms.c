@@ -19,7 +19,7 @@
 #include "comm_mpi.h"
 #include "error.h"
 #include "fault.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "handout.h"
 #include "universe.h"
 #include "universe_comms.h"
@@ -125,7 +125,7 @@ int dmesh_universe_reserve(dmesh_universe_t *u, const dmesh_axis_t *axis,
     /* one process: split, as cheap there; MPICH (4.0, 4.2) crashes in
      * MPI_Comm_create_group on a one-process communicator of a session */
     e->by_group = comm_create == DMESH_COMM_CREATE_GROUP && u->size > 1 &&
-                  !dmesh_ulfm_enabled(u->comm); /* see ft/ft.c: a dead member hangs it */
+                  !dmesh_ulfm_enabled(u->comm); /* see ft/shrink.c: a dead member hangs it */
     if ((err = dmesh_axis_prepare_impl(axis, u->n, &e->prepared)) != 0 ||
         (u->my_index >= 0 && (err = dmesh_prepared_axis_decompose_impl(
                                   &e->prepared, u->my_index, &e->group, &e->position)) != 0) ||

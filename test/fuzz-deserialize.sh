@@ -31,6 +31,6 @@ mkdir -p "$top_builddir/test"
     "$top_srcdir/lib/text.c" "$top_srcdir/lib/layout.c" "$top_srcdir/lib/layout_text.c" "$top_srcdir/lib/error.c" \
     "$top_srcdir/lib/scan.c" "$top_srcdir/lib/backend.c" "$top_srcdir/lib/backend_nccl.c" \
     "$top_srcdir/lib/option_value.c" "$top_srcdir/lib/cache.c" "$top_srcdir/lib/comm_nccl_none.c" \
-    "$top_srcdir/lib/ft/ulfm.c" $mpi_l
+    "$top_srcdir/lib/ulfm.c" $mpi_l
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$exe" "${1:-1000000}" "${2:-1}"

@@ -24,7 +24,7 @@ EXTRA_DIST += $(GPU_TEST_TOPOLOGIES) test/data/make-topologies.py test/gpu/gpu-m
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/test_topo_plan
-test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c lib/ft/ulfm.c lib/fault.c \
+test_test_topo_plan_SOURCES = test/test_topo_plan.c lib/topo_plan.c lib/topo_hwloc.c lib/error.c lib/ulfm.c lib/fault.c \
 	tools/dmesh-info-plan.c tools/dmesh-info-plan.h tools/args.c tools/args.h
 test_test_topo_plan_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -DDMESH_API_DIRECT $(HWLOC_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DDMESH_TEST_DATA='"$(abs_top_srcdir)/test/data"'
@@ -53,7 +53,7 @@ if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind
 test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
 	test/gpu/cuda_double.h $(GPU_TESTUTIL) lib/topo.c lib/topo_node.c lib/topo_hwloc.c \
-	lib/topo_plan.c lib/node_find.c lib/error.c lib/ft/ulfm.c lib/agree.c lib/fault.c lib/gpu_lib.c
+	lib/topo_plan.c lib/node_find.c lib/error.c lib/ulfm.c lib/agree.c lib/fault.c lib/gpu_lib.c
 test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -DDMESH_API_DIRECT $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \
 	$(HWLOC_CPPFLAGS) \
 	-I$(top_srcdir)/test/gpu -I$(top_srcdir)/test \
@@ -69,7 +69,7 @@ if DMESH_HAVE_NCCL
 check_PROGRAMS += test/test_nccl_pairing
 test_test_nccl_pairing_SOURCES = test/test_nccl_pairing.c test/nccl_double/nccl_double.c \
 	test/nccl_double/nccl_double.h test/gpu/cuda_double.c test/gpu/cuda_double.h \
-	$(GPU_TESTUTIL) lib/comm_nccl.c lib/node_find.c lib/error.c lib/ft/ulfm.c lib/agree.c lib/fault.c \
+	$(GPU_TESTUTIL) lib/comm_nccl.c lib/node_find.c lib/error.c lib/ulfm.c lib/agree.c lib/fault.c \
 	lib/gpu_lib.c
 test_test_nccl_pairing_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -DDMESH_API_DIRECT $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/test/nccl_double -I$(top_srcdir)/test/gpu

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The mesh that dmesh_shrink makes (lib/ft/ft.h, dmesh_ft_plan): which
+/* The mesh that dmesh_shrink makes (lib/ft/shrink.h, dmesh_shrink_plan): which
  * indices of the shrunk dimension go, where the spares go, when the shape
  * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/ft/respawn.h,
  * lib/ft/join_message.h): the grown mesh's rank map, and the parents'
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "dmesh.h"
-#include "ft/ft.h"
+#include "ft/shrink.h"
 #include "ft/join_message.h"
 #include "ft/respawn.h"
 #include "option_value.h"
@@ -56,7 +56,7 @@ START_TEST(shrink_dim0)
     int want_shape[2] = {2, 2}, want[4] = {1, 2, 3, 4}; /* row 0 (0, 1) goes */
 
     survivors(8, failed, s);
-    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, 0, 0, ns, nr, &n);
+    err = dmesh_shrink_plan(2, shape, 6, ID6, 8, s, 0, 0, ns, nr, &n);
     expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 4);
 }
 END_TEST
@@ -67,7 +67,7 @@ START_TEST(shrink_dim1)
     int want_shape[2] = {3, 1}, want[3] = {0, 1, 3}; /* column 1 (1, 3, 5) goes */
 
     survivors(8, failed, s);
-    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, 1, 0, ns, nr, &n);
+    err = dmesh_shrink_plan(2, shape, 6, ID6, 8, s, 1, 0, ns, nr, &n);
     expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 3);
 }
 END_TEST
@@ -79,7 +79,7 @@ START_TEST(spares_keep_shape)
     int want_shape[2] = {3, 2}, want[6] = {0, 4, 1, 2, 5, 3};
 
     survivors(8, failed, s);
-    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, DMESH_KEEP_SHAPE, 1, ns, nr, &n);
+    err = dmesh_shrink_plan(2, shape, 6, ID6, 8, s, DMESH_KEEP_SHAPE, 1, ns, nr, &n);
     expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 6);
 }
 END_TEST
@@ -90,11 +90,11 @@ START_TEST(spares_too_few)
     int want_shape[2] = {2, 2}, want[4] = {0, 4, 1, 2}; /* 1 takes spare 6; row 2 (4) goes */
 
     survivors(7, failed, s);
-    ck_assert_int_eq(dmesh_ft_plan(2, shape, 6, ID6, 7, s, DMESH_KEEP_SHAPE, 1, ns, nr, &n),
+    ck_assert_int_eq(dmesh_shrink_plan(2, shape, 6, ID6, 7, s, DMESH_KEEP_SHAPE, 1, ns, nr, &n),
                      DMESH_ERR_SIZE);
-    ck_assert_int_eq(dmesh_ft_plan(2, shape, 6, ID6, 7, s, DMESH_KEEP_SHAPE, 0, ns, nr, &n),
+    ck_assert_int_eq(dmesh_shrink_plan(2, shape, 6, ID6, 7, s, DMESH_KEEP_SHAPE, 0, ns, nr, &n),
                      DMESH_ERR_SIZE);
-    err = dmesh_ft_plan(2, shape, 6, ID6, 7, s, 0, 1, ns, nr, &n);
+    err = dmesh_shrink_plan(2, shape, 6, ID6, 7, s, 0, 1, ns, nr, &n);
     expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 4);
 }
 END_TEST
@@ -104,7 +104,7 @@ START_TEST(every_index_lost)
     int shape[2] = {2, 2}, failed[] = {0, 3, -1}, s[4], ns[2], nr[4], n = 0;
 
     survivors(4, failed, s);
-    ck_assert_int_eq(dmesh_ft_plan(2, shape, 4, ID6, 4, s, 0, 0, ns, nr, &n), DMESH_ERR_SIZE);
+    ck_assert_int_eq(dmesh_shrink_plan(2, shape, 4, ID6, 4, s, 0, 0, ns, nr, &n), DMESH_ERR_SIZE);
 }
 END_TEST
 
@@ -114,7 +114,7 @@ START_TEST(failed_spare_only)
     int want_shape[2] = {3, 2}, want[6] = {0, 1, 2, 3, 4, 5};
 
     survivors(8, failed, s);
-    err = dmesh_ft_plan(2, shape, 6, ID6, 8, s, DMESH_KEEP_SHAPE, 0, ns, nr, &n);
+    err = dmesh_shrink_plan(2, shape, 6, ID6, 8, s, DMESH_KEEP_SHAPE, 0, ns, nr, &n);
     expect(err, DMESH_SUCCESS, 2, ns, want_shape, n, nr, want, 6);
 }
 END_TEST
@@ -126,7 +126,7 @@ START_TEST(tensor_order_kept)
     int want_shape[1] = {3}, want[3] = {2, 1, 0};
 
     survivors(4, failed, s);
-    err = dmesh_ft_plan(1, shape, 4, ranks, 4, s, 0, 0, ns, nr, &n);
+    err = dmesh_shrink_plan(1, shape, 4, ranks, 4, s, 0, 0, ns, nr, &n);
     expect(err, DMESH_SUCCESS, 1, ns, want_shape, n, nr, want, 3);
 }
 END_TEST

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 
 /* The slowest rank's seconds since t0, over comm. */
 static double slowest(double t0, MPI_Comm comm)
@@ -76,7 +76,7 @@ static double init_fresh(const bench_args_t *a, MPI_Comm comm, const int shape[]
 /* 1: the failure-aware agreement's cost in dmesh_init. With fault
  * tolerance on, the universes make their communicators with MPI_Comm_split
  * (MPI_Comm_create_group over a group with a dead member hangs in Open MPI
- * 5.0.7: lib/ft/ft.c), so the agreement alone is measured against the
+ * 5.0.7: lib/ft/shrink.c), so the agreement alone is measured against the
  * plain one with MPI_Comm_split too (dmesh_comm_create=split), and the
  * whole fault-tolerant path against the default creation. */
 static void agreement_cost(const bench_args_t *a, MPI_Comm comm, int rank)

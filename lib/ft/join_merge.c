@@ -12,9 +12,9 @@
 #include "error.h"
 #include "fault.h"
 #include "ft/call_bound.h"
-#include "ft/ft.h"
+#include "ft/shrink.h"
 #include "ft/join_merge.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "options.h"
 
 /* The merged communicator is freed here: its processes come from two
@@ -88,7 +88,7 @@ int dmesh_join_make_mesh(const char *fn, const dmesh_join_message_t *m, MPI_Comm
 {
     MPI_Info info = MPI_INFO_NULL;
     int err = dmesh_options_from_text(m->keys != NULL ? m->keys : "", &info);
-    int met = dmesh_ft_introduce(*newcomm, m->nnew, m->place, fn);
+    int met = dmesh_shrink_introduce(*newcomm, m->nnew, m->place, fn);
 
     if (err == DMESH_SUCCESS)
         err = met;

@@ -31,7 +31,7 @@ void dmesh_join_leave(MPI_Comm *ic);
 
 /* Both sides: the mesh of the message m on *newcomm (freed on failure;
  * *out on success), after every process met each new one
- * (dmesh_ft_introduce). newcomm gets its error handler eh first, so that
+ * (dmesh_shrink_introduce). newcomm gets its error handler eh first, so that
  * the new universe records it and hands it on to every communicator of the
  * mesh, as the old one did. Collective over newcomm. fn: the call the
  * program made, for the detail. */

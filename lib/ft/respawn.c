@@ -37,12 +37,12 @@
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
-#include "ft/ft.h"
+#include "ft/shrink.h"
 #include "ft/join_merge.h"
 #include "ft/join_message.h"
 #include "ft/respawn.h"
 #include "ft/respawn_command.h"
-#include "ft/ulfm.h"
+#include "ulfm.h"
 #include "hash.h"
 #include "mesh.h"
 #include "options.h"
@@ -316,11 +316,11 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_respawn", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_ft_unsupported("dmesh_respawn");
+        return dmesh_shrink_unsupported("dmesh_respawn");
     /* outputs checked before anything is revoked: a call with a NULL one
      * takes part (the others must not wait for it) and revokes nothing */
     DMESH_TRY(
-        dmesh_ft_shrink_comm(mesh->u, "dmesh_respawn", newcomm != NULL && newmesh != NULL, &shr));
+        dmesh_shrink_comm(mesh->u, "dmesh_respawn", newcomm != NULL && newmesh != NULL, &shr));
     /* From here every survivor holds shr: the checks are agreed on it. */
     memset(&p, 0, sizeof(p));
     memset(&w, 0, sizeof(w));
@@ -330,8 +330,8 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
     err = newcomm == NULL || newmesh == NULL
               ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_respawn",
                                 newcomm == NULL ? "newcomm" : "newmesh")
-              : dmesh_ft_survivor_ranks("dmesh_respawn", dmesh_universe_comm(mesh->u), size, shr,
-                                        &rank_of);
+              : dmesh_shrink_survivor_ranks("dmesh_respawn", dmesh_universe_comm(mesh->u), size,
+                                            shr, &rank_of);
     if (err == DMESH_SUCCESS && (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
     for (r = 0; err == DMESH_SUCCESS && r < size; r++)

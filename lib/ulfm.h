@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/): the MPI's fault tolerance (ULFM) at the MPI
+/* The ground floor of lib/: the MPI's fault tolerance (ULFM) at the MPI
  * boundary: whether the run has it, and the MPIX_ calls dmesh needs, each an
  * MPI error code. Without the extension (configure: DMESH_HAVE_ULFM
  * undefined) the same functions say "off" and return MPI_ERR_OTHER, so that

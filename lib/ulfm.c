@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/): owns the MPI's fault tolerance (ulfm.h). The
+/* The ground floor of lib/: owns the MPI's fault tolerance (ulfm.h). The
  * one file that includes <mpi-ext.h>: the extension's calls are behind the
  * functions below, so that a build without it compiles the same callers. */
 #include "config.h"
@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "ft/ulfm.h"
+#include "ulfm.h"
 
 #if DMESH_HAVE_ULFM
 

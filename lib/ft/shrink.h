@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/) at the mesh level (ft.c): dmesh_revoke,
+/* Fault tolerance (lib/ft/) at the mesh level (shrink.c): dmesh_revoke,
  * dmesh_get_failed, dmesh_shrink. The MPI's calls are ulfm.c's; the
  * failure-aware agreement is agree.c's. What follows is the pure part of
  * dmesh_shrink, declared here so that it is tested without a failing
  * process. */
-#ifndef DMESH_FT_H
-#define DMESH_FT_H
+#ifndef DMESH_SHRINK_H
+#define DMESH_SHRINK_H
 
 #include <mpi.h>
 
@@ -21,17 +21,18 @@
  * Writes new_shape[ndims] and new_ranks[] (survivors' ranks, row-major;
  * room for n) and *new_n. DMESH_ERR_SIZE when the shape cannot stay or dim
  * would lose every index; the detail says how many failed and spares. */
-int dmesh_ft_plan(int ndims, const int shape[], int n, const int ranks[], int size,
-                  const int survivor_rank[], int dim, int spares, int new_shape[], int new_ranks[],
-                  int *new_n);
+int dmesh_shrink_plan(int ndims, const int shape[], int n, const int ranks[], int size,
+                      const int survivor_rank[], int dim, int spares, int new_shape[],
+                      int new_ranks[], int *new_n);
 
 /* DMESH_ERR_UNSUPPORTED for fn, saying how to get fault tolerance. */
-int dmesh_ft_unsupported(const char *fn);
+int dmesh_shrink_unsupported(const char *fn);
 
 /* Per rank of the old communicator of size, its rank in survivors (-1:
  * failed); *out malloc'd. Local. fn: the call the program made, for the
  * detail. */
-int dmesh_ft_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors, int **out);
+int dmesh_shrink_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors,
+                                int **out);
 
 /* dmesh_shrink, and dmesh_shrink_by_name when name_fn (that call's name)
  * is not NULL: then the dimension is dim_name, resolved where a bad index
@@ -50,7 +51,7 @@ int dmesh_grow_named(dmesh_t mesh, int dim, const char *name_fn, const char *dim
  * arguments are wrong takes part without revoking the program's mesh) and
  * shrink its private communicator: the survivors' (MPIX_Comm_shrink),
  * collective over them. fn: the call the program made, for the detail. */
-int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
+int dmesh_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
 
 /* On comm, just made by dmesh_respawn, dmesh_grow or dmesh_join, whose
  * new processes have the ranks place[0..nnew-1]: each new process
@@ -60,6 +61,6 @@ int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Co
  * Collective over comm; a failure is returned (DMESH_ERR_PROC_FAILED, ...,
  * after revoking comm where it was local), for the caller to agree on.
  * fn: the call the program made, for the detail. */
-int dmesh_ft_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn);
+int dmesh_shrink_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn);
 
-#endif /* DMESH_FT_H */
+#endif /* DMESH_SHRINK_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (lib/ft/): owns dmesh_revoke, dmesh_get_failed and
- * dmesh_shrink, what the survivors of a lost process call to recover (ft.h).
+ * dmesh_shrink, what the survivors of a lost process call to recover (shrink.h).
  * Fault tolerance needs an MPI with the ULFM extension launched with it
  * (ulfm.h); without it every call here returns DMESH_ERR_UNSUPPORTED, saying
  * how to get it. */
@@ -18,14 +18,14 @@
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
-#include "ft/ft.h"
-#include "ft/ulfm.h"
+#include "ft/shrink.h"
+#include "ulfm.h"
 #include "hash.h"
 #include "mesh.h"
 #include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"
-#define INTRODUCE_TAG 27750 /* dmesh_ft_introduce's empty messages */
+#define INTRODUCE_TAG 27750 /* dmesh_shrink_introduce's empty messages */
 
 /* With fault tolerance on, the universes make their communicators with
  * MPI_Comm_split over the private communicator, never with
@@ -36,7 +36,7 @@
  * where MPI_Comm_split fails, and a revocation of the private communicator
  * reaches every rank still in it. */
 
-int dmesh_ft_unsupported(const char *fn)
+int dmesh_shrink_unsupported(const char *fn)
 {
     return dmesh_error_set(DMESH_ERR_UNSUPPORTED, "%s: the MPI offers no fault tolerance: %s", fn,
                            dmesh_ulfm_how());
@@ -48,7 +48,7 @@ int dmesh_revoke_impl(dmesh_t handle)
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_revoke", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_ft_unsupported("dmesh_revoke");
+        return dmesh_shrink_unsupported("dmesh_revoke");
     return dmesh_universe_revoke(mesh->u);
 }
 
@@ -108,7 +108,7 @@ int dmesh_get_failed_impl(dmesh_t handle, int maxranks, int ranks[], int *nfaile
                                "dmesh_get_failed", maxranks);
     comm = dmesh_universe_comm(mesh->u);
     if (!dmesh_ulfm_enabled(comm))
-        return dmesh_ft_unsupported("dmesh_get_failed");
+        return dmesh_shrink_unsupported("dmesh_get_failed");
     if ((rc = dmesh_ulfm_get_failed(comm, &failed)) != MPI_SUCCESS)
         return dmesh_error_set(DMESH_ERR_MPI, "%s: MPIX_Comm_get_failed failed (MPI error %d)",
                                "dmesh_get_failed", rc);
@@ -143,9 +143,9 @@ static int fill_spares(int tensor[], int size, const int survivor_rank[], const 
     return left;
 }
 
-int dmesh_ft_plan(int ndims, const int shape[], int n, const int ranks[], int size,
-                  const int survivor_rank[], int dim, int spares, int new_shape[], int new_ranks[],
-                  int *new_n)
+int dmesh_shrink_plan(int ndims, const int shape[], int n, const int ranks[], int size,
+                      const int survivor_rank[], int dim, int spares, int new_shape[],
+                      int new_ranks[], int *new_n)
 {
     int *tensor = malloc((size_t)(n + size) * sizeof(int)), *at, *drop;
     int d, p, r, stride = 1, nfailed = 0, left, ndrop = 0, m = 0, err = DMESH_SUCCESS;
@@ -218,7 +218,8 @@ static int read_spares(MPI_Info info, int *spares, MPI_Info *rest)
     return DMESH_SUCCESS;
 }
 
-int dmesh_ft_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors, int **out)
+int dmesh_shrink_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors,
+                                int **out)
 {
     MPI_Group g_old = MPI_GROUP_NULL, g_new = MPI_GROUP_NULL;
     char what[64];
@@ -282,10 +283,10 @@ static int plan(struct dmesh_mesh *mesh, int dim, MPI_Comm survivors, shrink_pla
     if (s->ranks == NULL || s->new_ranks == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
     DMESH_TRY(dmesh_get_ranks_impl(mesh->handle, s->n, s->ranks, &got));
-    DMESH_TRY(dmesh_ft_survivor_ranks("dmesh_shrink", dmesh_universe_comm(u),
-                                      dmesh_universe_comm_size(u), survivors, &s->rank_of));
-    return dmesh_ft_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
-                         s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
+    DMESH_TRY(dmesh_shrink_survivor_ranks("dmesh_shrink", dmesh_universe_comm(u),
+                                          dmesh_universe_comm_size(u), survivors, &s->rank_of));
+    return dmesh_shrink_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
+                             s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
 }
 
 /* Local, the same on every survivor: where the new universe comes from
@@ -336,7 +337,7 @@ static int source_of(const dmesh_universe_t *u, const shrink_plan_t *s, dmesh_sh
     return DMESH_SUCCESS;
 }
 
-int dmesh_ft_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors)
+int dmesh_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors)
 {
     char what[64];
     int rc;
@@ -369,8 +370,8 @@ int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char 
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_shrink", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_ft_unsupported("dmesh_shrink");
-    DMESH_TRY(dmesh_ft_shrink_comm(mesh->u, "dmesh_shrink", newmesh != NULL, &comm));
+        return dmesh_shrink_unsupported("dmesh_shrink");
+    DMESH_TRY(dmesh_shrink_comm(mesh->u, "dmesh_shrink", newmesh != NULL, &comm));
     /* From here every survivor holds comm: the checks are agreed on it. */
     memset(&s, 0, sizeof(s));
     s.info = MPI_INFO_NULL;
@@ -425,7 +426,7 @@ int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char 
  * its replacement). Introduced while alive, every peer's addresses are
  * known. A local failure revokes comm, so that no peer waits on a message
  * that will not come. */
-int dmesh_ft_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn)
+int dmesh_shrink_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn)
 {
     MPI_Request *req;
     int size, me, i, peer, n = 0, is_new = 0, rc = MPI_SUCCESS;
