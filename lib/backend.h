@@ -114,7 +114,7 @@ typedef struct dmesh_backend {
      * cache key; equal options give equal text (NULL: the name alone). */
     void (*axis_key)(const dmesh_backend_axis_t *axis, char *buf, size_t len);
     /* The saved text form after the name: print, and scan back exactly
-     * what print wrote (serialize.h's scanner; NULL: nothing follows). */
+     * what print wrote (scan.h's scanner; NULL: nothing follows). */
     void (*axis_print)(dmesh_text_t *t, const dmesh_backend_axis_t *axis);
     int (*axis_scan)(struct dmesh_scan *s, dmesh_backend_axis_t *axis);
 

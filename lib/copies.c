@@ -18,6 +18,8 @@
 
 #include "agree.h"
 #include "copies.h"
+#include "copies_device.h"
+#include "copies_mem.h"
 #include "dim_name.h"
 #include "error.h"
 #include "ulfm.h"

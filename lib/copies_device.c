@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "copies.h"
+#include "copies_device.h"
 #include "error.h"
 #include "gpu_lib.h"
 

@@ -5,7 +5,7 @@
 
 #include "api_impl.h"
 
-#include "copies.h"
+#include "copies_device.h"
 #include "error.h"
 
 int dmesh_copies_device_of(const void *buf, int *device)

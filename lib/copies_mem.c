@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "copies.h"
+#include "copies_mem.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copies.h"
+#include "copies_place.h"
 #include "error.h"
 #include "hash.h"
 

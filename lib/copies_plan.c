@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copies.h"
+#include "copies_plan.h"
 #include "error.h"
 
 size_t dmesh_copies_chunk_size(size_t longest, int m)

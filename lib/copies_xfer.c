@@ -18,6 +18,8 @@
 
 #include "agree.h"
 #include "copies.h"
+#include "copies_mem.h"
+#include "copies_plan.h"
 #include "error.h"
 #include "fault.h"
 #include "hash.h"

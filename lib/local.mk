@@ -19,7 +19,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h lib/finalize.c lib/finalize.h \
 	lib/universe.c lib/universe_comms.c lib/universe.h lib/universe_comms.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
-	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_root.h lib/mesh_root_args.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
+	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_root_args.h lib/mesh_root_args.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
 	lib/dim_name.c lib/dim_name.h lib/mesh_by_name.c \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \
 	lib/node_find.c lib/node_find.h \
@@ -39,7 +39,7 @@ include lib/gpu.mk
 # Simulation codes: queries on the whole mesh, Cartesian
 # communicators, save and restore.
 lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
-	lib/serialize.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c \
+	lib/serialize_text.h lib/serialize.c lib/serialize_text.c lib/text.h lib/text.c \
 	lib/scan.c lib/scan.h
 # The MPI's ULFM calls, or their absence (ulfm.c): the ground floor, under
 # error.c and agree.c.
@@ -55,15 +55,18 @@ lib_libdmesh_core_la_SOURCES += lib/ft/shrink.c lib/ft/shrink.h
 # program they start (respawn_command.c) and the bound on the merge with
 # the new processes (call_bound.c). MPI_Finalize's bound
 # (finalize_bound.c) stays beside finalize.c.
-lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/respawn.h \
+lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/respawn_plan.h \
 	lib/ft/join.c lib/ft/join_merge.c lib/ft/join_merge.h \
 	lib/ft/join_message.c lib/ft/join_message.h \
 	lib/ft/respawn_command.c lib/ft/respawn_command.h lib/ft/call_bound.c lib/ft/call_bound.h \
 	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), their memory (copies_mem.c),
-# store and restore (copies_xfer.c), and their pure parts (copies_plan.c).
-lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies_mem.c lib/copies_xfer.c lib/copies_plan.c lib/copies_place.c \
-	lib/copies.h
+# store and restore (copies_xfer.c), and their pure parts: placement
+# (copies_place.c) and restore (copies_plan.c); copies_device.h declares
+# lib/gpu.mk's copies_device.c or copies_device_none.c.
+lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies.h lib/copies_mem.c lib/copies_mem.h \
+	lib/copies_xfer.c lib/copies_plan.c lib/copies_plan.h lib/copies_place.c lib/copies_place.h \
+	lib/copies_device.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h
 

@@ -17,7 +17,7 @@
 #include "error.h"
 #include "fault.h"
 #include "mesh.h"
-#include "mesh_root.h"
+#include "mesh_root_args.h"
 #include "node.h"
 #include "text.h"
 

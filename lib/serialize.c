@@ -19,7 +19,7 @@
 #include "finalize.h"
 #include "mesh.h"
 #include "request.h"
-#include "serialize.h"
+#include "serialize_text.h"
 #include "text.h"
 #include "universe_comms.h"
 #include "version.h"

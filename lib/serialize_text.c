@@ -34,7 +34,7 @@
 #include "error.h"
 #include "fault.h"
 #include "scan.h"
-#include "serialize.h"
+#include "serialize_text.h"
 #include "text.h"
 
 /* ---- printer ------------------------------------------------------------ */

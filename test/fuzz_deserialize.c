@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "serialize.h"
+#include "serialize_text.h"
 
 static const char *const seeds[] = {
     "dmesh-mesh 1\ndevice cpu\nranks 8 identity\nroot \"dp\" 2:4\nroot \"cp\" 2:2\n"

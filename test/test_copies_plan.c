@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copies.h"
+#include "copies_plan.h"
 #include "dmesh.h"
 
 /* A plan of shape (s0, s1) along dim, its tables made for domain[]

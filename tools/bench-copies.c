@@ -27,6 +27,7 @@
 
 #include "bench.h"
 #include "copies.h"
+#include "copies_mem.h"
 
 static double slowest(double t0, MPI_Comm comm)
 {

@@ -40,13 +40,13 @@
 #include "ft/shrink.h"
 #include "ft/join_merge.h"
 #include "ft/join_message.h"
-#include "ft/respawn.h"
+#include "ft/respawn_plan.h"
 #include "ft/respawn_command.h"
 #include "ulfm.h"
 #include "hash.h"
 #include "mesh.h"
 #include "options.h"
-#include "serialize.h"
+#include "serialize_text.h"
 
 #define SPAWN_HINT                                                                                 \
     "(the launcher needs free slots: give more with Open MPI's --map-by :oversubscribe (5, 6) "    \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (lib/ft/): owns the pure parts of respawn and grow
- * (respawn.h): the grown mesh, and which host each of dmesh_respawn's new
+ * (respawn_plan.h): the grown mesh, and which host each of dmesh_respawn's new
  * processes goes to. */
 #include "config.h"
 
@@ -13,7 +13,7 @@
 
 #include "error.h"
 #include "fault.h"
-#include "ft/respawn.h"
+#include "ft/respawn_plan.h"
 
 /* The grown rank map: old positions keep their ranks, new ones get size,
  * size + 1, ... in row-major order. */

@@ -3,10 +3,10 @@
  * (respawn.c, respawn_plan.c): the mesh that dmesh_grow makes and the hosts
  * of dmesh_respawn's new processes. No MPI call here, so that they are
  * tested alone. The parents' message is join_message.h's. */
-#ifndef DMESH_RESPAWN_H
-#define DMESH_RESPAWN_H
+#ifndef DMESH_RESPAWN_PLAN_H
+#define DMESH_RESPAWN_PLAN_H
 
-#include "serialize.h"
+#include "serialize_text.h"
 
 /* dmesh_grow's mesh: s (a root mesh's saved form, rank map over ranks of a
  * communicator of size) with n more indices of dim; the new positions get
@@ -27,4 +27,4 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew);
  * entries). DMESH_ERR_NOMEM only. */
 int dmesh_respawn_hosts_plan(int nnew, int place[], const int node_low[], int nhosts, int count[]);
 
-#endif /* DMESH_RESPAWN_H */
+#endif /* DMESH_RESPAWN_PLAN_H */

@@ -2,8 +2,8 @@
 /* The saved form of a mesh (dmesh_serialize / dmesh_deserialize): what the
  * text holds, its printer and its parser. serialize_text.c is pure (no MPI
  * call), so that the parser can be fuzzed on its own. */
-#ifndef DMESH_SERIALIZE_H
-#define DMESH_SERIALIZE_H
+#ifndef DMESH_SERIALIZE_TEXT_H
+#define DMESH_SERIALIZE_TEXT_H
 
 #include <stddef.h>
 
@@ -42,4 +42,4 @@ int dmesh_saved_parse(const char *text, dmesh_saved_t *s);
 
 void dmesh_saved_free(dmesh_saved_t *s);
 
-#endif /* DMESH_SERIALIZE_H */
+#endif /* DMESH_SERIALIZE_TEXT_H */

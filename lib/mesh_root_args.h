@@ -2,8 +2,8 @@
 /* A root creation call's arguments, shared by the call (mesh_root.c) and
  * its local checks (mesh_root_args.c): as the entry point gives them and
  * as the checks leave them. */
-#ifndef DMESH_MESH_ROOT_H
-#define DMESH_MESH_ROOT_H
+#ifndef DMESH_MESH_ROOT_ARGS_H
+#define DMESH_MESH_ROOT_ARGS_H
 
 #include <mpi.h>
 
@@ -59,4 +59,4 @@ int dmesh_root_check_comm(MPI_Comm comm, const char *fn, int *size);
  * frees a->rank_map. */
 int dmesh_root_validate(const dmesh_root_call_t *c, dmesh_t *mesh, dmesh_root_args_t *a);
 
-#endif /* DMESH_MESH_ROOT_H */
+#endif /* DMESH_MESH_ROOT_ARGS_H */

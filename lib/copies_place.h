@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copies in memory, their placement (copies_place.c, pure): who holds whose
+ * copy, the XOR sets, what a member's copies survive, and whose identity
+ * each process's copies carry. */
+#ifndef DMESH_COPIES_PLACE_H
+#define DMESH_COPIES_PLACE_H
+
+#include <stdint.h>
+
+#include "dmesh.h"
+
+enum { DMESH_COPIES_PARTNER = 0, DMESH_COPIES_XOR = 1 };
+
+/* Where the copies go (a plan's dim): along one dimension of the mesh
+ * (dmesh_copies_dim, >= 0), along the flattened mesh (the next member), or
+ * by failure domain over the whole mesh (the default where the members span
+ * more than one domain). DMESH_COPIES_DIM_DEFAULT: not chosen yet. */
+enum { DMESH_COPIES_DIM_FLAT = -1, DMESH_COPIES_DIM_DEFAULT = -2, DMESH_COPIES_DIM_DOMAINS = -3 };
+
+/* Where the copies of a mesh's members go: the members in row-major order
+ * of the mesh's shape (flat index). Made by dmesh_copies_plan_make, which
+ * fills the tables; freed by dmesh_copies_plan_free. */
+typedef struct {
+    int ndims, shape[DMESH_MAX_DIMS];
+    int n;               /* members */
+    int dim;             /* >= 0 or DMESH_COPIES_DIM_* */
+    int scheme;          /* DMESH_COPIES_PARTNER or _XOR */
+    int k;               /* XOR set size asked for */
+    int *holder, *owner; /* partner: who holds r's copy (r: nobody), whose r holds */
+    int *set_first;      /* xor: where r's set starts in sets[] */
+    int *set_size;       /* xor: its members */
+    int *set_pos;        /* xor: r's place in it */
+    int *sets;           /* xor: the members, set after set, each ascending */
+} dmesh_copies_plan_t;
+
+/* The tables of p (ndims, shape, n, dim, scheme and k set) for members in
+ * failure domains domain[] (n values, equal values one domain; NULL: one
+ * domain). DMESH_COPIES_DIM_DOMAINS places every copy (partner), every
+ * set member (xor), in another domain than its owner wherever the domains
+ * allow it: SCR's rule, the members ordered by domain and each copy held
+ * by the member as many places further as the largest domain has members
+ * (so no domain of at most half the members holds its own copies); sets
+ * dealt over that order so that no set has two members of a domain when
+ * every domain has at most as many members as there are sets.
+ * DMESH_ERR_NOMEM. */
+int dmesh_copies_plan_make(dmesh_copies_plan_t *p, const uint64_t domain[]);
+void dmesh_copies_plan_free(dmesh_copies_plan_t *p);
+
+/* The default placement for members in domain[]: DMESH_COPIES_DIM_DOMAINS
+ * when they span more than one domain, else DMESH_COPIES_DIM_FLAT. */
+int dmesh_copies_pick_dim(int n, const uint64_t domain[]);
+
+/* Partner: the member holding r's copy (r itself on a plan of one member),
+ * and the member whose copy r holds. */
+static inline int dmesh_copies_holder(const dmesh_copies_plan_t *p, int r)
+{
+    return p->holder[r];
+}
+static inline int dmesh_copies_owner(const dmesh_copies_plan_t *p, int r)
+{
+    return p->owner[r];
+}
+
+/* XOR: r's set as members (*members points into p), *m of them, and r's
+ * place in it. */
+void dmesh_copies_set(const dmesh_copies_plan_t *p, int r, const int **members, int *m, int *pos);
+#define DMESH_COPIES_MAX_GROUP 512 /* dmesh_copies_group's bound */
+
+/* What a member's copies survive (dmesh.h DMESH_COPIES_SURVIVES_*): the
+ * loss of its failure domain when no other holder of them (its partner,
+ * the other members of its set) shares its domain. */
+int dmesh_copies_survives(const dmesh_copies_plan_t *p, const uint64_t domain[], int r);
+
+/* Owners. Every process's copies carry its identity (nonzero): made at its
+ * first open from a number it drew, or taken over from its predecessor
+ * (the process that held its place, table[r], at the last open) when that
+ * identity is no live member's. A held copy is used only for the identity
+ * it was made for, a parity only for the set (its members' identities in
+ * order, dmesh_copies_set_sign) it was made for.
+ *
+ * dmesh_copies_adopt: ids[] (n; 0: none yet) completed, from table (tn
+ * entries, NULL: none) or drawn[] (n, nonzero); born[r] set where r drew
+ * its own (no predecessor). DMESH_ERR_NOMEM. */
+int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint64_t *table, int tn,
+                       int born[]);
+
+/* XOR: the sign of r's set: its members' identities in order. */
+uint64_t dmesh_copies_set_sign(const dmesh_copies_plan_t *p, const uint64_t ids[], int r);
+
+#endif /* DMESH_COPIES_PLACE_H */
