@@ -469,29 +469,3 @@ int dmesh_error_class(int errorcode, int *errorclass)
 {
     return dmesh_error_class_impl(errorcode, errorclass);
 }
-
-#if DMESH_HAVE_NCCL
-#include "dmesh_nccl.h"
-
-DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm)
-
-int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
-{
-    int err = dmesh_get_nccl_comm_impl(mesh, dim, comm);
-
-    if (err != DMESH_SUCCESS && comm != NULL)
-        *comm = NULL;
-    ON_MESH(mesh, err);
-}
-
-DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm_by_name)
-
-int dmesh_get_nccl_comm_by_name(dmesh_t mesh, const char *dim_name, ncclComm_t *comm)
-{
-    int err = dmesh_get_nccl_comm_by_name_impl(mesh, dim_name, comm);
-
-    if (err != DMESH_SUCCESS && comm != NULL)
-        *comm = NULL;
-    ON_MESH(mesh, err);
-}
-#endif

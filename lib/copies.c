@@ -20,7 +20,7 @@
 #include "copies.h"
 #include "copies_device.h"
 #include "copies_mem.h"
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "error.h"
 #include "ulfm.h"
 #include "hash.h"

@@ -13,7 +13,6 @@
 
 #include "dim_name.h"
 #include "error.h"
-#include "mesh.h"
 
 int dmesh_dim_find(int ndims, const char *const names[], const char *name)
 {
@@ -55,30 +54,6 @@ int dmesh_dim_by_name(int ndims, const char *const names[], const char *name, co
     return DMESH_SUCCESS;
 }
 
-/* The names of m, or NULL for an unnamed mesh, into names[]. */
-static const char *const *mesh_names(const struct dmesh_mesh *m, const char *names[DMESH_MAX_DIMS])
-{
-    int n = dmesh_mesh_ndims(m);
-
-    for (int d = 0; d < n; d++)
-        names[d] = dmesh_mesh_name(m, d);
-    return n > 0 && names[0] != NULL ? names : NULL;
-}
-
-int dmesh_mesh_dim_find(const struct dmesh_mesh *m, const char *name)
-{
-    const char *names[DMESH_MAX_DIMS];
-
-    return dmesh_dim_find(dmesh_mesh_ndims(m), mesh_names(m, names), name);
-}
-
-int dmesh_mesh_dim_by_name(const struct dmesh_mesh *m, const char *name, const char *fn, int *dim)
-{
-    const char *names[DMESH_MAX_DIMS];
-
-    return dmesh_dim_by_name(dmesh_mesh_ndims(m), mesh_names(m, names), name, fn, dim);
-}
-
 int dmesh_dim_of_option(int ndims, const char *const names[], const char *key, const char *value,
                         int *dim, int *by_name)
 {
@@ -106,13 +81,4 @@ int dmesh_dim_of_option(int ndims, const char *const names[], const char *key, c
     if (by_name != NULL)
         *by_name = 0;
     return DMESH_SUCCESS;
-}
-
-int dmesh_handle_dim_of_option(dmesh_t mesh, const char *key, const char *value, int *dim)
-{
-    const char *names[DMESH_MAX_DIMS];
-    struct dmesh_mesh *m;
-
-    DMESH_TRY(dmesh_mesh_get(mesh, DMESH_ANY_DIM, key, &m));
-    return dmesh_dim_of_option(dmesh_mesh_ndims(m), mesh_names(m, names), key, value, dim, NULL);
 }

@@ -3,7 +3,8 @@
  * name, or an option's value that names a dimension, into its index. The
  * _by_name calls (mesh_by_name.c) and every option that names a dimension
  * (dmesh_backend.<dim>, the backends' per-axis keys, dmesh_copies_dim)
- * resolve through it, so that one rule holds everywhere. */
+ * resolve through it, so that one rule holds everywhere. Pure (no mesh):
+ * the same on a mesh is mesh_dim.c's (mesh_dim.h). */
 #ifndef DMESH_DIM_NAME_H
 #define DMESH_DIM_NAME_H
 
@@ -11,14 +12,9 @@
 
 #include "dmesh.h"
 
-struct dmesh_mesh;
-
 /* The index of the dimension called name among ndims names (names NULL:
  * an unnamed mesh), or -1. */
 int dmesh_dim_find(int ndims, const char *const names[], const char *name);
-
-/* dmesh_dim_find on a mesh. */
-int dmesh_mesh_dim_find(const struct dmesh_mesh *m, const char *name);
 
 /* The names of a mesh for a detail, "dp, cp, tp" ("3 unnamed dimensions"
  * for an unnamed mesh), cut to fit len. */
@@ -30,9 +26,6 @@ void dmesh_dim_names_text(int ndims, const char *const names[], char *buf, size_
 int dmesh_dim_by_name(int ndims, const char *const names[], const char *name, const char *fn,
                       int *dim);
 
-/* The same on a mesh (its names through mesh.h's accessors). */
-int dmesh_mesh_dim_by_name(const struct dmesh_mesh *m, const char *name, const char *fn, int *dim);
-
 /* The dimension an option's value names (key: the option, for the detail):
  * a value that is exactly a dimension's name is that dimension (so that a
  * dimension called "1" or "2d" is found by its name), otherwise a decimal
@@ -41,9 +34,5 @@ int dmesh_mesh_dim_by_name(const struct dmesh_mesh *m, const char *name, const c
  * the two forms it was (NULL: not wanted). */
 int dmesh_dim_of_option(int ndims, const char *const names[], const char *key, const char *value,
                         int *dim, int *by_name);
-
-/* dmesh_dim_of_option on the mesh of a handle (DMESH_ERR_ARG for a handle
- * that is not valid). */
-int dmesh_handle_dim_of_option(dmesh_t mesh, const char *key, const char *value, int *dim);
 
 #endif /* DMESH_DIM_NAME_H */

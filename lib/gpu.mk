@@ -8,7 +8,8 @@
 #           linked (one build for every node)
 #   hwloc : topo_node.c + topo_hwloc.c + topo_plan.c (locality plan)
 #           else topo_node_none.c (local rank modulo device count)
-#   NCCL  : comm_nccl.c + mesh_nccl.c + include/dmesh_nccl.h  else comm_nccl_none.c
+#   NCCL  : comm_nccl.c + mesh_nccl.c + api_nccl.c (its entry points)
+#           + include/dmesh_nccl.h  else comm_nccl_none.c
 lib_libdmesh_core_la_SOURCES += lib/topo_node.h
 
 if DMESH_HAVE_CUDA
@@ -25,7 +26,7 @@ lib_libdmesh_core_la_SOURCES += lib/topo_node_none.c
 endif
 
 if DMESH_HAVE_NCCL
-lib_libdmesh_core_la_SOURCES += lib/comm_nccl.c lib/mesh_nccl.c
+lib_libdmesh_core_la_SOURCES += lib/comm_nccl.c lib/mesh_nccl.c lib/api_nccl.c
 include_HEADERS += include/dmesh_nccl.h
 # dmesh.pc carries no CUDA/NCCL flags; programs that include dmesh_nccl.h use dmesh-nccl.pc.
 pkgconfig_DATA += dmesh-nccl.pc

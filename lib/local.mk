@@ -20,7 +20,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/universe.c lib/universe_comms.c lib/universe.h lib/universe_comms.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
 	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_root_args.h lib/mesh_root_args.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
-	lib/dim_name.c lib/dim_name.h lib/mesh_by_name.c \
+	lib/dim_name.c lib/dim_name.h lib/mesh_dim.c lib/mesh_dim.h lib/mesh_by_name.c \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \
 	lib/node_find.c lib/node_find.h \
 	lib/comm_nccl.h lib/topo.h

@@ -8,7 +8,7 @@
 
 #include "api_impl.h"
 
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "error.h"
 #include "ft/shrink.h"
 #include "mesh.h"

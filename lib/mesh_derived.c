@@ -16,7 +16,7 @@
 
 #include "error.h"
 #include "create.h"
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "mesh.h"
 #include "request.h"
 #include "text.h"

@@ -10,7 +10,7 @@
 #include "agree.h"
 #include "backend.h"
 #include "create.h"
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "error.h"
 #include "mesh.h"
 #include "universe_comms.h"

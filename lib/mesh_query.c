@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "error.h"
 #include "mesh.h"
 #include "mesh_local.h"

@@ -8,8 +8,10 @@
 # BUILD_DIR: a configured build directory, brought up to date with
 # `make lib/libdmesh_core.la`; without it _build when configured there,
 # else _build-loops (configured with the defaults, made once and kept).
-# $NM names the program (default nm). Run by .ci/run (stage
-# module-boundaries).
+# $NM names the program (default nm). Then runs tools/check-rooms.sh on the
+# same build: the objects are the rows doc/architecture.md draws, every
+# reference goes down them. Run by .ci/run (stage object-loops) and make
+# check-loops.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 nm=${NM:-nm}
@@ -34,6 +36,7 @@ archive=$build/lib/.libs/libdmesh_core.a
 # archive holds those of lib/ft/ too). Globally defined symbols (upper-case
 # types but U) are an object's; its U ones reference the object that
 # defines them (symbols of other libraries define none).
+status=0
 LC_ALL=C "$nm" -P -A "$archive" | LC_ALL=C awk '
 function object(s) {
     sub(/^.*\[/, "", s)
@@ -109,4 +112,6 @@ END {
         exit 1
     }
     printf "check-loops: %d objects, %d references between them, no loop\n", nobj, edges
-}'
+}' || status=1
+NM=$nm sh "$top/tools/check-rooms.sh" "$build" || status=1
+exit $status

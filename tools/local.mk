@@ -30,9 +30,10 @@ format:
 .PHONY: check-format format
 
 # make check-loops: no loop in the symbol references between the objects
-# of lib/ (tools/check-loops.sh, on this build; stage module-boundaries of
-# .ci/run).
-EXTRA_DIST += tools/check-loops.sh
+# of lib/, and every reference going down the rows doc/architecture.md
+# draws (tools/check-loops.sh and tools/check-rooms.sh, on this build;
+# stage object-loops of .ci/run).
+EXTRA_DIST += tools/check-loops.sh tools/check-rooms.sh
 check-loops:
 	$(SHELL) $(top_srcdir)/tools/check-loops.sh $(abs_top_builddir)
 .PHONY: check-loops

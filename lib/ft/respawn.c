@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "agree.h"
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "agree.h"
-#include "dim_name.h"
+#include "mesh_dim.h"
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
