@@ -15,112 +15,124 @@
 DMESH_API_LAYOUT_NAMES(DMESH_API_DECLARE_IMPL)
 DMESH_API_DECLARE_IMPL(dmesh_axis_equal)
 
-#define ON_SELF(call) DMESH_RAISE_RETURN(dmesh_raise_on_comm, MPI_COMM_NULL, call)
-
 int dmesh_axis_canonical(const dmesh_axis_t *in, dmesh_axis_t *out)
 {
-    ON_SELF(dmesh_axis_canonical_impl(in, out));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_canonical_impl(in, out), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_numel(const dmesh_axis_t *a, int *numel)
 {
-    ON_SELF(dmesh_axis_numel_impl(a, numel));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_numel_impl(a, numel), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_cosize(const dmesh_axis_t *a, int *cosize)
 {
-    ON_SELF(dmesh_axis_cosize_impl(a, cosize));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_cosize_impl(a, cosize), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_index(const dmesh_axis_t *a, int i, int *index)
 {
-    ON_SELF(dmesh_axis_index_impl(a, i, index));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_index_impl(a, i, index), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_enumerate(const dmesh_axis_t *a, int max, int out[], int *n)
 {
-    ON_SELF(dmesh_axis_enumerate_impl(a, max, out, n));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_enumerate_impl(a, max, out, n), MPI_COMM_NULL,
+                                       __func__);
 }
 
 int dmesh_axis_complement(const dmesh_axis_t *a, int n, dmesh_axis_t *out)
 {
-    ON_SELF(dmesh_axis_complement_impl(a, n, out));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_complement_impl(a, n, out), MPI_COMM_NULL,
+                                       __func__);
 }
 
 int dmesh_axis_compose(const dmesh_axis_t *a, int size, int stride, dmesh_axis_t *out)
 {
-    ON_SELF(dmesh_axis_compose_impl(a, size, stride, out));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_compose_impl(a, size, stride, out), MPI_COMM_NULL,
+                                       __func__);
 }
 
 int dmesh_axis_compose_modes(const dmesh_axis_t *a, int n, const int sizes[], const int strides[],
                              dmesh_axis_t out[])
 {
-    ON_SELF(dmesh_axis_compose_modes_impl(a, n, sizes, strides, out));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_compose_modes_impl(a, n, sizes, strides, out),
+                                       MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_is_orthogonal(const dmesh_axis_t *a, int *orthogonal)
 {
-    ON_SELF(dmesh_axis_is_orthogonal_impl(a, orthogonal));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_is_orthogonal_impl(a, orthogonal), MPI_COMM_NULL,
+                                       __func__);
 }
 
 int dmesh_axis_is_sorted(const dmesh_axis_t *a, int *sorted)
 {
-    ON_SELF(dmesh_axis_is_sorted_impl(a, sorted));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_is_sorted_impl(a, sorted), MPI_COMM_NULL,
+                                       __func__);
 }
 
 int dmesh_axis_decompose(const dmesh_axis_t *a, int n, int index, int *group, int *position)
 {
-    ON_SELF(dmesh_axis_decompose_impl(a, n, index, group, position));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_decompose_impl(a, n, index, group, position),
+                                       MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_prepare(const dmesh_axis_t *a, int n, dmesh_prepared_axis_t *p)
 {
-    ON_SELF(dmesh_axis_prepare_impl(a, n, p));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_prepare_impl(a, n, p), MPI_COMM_NULL, __func__);
 }
 
 /* Hot: the work here, no call when it succeeds (layout_decompose.h). */
 int dmesh_prepared_axis_decompose(const dmesh_prepared_axis_t *p, int index, int *group,
                                   int *position)
 {
-    ON_SELF(dmesh_prepared_decompose_inline(p, index, group, position));
+    return dmesh_raise_outcome_on_comm(dmesh_prepared_decompose_inline(p, index, group, position),
+                                       MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_groups(const dmesh_axis_t *a, int n, const int *rank_map, int max, int out[],
                       int *ngroups, int *group_size)
 {
-    ON_SELF(dmesh_axis_groups_impl(a, n, rank_map, max, out, ngroups, group_size));
+    return dmesh_raise_outcome_on_comm(
+        dmesh_axis_groups_impl(a, n, rank_map, max, out, ngroups, group_size), MPI_COMM_NULL,
+        __func__);
 }
 
 int dmesh_axis_group_of(const dmesh_axis_t *a, int n, const int *rank_map, int index, int max,
                         int out[], int *count)
 {
-    ON_SELF(dmesh_axis_group_of_impl(a, n, rank_map, index, max, out, count));
+    return dmesh_raise_outcome_on_comm(
+        dmesh_axis_group_of_impl(a, n, rank_map, index, max, out, count), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_to_string(const dmesh_axis_t *a, char *buf, size_t len, size_t *needed)
 {
-    ON_SELF(dmesh_axis_to_string_impl(a, buf, len, needed));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_to_string_impl(a, buf, len, needed),
+                                       MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_parse(const char *text, dmesh_axis_t *a)
 {
-    ON_SELF(dmesh_axis_parse_impl(text, a));
+    return dmesh_raise_outcome_on_comm(dmesh_axis_parse_impl(text, a), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_layout_row_major(int ndims, const int shape[], dmesh_layout_t *l)
 {
-    ON_SELF(dmesh_layout_row_major_impl(ndims, shape, l));
+    return dmesh_raise_outcome_on_comm(dmesh_layout_row_major_impl(ndims, shape, l), MPI_COMM_NULL,
+                                       __func__);
 }
 
 int dmesh_layout_concat(const dmesh_layout_t *l, dmesh_axis_t *a)
 {
-    ON_SELF(dmesh_layout_concat_impl(l, a));
+    return dmesh_raise_outcome_on_comm(dmesh_layout_concat_impl(l, a), MPI_COMM_NULL, __func__);
 }
 
 int dmesh_layout_splice(const dmesh_layout_t *l, int dim, int n, const dmesh_axis_t axes[],
                         dmesh_layout_t *out)
 {
-    ON_SELF(dmesh_layout_splice_impl(l, dim, n, axes, out));
+    return dmesh_raise_outcome_on_comm(dmesh_layout_splice_impl(l, dim, n, axes, out),
+                                       MPI_COMM_NULL, __func__);
 }
 
 int dmesh_axis_equal(const dmesh_axis_t *a, const dmesh_axis_t *b)

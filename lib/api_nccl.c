@@ -21,7 +21,7 @@ int dmesh_get_nccl_comm(dmesh_t mesh, int dim, ncclComm_t *comm)
 
     if (err != DMESH_SUCCESS && comm != NULL)
         *comm = NULL;
-    DMESH_RAISE_RETURN(dmesh_raise_on_mesh, mesh, err);
+    return dmesh_raise_outcome_on_mesh(err, mesh, __func__);
 }
 
 DMESH_API_DECLARE_IMPL(dmesh_get_nccl_comm_by_name)
@@ -32,5 +32,5 @@ int dmesh_get_nccl_comm_by_name(dmesh_t mesh, const char *dim_name, ncclComm_t *
 
     if (err != DMESH_SUCCESS && comm != NULL)
         *comm = NULL;
-    DMESH_RAISE_RETURN(dmesh_raise_on_mesh, mesh, err);
+    return dmesh_raise_outcome_on_mesh(err, mesh, __func__);
 }

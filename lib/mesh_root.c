@@ -293,9 +293,15 @@ static int root_create(const dmesh_root_call_t *c, dmesh_t *mesh)
 int dmesh_init_impl(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
                     const char *const dim_names[], MPI_Info info, dmesh_t *mesh)
 {
-    dmesh_root_call_t c = {
-        "dmesh_init", comm, device_type, ndims,         shape, NULL, DMESH_RANKS_IDENTITY,
-        dim_names,    info, NULL,        DMESH_SUCCESS, NULL,  NULL};
+    dmesh_root_call_t c = {.fn = "dmesh_init",
+                           .comm = comm,
+                           .device_type = device_type,
+                           .ndims = ndims,
+                           .shape = shape,
+                           .ranks_mode = DMESH_RANKS_IDENTITY,
+                           .names = dim_names,
+                           .info = info,
+                           .err = DMESH_SUCCESS};
 
     return root_create(&c, mesh);
 }
@@ -304,9 +310,16 @@ int dmesh_create_impl(MPI_Comm comm, const char *device_type, int ndims, const i
                       const int ranks[], const char *const dim_names[], MPI_Info info,
                       dmesh_t *mesh)
 {
-    dmesh_root_call_t c = {
-        "dmesh_create", comm, device_type, ndims,         shape, ranks, DMESH_RANKS_GIVEN,
-        dim_names,      info, NULL,        DMESH_SUCCESS, NULL,  NULL};
+    dmesh_root_call_t c = {.fn = "dmesh_create",
+                           .comm = comm,
+                           .device_type = device_type,
+                           .ndims = ndims,
+                           .shape = shape,
+                           .ranks = ranks,
+                           .ranks_mode = DMESH_RANKS_GIVEN,
+                           .names = dim_names,
+                           .info = info,
+                           .err = DMESH_SUCCESS};
 
     return root_create(&c, mesh);
 }
@@ -315,9 +328,17 @@ int dmesh_create_shrunk(MPI_Comm comm, const char *device_type, int ndims, const
                         const int ranks[], const char *const dim_names[], MPI_Info info,
                         const dmesh_shrink_source_t *source, dmesh_t *mesh)
 {
-    dmesh_root_call_t c = {
-        "dmesh_shrink", comm, device_type, ndims,         shape, ranks, DMESH_RANKS_GIVEN,
-        dim_names,      info, NULL,        DMESH_SUCCESS, NULL,  source};
+    dmesh_root_call_t c = {.fn = "dmesh_shrink",
+                           .comm = comm,
+                           .device_type = device_type,
+                           .ndims = ndims,
+                           .shape = shape,
+                           .ranks = ranks,
+                           .ranks_mode = DMESH_RANKS_GIVEN,
+                           .names = dim_names,
+                           .info = info,
+                           .err = DMESH_SUCCESS,
+                           .source = source};
 
     return root_create(&c, mesh);
 }
@@ -326,9 +347,16 @@ int dmesh_init_hybrid_impl(MPI_Comm comm, const char *device_type, int ndims, co
                            const int across[], const char *const dim_names[], MPI_Info info,
                            dmesh_t *mesh)
 {
-    dmesh_root_call_t c = {
-        "dmesh_init_hybrid", comm, device_type, ndims,         in_node, NULL, DMESH_RANKS_IDENTITY,
-        dim_names,           info, NULL,        DMESH_SUCCESS, across,  NULL};
+    dmesh_root_call_t c = {.fn = "dmesh_init_hybrid",
+                           .comm = comm,
+                           .device_type = device_type,
+                           .ndims = ndims,
+                           .shape = in_node,
+                           .ranks_mode = DMESH_RANKS_IDENTITY,
+                           .names = dim_names,
+                           .info = info,
+                           .err = DMESH_SUCCESS,
+                           .across = across};
 
     /* rejected here, this still takes part in the agreement (root_create) */
     if (in_node == NULL || across == NULL)
@@ -341,19 +369,17 @@ int dmesh_from_comms_impl(MPI_Comm comm, const char *device_type, int ndims,
                           const MPI_Comm dim_comms[], const int shape[], const int ranks[],
                           const char *const dim_names[], dmesh_t *mesh)
 {
-    dmesh_root_call_t c = {"dmesh_from_comms",
-                           comm,
-                           device_type,
-                           ndims,
-                           shape,
-                           ranks,
-                           ranks != NULL ? DMESH_RANKS_GIVEN : DMESH_RANKS_FROM_COMM,
-                           dim_names,
-                           MPI_INFO_NULL,
-                           dim_comms,
-                           DMESH_SUCCESS,
-                           NULL,
-                           NULL};
+    dmesh_root_call_t c = {.fn = "dmesh_from_comms",
+                           .comm = comm,
+                           .device_type = device_type,
+                           .ndims = ndims,
+                           .shape = shape,
+                           .ranks = ranks,
+                           .ranks_mode = ranks != NULL ? DMESH_RANKS_GIVEN : DMESH_RANKS_FROM_COMM,
+                           .names = dim_names,
+                           .info = MPI_INFO_NULL,
+                           .dim_comms = dim_comms,
+                           .err = DMESH_SUCCESS};
 
     /* rejected here, these still take part in the agreement (root_create) */
     if (dim_comms == NULL)

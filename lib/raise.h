@@ -21,16 +21,23 @@ int dmesh_raise_on_comm(int err, MPI_Comm comm, const char *fn);
  * mesh was made from (DMESH_NULL: MPI_COMM_SELF's). */
 int dmesh_raise_on_mesh(int err, dmesh_t mesh, const char *fn);
 
-/* An entry point's return: the outcome of call, raised by raise
- * (dmesh_raise_on_comm or dmesh_raise_on_mesh) on target unless it
- * succeeded with no binding's rejection pending (one load then). One
- * statement per call that writes through a pointer. */
-#define DMESH_RAISE_RETURN(raise, target, call)                                                    \
-    do {                                                                                           \
-        int err_ = (call);                                                                         \
-        if (err_ == DMESH_SUCCESS && !dmesh_error_any_rejected())                                  \
-            return err_;                                                                           \
-        return raise(err_, (target), __func__);                                                    \
-    } while (0)
+/* An entry point's return: err, the outcome of its call, raised on comm's
+ * (or mesh's) handler unless it succeeded with no binding's rejection
+ * pending (one load then). fn: the entry point (__func__). An entry point
+ * returns it: `return dmesh_raise_outcome_on_mesh(dmesh_x_impl(mesh), mesh,
+ * __func__);` (the target a value the call does not write). */
+static inline int dmesh_raise_outcome_on_comm(int err, MPI_Comm comm, const char *fn)
+{
+    if (err == DMESH_SUCCESS && !dmesh_error_any_rejected())
+        return err;
+    return dmesh_raise_on_comm(err, comm, fn);
+}
+
+static inline int dmesh_raise_outcome_on_mesh(int err, dmesh_t mesh, const char *fn)
+{
+    if (err == DMESH_SUCCESS && !dmesh_error_any_rejected())
+        return err;
+    return dmesh_raise_on_mesh(err, mesh, fn);
+}
 
 #endif /* DMESH_RAISE_H */
