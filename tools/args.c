@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mpi.h>
+
 #include "args.h"
 
 static FILE *errors;
@@ -119,4 +121,13 @@ int tool_launcher_rank(void)
             return (int)r;
     }
     return 0;
+}
+
+int tool_finalize(int rc)
+{
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Barrier(MPI_COMM_WORLD); /* errors return: a failure here changes nothing */
+    MPI_Finalize();
+    return rc;
 }

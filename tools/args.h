@@ -33,6 +33,13 @@ void tool_set_error_stream(FILE *f);
  * the first process prints. */
 int tool_launcher_rank(void);
 
+/* Collective over MPI_COMM_WORLD, the tools' last MPI call: the
+ * reporting rank's lines are flushed before any rank leaves (a barrier), so
+ * that a launcher which ends the job at the first non-zero exit cannot end
+ * the reporting rank before its one error line is out; then MPI_Finalize.
+ * Returns rc, the same on every rank (the tools agree on their outcome). */
+int tool_finalize(int rc);
+
 /* "PROG: unknown option 'OPT'"; returns -1. */
 int tool_unknown_option(const char *prog, const char *opt);
 

@@ -529,10 +529,8 @@ int main(int argc, char **argv)
      * reports them itself. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    if (mesh_setup(&a, &r) != 0) {
-        MPI_Finalize();
-        return 2;
-    }
+    if (mesh_setup(&a, &r) != 0) /* rank 0's message out before any rank exits */
+        return tool_finalize(2);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     if (a.nccl) {
         bench_nccl(&a, comm, r.rank, DMESH_BENCH_NCCL);
@@ -543,8 +541,7 @@ int main(int argc, char **argv)
     if (a.copies) {
         int rc = bench_copies(&a, comm, r.rank);
         MPI_Comm_free(&comm);
-        MPI_Finalize();
-        return rc;
+        return tool_finalize(rc);
     }
     if (a.ft) { /* a process dies at its end: errors return */
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);

@@ -4,7 +4,9 @@
  * the cache figures; the mesh in rank order, node order (dmesh_order=node)
  * or a hybrid one (dmesh_init_hybrid). With --plan, print the GPU binding plan of a topology
  * instead. Messages come from rank 0 only: a bad option or a failed dmesh call is the same on every
- * rank, which then all finalize and exit non-zero. */
+ * rank, which then all finalize and exit non-zero, each only once rank 0's
+ * message is out (tool_finalize): the launcher ends the job at the first
+ * non-zero exit. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -578,6 +580,6 @@ int main(int argc, char **argv)
     } else {
         rc = run(&a);
     }
-    MPI_Finalize();
-    return rc;
+    /* rank 0's message out before any rank exits non-zero (tool_finalize) */
+    return tool_finalize(rc);
 }
