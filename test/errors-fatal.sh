@@ -25,11 +25,15 @@ np=${1:-2}
 DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT_FATAL:-60}
 export DMESH_TEST_TIMEOUT
 unset DMESH_ERRORS
-# the plain launch, whatever the suite runs under: launched with --with-ft
-# ulfm, Open MPI 5.0.7 ends neither the job nor with a failing status when a
-# process ends abnormally (the user guide, "A fatal error under --with-ft ulfm")
-DMESH_TEST_MPIEXEC_FLAGS=
-export DMESH_TEST_MPIEXEC_FLAGS
+# The plain launch, whatever the suite runs under (--with-ft ulfm in the
+# flags, DMESH_TEST_MPIEXEC_FLAGS, or in the launcher itself, configure's
+# MPIEXEC: mpirun.sh takes it out of both): launched with --with-ft ulfm,
+# Open MPI 5.0.7 ends neither the job nor with a failing status when a
+# process ends abnormally (the user guide, "A fatal error under --with-ft
+# ulfm"), also after its own MPI_Abort at 1 rank.
+DMESH_TEST_LAUNCH=plain
+export DMESH_TEST_LAUNCH
+[ "$("$MPIRUN" --launch)" = plain ] || check_fail "DMESH_TEST_LAUNCH=plain: mpirun.sh still launches with --with-ft ulfm"
 
 # expect_fatal WHAT DETAIL PROGRAM ARG: the job fails, DETAIL on its output,
 # no "after the call" line.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # ft.sh NP: the fault-tolerance tests at NP ranks (test/test_ft.c), run by
 # make check as test/ft-npN.mpi from the build directory.
-#   1. Launched plainly, test_ft must find no fault tolerance and check
+#   1. Launched plainly (DMESH_TEST_LAUNCH=plain, whatever the suite runs
+#      under), test_ft must find no fault tolerance and check
 #      that dmesh_revoke, dmesh_get_failed and dmesh_shrink return
 #      DMESH_ERR_UNSUPPORTED (its exit 77).
 #   2. Built with ULFM (config.h DMESH_HAVE_ULFM: Open MPI 5), each case
@@ -47,14 +48,16 @@ max=$("$MPIRUN" --max-np) || exit 1
 prog=./test/test_ft
 export DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT:-60}
 
-# (the plain launch asked for: the suite may run under --with-ft ulfm)
-DMESH_TEST_MPIEXEC_FLAGS= "$MPIRUN" "$np" "$prog" >"test/ft-np$np.plain" 2>&1
+# (the plain launch asked for: the suite may run under --with-ft ulfm, in
+# DMESH_TEST_MPIEXEC_FLAGS or in configure's MPIEXEC; mpirun.sh takes it out
+# of both)
+DMESH_TEST_LAUNCH=plain "$MPIRUN" "$np" "$prog" >"test/ft-np$np.plain" 2>&1
 rc=$?
 cat "test/ft-np$np.plain"
 [ $rc -eq 77 ] || check_fail "without --with-ft ulfm: exit $rc (want 77, DMESH_ERR_UNSUPPORTED checked)"
 # The Fortran bindings (when built): the same check plainly.
 if [ -x ./test/test_ft_fortran ]; then
-    DMESH_TEST_MPIEXEC_FLAGS= "$MPIRUN" "$np" ./test/test_ft_fortran >"test/ft-np$np.fortran-plain" 2>&1
+    DMESH_TEST_LAUNCH=plain "$MPIRUN" "$np" ./test/test_ft_fortran >"test/ft-np$np.fortran-plain" 2>&1
     rc=$?
     [ $rc -eq 77 ] || { check_fail "test_ft_fortran without --with-ft ulfm: exit $rc (want 77)"; cat "test/ft-np$np.fortran-plain"; }
 fi

@@ -21,7 +21,7 @@ prog=test/mpi_mismatch
     -o "$prog" -L"$libs" -ldmesh -Wl,-rpath,"$libs" || exit 1
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-timeout -k 10 60 "./$prog" 2>"$prog.err"
+timeout -k 10 "$(sh "$top_srcdir/test/load-scale.sh" 60)" "./$prog" 2>"$prog.err"
 rc=$?
 cat "$prog.err"
 # no handler can be trusted: the detail goes to stderr all the same

@@ -35,7 +35,8 @@ if [ "${1:-}" = --inside ]; then
         opt=${rest##*:} host=${rest%:*}
         host=${host%:}
         t0=$SECONDS
-        KILL_CMD="$DMESH_HOSTS_DIR/kill-host $opt h2" SPAWN_HOST=$host timeout -k 5 20 \
+        # the bound scales with the load (test/load-scale.sh)
+        KILL_CMD="$DMESH_HOSTS_DIR/kill-host $opt h2" SPAWN_HOST=$host timeout -k 5 "$(sh "$top/test/load-scale.sh" 20)" \
             mpiexec --with-ft ulfm $DMESH_HOSTS_PRTE -n 4 -x KILL_CMD -x SPAWN_HOST ./host_loss_mpi \
             >"$name.out" 2>&1
         rc=$?

@@ -48,7 +48,8 @@ if [ "${1:-}" = --inside ]; then
     # under --with-ft ulfm can end without a newline)
     final() { grep -a -o -E '(iteration [0-9]+: residual|field: FNV-1a ).*$' "$1"; }
     launch() {
-        timeout -k 5 120 mpiexec --with-ft ulfm $DMESH_HOSTS_PRTE -n 4 \
+        # the bound scales with the load (test/load-scale.sh)
+        timeout -k 5 "$(sh "$top/test/load-scale.sh" 120)" mpiexec --with-ft ulfm $DMESH_HOSTS_PRTE -n 4 \
             -x DMESH_EXAMPLE_HYBRID -x DMESH_EXAMPLE_KILLS -x DMESH_EXAMPLE_KILL_COMMAND \
             -x DMESH_RESPAWN_HOSTS -x DMESH_FINALIZE_BOUND ./examples/heat_respawn $args
     }

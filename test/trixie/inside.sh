@@ -36,7 +36,7 @@ quickstart | openmpi)
 ulfm)
     # the whole suite under mpiexec --with-ft ulfm, as a fault-tolerant
     # program is launched (the tests that need a plain launch ask for it:
-    # DMESH_TEST_MPIEXEC_FLAGS= in their scripts), in a build configured
+    # DMESH_TEST_LAUNCH=plain in their scripts), in a build configured
     # --enable-fault-injection (quickstart.sh's CONFIGURE_FLAGS), up to 2
     # ranks (CI's time); then the fault-tolerance tests in the same build:
     # the kill sweeps and respawns at 4 ranks (the store's and the
