@@ -12,7 +12,7 @@
 # failed check is recorded and the test goes on (check_fail, check_expect),
 # a missing prerequisite skips it (check_skip, check_need: 77), check_exit
 # ends it with the outcome; check_pc reads the build tree's dmesh.pc.
-EXTRA_DIST += test/mpirun.sh.in test/check.sh
+EXTRA_DIST += test/mpirun.sh.in test/check.sh test/load-scale.sh test/repeat.sh
 # check-programs.sh: the check programs a subset of the tests runs (CI's
 # stages that run a subset build only those)
 EXTRA_DIST += test/check-programs.sh
