@@ -3,13 +3,15 @@
 # repeat.sh: run one test N times with CPU hogs beside it, and count the
 # runs that pass (a flaky test shows itself under load, where timings
 # change):
-#   test/repeat.sh [-n N] [-l HOGS] [-t SECONDS] [-k DIR] TEST
-#   test/repeat.sh [-n N] [-l HOGS] [-t SECONDS] [-k DIR] -- COMMAND [ARG]...
+#   test/repeat.sh [-n N] [-d SECONDS] [-l HOGS] [-t SECONDS] [-k DIR] TEST
+#   test/repeat.sh [-n N] [-d SECONDS] [-l HOGS] [-t SECONDS] [-k DIR] -- COMMAND [ARG]...
 # TEST is a name of make check's TESTS (test/test_topo_bind-np4.mpi), run
 # from a configured build directory through make check (only the programs
 # it needs are built: test/check-programs.sh); COMMAND is any command, run
 # as it is. Options:
 #   -n N        the runs (default 20)
+#   -d SECONDS  start no run after SECONDS of wall time (as many runs as
+#               time allows, up to N): the count is of the runs made
 #   -l HOGS     CPU hogs beside the runs (default: the cores online; 0: none)
 #   -t SECONDS  the bound of each run (default 600), scaled by the load as
 #               make check's (test/load-scale.sh); a run past it fails
@@ -22,12 +24,13 @@
 # run, then "k of N passed" (and the skipped ones); exits 0 when every run
 # that was not skipped passed, 1 otherwise, 2 on a usage error.
 n=20
+deadline=
 mode=
 hogs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 bound=600
 keep=repeat-logs
 usage() {
-    echo "usage: repeat.sh [-n N] [-l HOGS] [-t SECONDS] [-k DIR] TEST | -- COMMAND [ARG]..." >&2
+    echo "usage: repeat.sh [-n N] [-d SECONDS] [-l HOGS] [-t SECONDS] [-k DIR] TEST | -- COMMAND [ARG]..." >&2
     exit 2
 }
 number() {
@@ -36,6 +39,7 @@ number() {
 while [ $# -gt 0 ]; do
     case $1 in
     -n) [ $# -ge 2 ] || usage; number "$2"; n=$2; shift 2 ;;
+    -d) [ $# -ge 2 ] || usage; number "$2"; deadline=$2; shift 2 ;;
     -l) [ $# -ge 2 ] || usage; number "$2"; hogs=$2; shift 2 ;;
     -t) [ $# -ge 2 ] || usage; number "$2"; bound=$2; shift 2 ;;
     -k) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
@@ -86,14 +90,22 @@ while [ "$i" -lt "$hogs" ]; do
 done
 
 pass=0 skip=0 run=1
+start=$(date +%s)
 while [ "$run" -le "$n" ]; do
+    if [ -n "$deadline" ] && [ $(($(date +%s) - start)) -ge "$deadline" ]; then
+        echo "repeat.sh: -d $deadline: stopped after $((run - 1)) runs"
+        break
+    fi
     limit=$("$scale" "$bound")
     if [ "$mode" = test ]; then
+        rm -f "$name.trs" "${name%.*}.trs"
         timeout -k 10 "$limit" make check TESTS="$name" check_PROGRAMS="$programs" \
             TEST_SUITE_LOG=repeat-suite.log >"$log" 2>&1
         rc=$?
         # make check's status is 2 for a failure: the test's own result decides
-        trs=${name%.sh}.trs
+        # (its .trs: the name without a registered extension, .mpi or .sh)
+        trs=$name.trs
+        [ -f "${name%.*}.trs" ] && trs=${name%.*}.trs
         if [ -f "$trs" ] && grep -q '^:test-result: SKIP' "$trs"; then
             rc=77
         elif [ -f "$trs" ] && grep -q '^:test-result: PASS' "$trs" && [ "$rc" -eq 0 ]; then
@@ -101,8 +113,8 @@ while [ "$run" -le "$n" ]; do
         elif [ "$rc" -eq 0 ]; then
             rc=1
         fi
-        [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || [ ! -f "${name%.sh}.log" ] ||
-            cat "${name%.sh}.log" >>"$log"
+        [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || [ ! -f "${trs%.trs}.log" ] ||
+            cat "${trs%.trs}.log" >>"$log"
     else
         timeout -k 10 "$limit" "$@" >"$log" 2>&1
         rc=$?
@@ -118,6 +130,6 @@ while [ "$run" -le "$n" ]; do
     run=$((run + 1))
 done
 rm -f "$log"
-ran=$((n - skip))
+ran=$((run - 1 - skip))
 echo "$pass of $ran passed${skip:+ ($skip skipped)} (with $hogs CPU hogs)" | sed 's/ (0 skipped)//'
 [ "$pass" -eq "$ran" ]
