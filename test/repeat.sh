@@ -63,6 +63,13 @@ else
     exit 2
 fi
 mkdir -p "$keep" || exit 2
+# the programs are built once, before the runs: a build failure is no run's
+if [ "$mode" = test ] && [ -n "$programs" ] && ! make $programs >"$keep/build.$$.log" 2>&1; then
+    tail -n 20 "$keep/build.$$.log"
+    echo "repeat.sh: $name: its programs do not build ($keep/build.$$.log)" >&2
+    exit 2
+fi
+rm -f "$keep/build.$$.log"
 log=$keep/repeat.$$.log
 
 pids=
