@@ -13,12 +13,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 ompi=$(cd "$1" && pwd)
 mpich=$(cd "$2" && pwd)
-if ! command -v slurmd >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then
-    [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 || { echo "slurm-wlm missing"; exit 1; }
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null ||
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null; } ||
-        exit 1
-fi
+. "$top/test/slurm/lib.sh"
+slurm_install || exit 1
 dir=$(mktemp -d /tmp/dmesh-slurm.XXXXXX)
 eval "$("$top/test/slurm/one-node.sh" start "$dir")" || exit 1
 trap '"$top/test/slurm/one-node.sh" stop "$dir"' EXIT

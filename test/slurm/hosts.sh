@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--] COMMAND [ARGS...]
+#
+# A real Slurm across the network-namespace hosts of test/hosts/hosts.sh:
+# N (default 3) compute hosts and SPARE (default 0) more, h1..hN+SPARE, in
+# one partition "ci". munged and slurmctld run on h1 (its address
+# 10.231.0.1, as SlurmctldHost), and one slurmd per host inside that host's
+# network and UTS namespaces (`slurmd -N hI`, started through hosts.sh's
+# agent as ssh would start it), declared NodeName=hI NodeAddr=10.231.0.I
+# CPUs=CPUS (default 4) in slurm.conf: srun's tasks on hI run in hI's
+# namespaces, as they would on a node of a cluster. COMMAND runs on h1 with
+# SLURM_CONF set, once every node is idle; its exit status is this
+# script's.
+# Every daemon is started in the foreground of a background job and
+# stopped by its PID; hosts.sh then kills what is left in the namespaces
+# (a slurmstepd, a task) and removes them, on every exit path. Exit 77
+# where the hosts cannot be made (hosts.sh --check says why).
+# Needs root and the Debian packages slurm-wlm and munge (installed when
+# missing).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/slurm/lib.sh"
+
+if [ "${1:-}" = --inside ]; then
+    # On h1, under hosts.sh: hosts.sh --inside N SPARE CPUS COMMAND...
+    n=$2 spare=$3 cpus=$4
+    shift 4
+    all=$((n + spare))
+    dir=$DMESH_HOSTS_DIR/slurm
+    pids=()
+    stop() {
+        local rc=$? p
+        trap - EXIT INT TERM HUP
+        for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+        for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+        [ -f "$dir/munged.pid" ] && kill "$(cat "$dir/munged.pid")" 2>/dev/null
+        wait
+        exit "$rc"
+    }
+    trap stop EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
+    mkdir -p "$dir/spool/ctld" "$dir/log" || exit 1
+    slurm_munge "$dir" background || exit 1
+    {
+        slurm_conf "$dir" "h1(10.231.0.1)"
+        for ((i = 1; i <= all; i++)); do
+            echo "NodeName=h$i NodeAddr=10.231.0.$i NodeHostname=h$i CPUs=$cpus State=UNKNOWN"
+        done
+        echo "PartitionName=ci Nodes=h[1-$all] Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES"
+    } >"$dir/slurm.conf"
+    export SLURM_CONF=$dir/slurm.conf
+    slurmctld -D -i -f "$SLURM_CONF" </dev/null >"$dir/log/slurmctld.out" 2>&1 &
+    pids+=($!)
+    for ((i = 1; i <= all; i++)); do
+        mkdir -p "$dir/spool/d-h$i" || exit 1
+        # ip netns exec mounts a sysfs of the namespace's own, without the
+        # cgroup file systems: Slurm 22.05's slurmd wants one there (a tmpfs
+        # in this mount namespace, which ends with slurmd, as proctrack and
+        # task use no cgroup); exec: the agent's chain ends in slurmd
+        # itself, whose PID is $!
+        "$DMESH_HOSTS_DIR/agent" "h$i" "mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup && mkdir /sys/fs/cgroup/systemd &&
+            mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
+            exec slurmd -D -N h$i -f $SLURM_CONF" \
+            </dev/null >"$dir/log/slurmd-h$i.out" 2>&1 &
+        pids+=($!)
+    done
+    up=0
+    for _ in $(seq 1 60); do
+        up=$(sinfo -h -N -o '%N %T' 2>/dev/null | grep -cE ' (idle|mixed)$')
+        [ "$up" -lt "$all" ] || break
+        for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || break 2; done
+        sleep 1
+    done
+    if [ "$up" -lt "$all" ]; then
+        echo "slurm hosts: $up of $all nodes came up:" >&2
+        sinfo -N >&2
+        tail -n 20 "$dir"/log/*.log >&2
+        exit 1
+    fi
+    "$@"
+    exit $?
+fi
+
+n=3 spare=0 cpus=4
+while [ $# -gt 0 ]; do
+    case $1 in
+    -n) n=$2; shift 2 ;;
+    -e) spare=$2; shift 2 ;;
+    -c) cpus=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "slurm hosts: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -gt 0 ] || { echo "usage: test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--] COMMAND [ARGS...]" >&2; exit 2; }
+"$top/test/hosts/hosts.sh" --check || exit $?
+slurm_install || exit 1
+"$top/test/hosts/hosts.sh" -n "$((n + spare))" -- "$0" --inside "$n" "$spare" "$cpus" "$@"
