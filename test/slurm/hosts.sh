@@ -26,6 +26,7 @@ if [ "${1:-}" = --inside ]; then
     # On h1, under hosts.sh: hosts.sh --inside N SPARE CPUS COMMAND...
     n=$2 spare=$3 cpus=$4
     shift 4
+    unset TMPDIR
     all=$((n + spare))
     dir=$DMESH_HOSTS_DIR/slurm
     pids=()
@@ -56,12 +57,17 @@ if [ "${1:-}" = --inside ]; then
     pids+=($!)
     for ((i = 1; i <= all; i++)); do
         mkdir -p "$dir/spool/d-h$i" || exit 1
-        # ip netns exec mounts a sysfs of the namespace's own, without the
-        # cgroup file systems: Slurm 22.05's slurmd wants one there (a tmpfs
-        # in this mount namespace, which ends with slurmd, as proctrack and
-        # task use no cgroup); exec: the agent's chain ends in slurmd
-        # itself, whose PID is $!
-        "$DMESH_HOSTS_DIR/agent" "h$i" "mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup && mkdir /sys/fs/cgroup/systemd &&
+        mkdir -p "$dir/tmp-h$i" && chmod 1777 "$dir/tmp-h$i" || exit 1
+        # In slurmd's mount namespace (ip netns exec makes one; its mounts
+        # end with slurmd and the tasks): a /tmp of the host's own, as a
+        # node's is (Slurm's PMIx plugin makes /tmp/spmix_appdir_UID_STEP on
+        # each node, and fails where another node made it); under
+        # /sys/fs/cgroup, which the namespace's own sysfs leaves empty, the
+        # name=systemd hierarchy Slurm 22.05's slurmd looks for (no cgroup
+        # is made: proctrack and task use none). exec: the agent's chain
+        # ends in slurmd itself, whose PID is $!
+        "$DMESH_HOSTS_DIR/agent" "h$i" "mount --bind $dir/tmp-h$i /tmp &&
+            mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup && mkdir /sys/fs/cgroup/systemd &&
             mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
             exec slurmd -D -N h$i -f $SLURM_CONF" \
             </dev/null >"$dir/log/slurmd-h$i.out" 2>&1 &
@@ -98,4 +104,6 @@ done
 [ $# -gt 0 ] || { echo "usage: test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--] COMMAND [ARGS...]" >&2; exit 2; }
 "$top/test/hosts/hosts.sh" --check || exit $?
 slurm_install || exit 1
-"$top/test/hosts/hosts.sh" -n "$((n + spare))" -- "$0" --inside "$n" "$spare" "$cpus" "$@"
+# hosts.sh's directory (the slurm.conf, spools, logs and munged's socket)
+# under /var/tmp: each slurmd gets a /tmp of its own, which hides /tmp
+TMPDIR=/var/tmp "$top/test/hosts/hosts.sh" -n "$((n + spare))" -- "$0" --inside "$n" "$spare" "$cpus" "$@"
