@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=bash
 # Shell functions of the Slurm tests (sourced by one-node.sh, hosts.sh and
 # run.sh): Debian's slurm-wlm and munge installed when missing, a munged
 # and a slurm.conf in a private directory.
