@@ -84,8 +84,20 @@ if [ "${1:-}" = --inside ]; then
         local name=$1 expect=$2 want=$3 rc start=$SECONDS
         shift 3
         o=$out/$(echo "$name" | tr -c 'A-Za-z0-9=\n' _)
-        timeout -k 5 300 srun "$@" >"$o" 2>&1
+        timeout -k 5 120 srun "$@" >"$o" 2>&1
         rc=$?
+        # Open MPI 4.1 under srun on this loaded machine, about 1 run in 20:
+        # a rank on h1 dies with SIGSEGV at a null address, and a rank of
+        # another host then says "failed to TCP connect to a peer MPI
+        # process ... Operation now in progress" (the job fails or hangs).
+        # Not understood yet: that run, and only that, is run once more,
+        # and the retry is printed (grep "once more" in the stage's output)
+        if [ $rc -ne 0 ] && [ "$want" = pass ] && grep -q 'failed to TCP connect' "$o"; then
+            echo "== $name: exit $rc after Open MPI's TCP connect failure; once more:"
+            grep -E 'Signal:|Local host|connect\(\)' "$o" | head -n 4
+            timeout -k 5 120 srun "$@" >"$o" 2>&1
+            rc=$?
+        fi
         echo "== $name: rc $rc ($((SECONDS - start)) s)"
         grep -E '^(table|dmesh_node|[0-9]+ node|uneven|100%|heat2d|field|.*DMESH_ERR)' "$o" | head -n 8
         if { [ $rc -ne 0 ] && [ "$want" = pass ]; } || { [ $rc -eq 0 ] && [ "$want" = fail ]; }; then
@@ -158,7 +170,7 @@ if [ "${1:-}" = --inside ]; then
 srun --mpi=pmix tools/dmesh-info --shape 3,0 --names dp,tp --order node
 EOS
         start=$SECONDS
-        timeout -k 5 300 sbatch --wait -Q "$out/job.sbatch" >/dev/null 2>&1
+        timeout -k 5 120 sbatch --wait -Q "$out/job.sbatch" >/dev/null 2>&1
         rc=$?
         echo "== ompi: sbatch job.sbatch (#SBATCH -N 3): rc $rc ($((SECONDS - start)) s)"
         f=$(ls "$out"/job-*.out 2>/dev/null | head -n 1)
@@ -168,7 +180,7 @@ EOS
             bad=1
         fi
         start=$SECONDS
-        timeout -k 5 300 sbatch --wait -Q -N 3 --ntasks-per-node=2 --cpus-per-task=1 -o "$out/example-%j.out" \
+        timeout -k 5 120 sbatch --wait -Q -N 3 --ntasks-per-node=2 --cpus-per-task=1 -o "$out/example-%j.out" \
             "$top/examples/slurm.sbatch" "$ompi/tools/dmesh-info" >/dev/null 2>&1
         rc=$?
         echo "== ompi: sbatch examples/slurm.sbatch -N 3: rc $rc ($((SECONDS - start)) s)"

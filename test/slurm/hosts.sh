@@ -33,10 +33,15 @@ if [ "${1:-}" = --inside ]; then
     stop() {
         local rc=$? p
         trap - EXIT INT TERM HUP
+        [ -f "$dir/munged.pid" ] && pids+=("$(cat "$dir/munged.pid")")
         for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-        for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-        [ -f "$dir/munged.pid" ] && kill "$(cat "$dir/munged.pid")" 2>/dev/null
-        wait
+        # at most 10 s for them to end, then SIGKILL (hosts.sh's teardown
+        # follows, which must not wait on a daemon that hangs)
+        for _ in $(seq 1 20); do
+            for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && break; done || break
+            sleep 0.5
+        done
+        for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
         exit "$rc"
     }
     trap stop EXIT
