@@ -110,5 +110,18 @@ done
 "$top/test/hosts/hosts.sh" --check || exit $?
 slurm_install || exit 1
 # hosts.sh's directory (the slurm.conf, spools, logs and munged's socket)
-# under /var/tmp: each slurmd gets a /tmp of its own, which hides /tmp
-TMPDIR=/var/tmp "$top/test/hosts/hosts.sh" -n "$((n + spare))" -- "$0" --inside "$n" "$spare" "$cpus" "$@"
+# under /var/tmp: each slurmd gets a /tmp of its own, which hides /tmp.
+# hosts.sh and everything under it in a process group of their own, to
+# which a signal to this script goes on (hosts.sh alone would wait for
+# its command before its teardown; the daemons' stop runs on h1 first).
+TMPDIR=/var/tmp setsid "$top/test/hosts/hosts.sh" -n "$((n + spare))" -- \
+    "$0" --inside "$n" "$spare" "$cpus" "$@" &
+child=$!
+trap 'kill -TERM -- "-$child" 2>/dev/null' INT TERM HUP
+wait "$child"
+rc=$?
+while kill -0 "$child" 2>/dev/null; do
+    wait "$child"
+    rc=$?
+done
+exit "$rc"
