@@ -157,7 +157,7 @@ static int domain_order(int n, const uint64_t domain[], int order[], int *ndomai
 
 static void domain_tables(dmesh_copies_plan_t *p, const int order[], int largest)
 {
-    int n = p->n, nsets = (n + p->k - 1) / p->k, at = 0;
+    int n = p->n, k = p->k < 2 ? 2 : p->k, nsets, at = 0;
 
     if (p->scheme == DMESH_COPIES_PARTNER) {
         for (int i = 0; i < n; i++) {
@@ -166,6 +166,7 @@ static void domain_tables(dmesh_copies_plan_t *p, const int order[], int largest
         }
         return;
     }
+    nsets = (n + k - 1) / k;
     if (nsets < largest)
         nsets = largest; /* one member of each domain per set */
     if (nsets > n / 2)

@@ -441,6 +441,7 @@ int main(void)
     SRunner *sr;
     int failed;
 
+    tcase_set_timeout(tc, 300); /* the placements of every n <= 64: seconds in sanitized builds */
     tcase_add_test(tc, pick_dim);
     tcase_add_test(tc, partner_ring);
     tcase_add_test(tc, xor_sets);
