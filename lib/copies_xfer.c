@@ -412,17 +412,21 @@ static int xor_alloc(struct dmesh_copies_s *c, restore_t *t, int err)
 }
 
 /* XOR: the sum of b (n bytes) over the set at member root, in slices of
- * at most XFER_CHUNK bytes (counts are ints). */
-static int xor_reduce(char *b, size_t n, int root, int is_root, MPI_Comm set)
+ * at most XFER_CHUNK bytes (counts are ints); the root receives into tmp
+ * (n bytes at least) and copies back: MPICH 4.0's MPI_Reduce with
+ * MPI_IN_PLACE at a root other than 0 of 3 processes writes through a
+ * wild pointer (a reproducer without dmesh crashes the same way). */
+static int xor_reduce(char *b, size_t n, int root, int is_root, char *tmp, MPI_Comm set)
 {
     int rc = MPI_SUCCESS;
 
     for (size_t off = 0; off < n && rc == MPI_SUCCESS; off += XFER_CHUNK) {
-        int count = (int)((n - off < XFER_CHUNK ? n - off : XFER_CHUNK) / 8);
-        if (is_root)
-            rc = MPI_Reduce(MPI_IN_PLACE, b + off, count, MPI_UINT64_T, MPI_BXOR, root, set);
-        else
-            rc = MPI_Reduce(b + off, NULL, count, MPI_UINT64_T, MPI_BXOR, root, set);
+        size_t len = n - off < XFER_CHUNK ? n - off : XFER_CHUNK;
+        int count = (int)(len / 8);
+        rc = MPI_Reduce(b + off, is_root ? tmp + off : NULL, count, MPI_UINT64_T, MPI_BXOR, root,
+                        set);
+        if (rc == MPI_SUCCESS && is_root)
+            memcpy(b + off, tmp + off, len);
     }
     return rc;
 }
@@ -449,7 +453,7 @@ static int xor_moves(struct dmesh_copies_s *c, restore_t *t)
             else if (i != x)
                 dmesh_copies_contribution(s->own, s->own_len, ch, t->pos, i, t->m, slot);
         }
-        rc = xor_reduce(b, (size_t)(t->m - 1) * ch, x, x == t->pos, c->set);
+        rc = xor_reduce(b, (size_t)(t->m - 1) * ch, x, x == t->pos, t->scratch, c->set);
         if (rc != MPI_SUCCESS)
             return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Reduce");
     }
