@@ -723,24 +723,26 @@ static uint64_t draw_id(int rank)
 static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, const open_args_t *a,
                       const int *lows, int *born)
 {
-    int n = c->plan.n, root = -1, rc;
+    int n = c->plan.n, root = -1, need = 0, err = DMESH_SUCCESS, rc, *b;
     member_rec_t mine = {d->id, draw_id(c->ranks[c->me]), 0, d->table != NULL ? d->table_n : 0};
     member_rec_t *all = malloc((size_t)n * sizeof(*all));
-    uint64_t *drawn = NULL, *table = NULL;
-    int need = 0, err = DMESH_SUCCESS;
+    uint64_t *drawn = malloc((size_t)n * sizeof(uint64_t)),
+             *table = malloc((size_t)n * sizeof(uint64_t));
 
     mine.domain = a->domain_given ? a->domain : (uint64_t)lows[c->ranks[c->me]];
     c->ids = malloc((size_t)n * sizeof(uint64_t));
     c->domain = malloc((size_t)n * sizeof(uint64_t));
-    drawn = malloc((size_t)n * sizeof(uint64_t));
-    if (all == NULL || c->ids == NULL || c->domain == NULL || drawn == NULL) {
-        free(all);
-        free(drawn);
-        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d members", n);
-    }
-    rc = MPI_Allgather(&mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, c->comm);
-    if (rc != MPI_SUCCESS)
+    b = calloc((size_t)n, sizeof(int));
+    if (all == NULL || drawn == NULL || table == NULL || c->ids == NULL || c->domain == NULL ||
+        b == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d members", n);
+    /* every member's memory agreed before the allgather, its outcome before
+     * the broadcast that only some would take part in otherwise */
+    err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open");
+    if (!err &&
+        (rc = MPI_Allgather(&mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, c->comm)) != MPI_SUCCESS)
         err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Allgather");
+    err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open");
     for (int r = 0; !err && r < n; r++) {
         c->ids[r] = all[r].id;
         drawn[r] = all[r].drawn;
@@ -749,24 +751,17 @@ static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, co
         if (root < 0 && all[r].table_n == n)
             root = r;
     }
-    if (!err && need && root >= 0) { /* the predecessors' identities */
-        if ((table = malloc((size_t)n * sizeof(uint64_t))) == NULL)
-            err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
-        else if (c->me == root)
+    if (!err && need && root >= 0) { /* the predecessors' identities: the same on every member */
+        if (c->me == root)
             memcpy(table, d->table, (size_t)n * sizeof(uint64_t));
-        rc = MPI_Bcast(table != NULL ? table : drawn, table != NULL ? n : 0, MPI_UINT64_T, root,
-                       c->comm);
-        if (!err && rc != MPI_SUCCESS)
-            err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Bcast");
+        if ((rc = MPI_Bcast(table, n, MPI_UINT64_T, root, c->comm)) != MPI_SUCCESS)
+            err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Bcast"); /* agreed by the caller */
     }
-    *born = 0;
-    if (!err) {
-        int *b = calloc((size_t)n, sizeof(int));
-        err = b == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory")
-                        : dmesh_copies_adopt(n, c->ids, drawn, table, table ? n : 0, b);
-        *born = b != NULL ? b[c->me] : 0;
-        free(b);
-    }
+    if (!err)
+        err = dmesh_copies_adopt(n, c->ids, drawn, need && root >= 0 ? table : NULL,
+                                 need && root >= 0 ? n : 0, b);
+    *born = !err ? b[c->me] : 0;
+    free(b);
     free(all);
     free(drawn);
     free(table);
@@ -829,8 +824,9 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open");
     if (!err && c->comm != MPI_COMM_NULL) {
         err = identities(c, d, a, lows, born);
-        p->dim =
-            a->dim == DMESH_COPIES_DIM_DEFAULT ? dmesh_copies_pick_dim(p->n, c->domain) : a->dim;
+        p->dim = a->dim;
+        if (!err && a->dim == DMESH_COPIES_DIM_DEFAULT)
+            p->dim = dmesh_copies_pick_dim(p->n, c->domain);
         p->scheme = a->scheme;
         p->k = a->k;
         if (!err)
