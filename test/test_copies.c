@@ -35,6 +35,12 @@
  *       and the program must end with the clean run's state bit for bit
  *       (repairs and restores again as needed). Rank 0 prints "sweep
  *       CALL WHO step STEP: killed" or "nokill" (the call has fewer steps).
+ * The fault cases agree each step's outcome (MPIX_Comm_agree on the
+ * program's communicator) before they choose between the next step, a
+ * store and a repair: under fault tolerance an MPI_Allreduce may fail on
+ * some processes and succeed on others (a process that died after its own
+ * part), and the processes that went on into dmesh_copies_store would wait
+ * in its agreement over the members for those that went to dmesh_respawn.
  * Prints "test_copies: CASE passed" on each process that passed. */
 #include "config.h"
 
@@ -47,6 +53,9 @@
 #include <unistd.h>
 
 #include <mpi.h>
+#if DMESH_HAVE_ULFM
+#include <mpi-ext.h>
+#endif
 
 #include "dmesh.h"
 
@@ -835,6 +844,26 @@ static int recover(run_t *r, MPI_Comm *comm, dmesh_t *mesh, dmesh_copies_t *c, s
     }
 }
 
+/* The step's outcome (rc), the same on every process: agreed under fault
+ * tolerance (the fault cases), where one process may see an error that
+ * another did not. */
+static int step_outcome(const run_t *r, MPI_Comm comm, int rc)
+{
+#if DMESH_HAVE_ULFM
+    int flag = rc == MPI_SUCCESS;
+
+    if (strcmp(r->mode, "plain") == 0 || strcmp(r->mode, "hosts") == 0)
+        return rc;
+    if (MPIX_Comm_agree(comm, &flag) != MPI_SUCCESS || !flag)
+        return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
+    return MPI_SUCCESS;
+#else
+    (void)r;
+    (void)comm;
+    return rc;
+#endif
+}
+
 /* The program: STEPS steps, a store every 2, the state checked at the end
  * against a clean run computed here. Returns the class that ended it. */
 static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, state_t *s, int from)
@@ -855,6 +884,7 @@ static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, stat
         compute(s, rank, step);
         sum = s->a[rank % N];
         rc = MPI_Allreduce(&sum, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
+        rc = step_outcome(r, comm, rc);
         if (rc == MPI_SUCCESS && step % 2 == 0) {
             /* the sweep's store: of step 4 (first), the new process's first */
             int swept = sweep && strcmp(r->call, "store") == 0 && r->swept < 0 &&
