@@ -9,6 +9,8 @@
  *    nothing);
  *  - a process that meets a failure (an MPI call fails) revokes the mesh
  *    and the program's communicator, so that every process meets it too;
+ *    every step's outcome is agreed (failed_anywhere): every process
+ *    stores, or every process repairs;
  *  - the survivors call dmesh_respawn: one new process per dead one, at
  *    its rank and coordinate; the new one calls dmesh_join;
  *  - every process opens its copies on the new mesh and restores them
@@ -86,6 +88,35 @@ static void revoke_all(state_t *s)
     dmesh_revoke(s->mesh);
 #ifdef MPIX_FT
     MPIX_Comm_revoke(s->comm);
+#endif
+}
+
+/* Whether the step failed on any process: the same answer on every one.
+ * Under fault tolerance an MPI call can fail on some processes and succeed
+ * on others (a process that died after its own part of an allreduce); a
+ * loop that stores when its step succeeded and repairs when it failed
+ * would then split, and the processes in dmesh_copies_store would wait in
+ * its agreement for those in dmesh_respawn. So every process agrees the
+ * step's outcome (MPIX_Comm_agree over the program's communicator, where
+ * the launch has fault tolerance), one that failed revoking first, so that
+ * a process still blocked in the step returns and agrees too. */
+static int failed_anywhere(state_t *s, int bad)
+{
+#ifdef MPIX_FT
+    int flag = 0, *on = NULL;
+
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &on, &flag);
+    if (!flag || on == NULL || !*on)
+        return bad; /* not launched with fault tolerance */
+    if (bad)
+        revoke_all(s);
+    flag = !bad;
+    if (MPIX_Comm_agree(s->comm, &flag) != MPI_SUCCESS)
+        return 1; /* a process failed: every process is told so */
+    return !flag;
+#else
+    (void)s;
+    return bad;
 #endif
 }
 
@@ -201,15 +232,17 @@ static int restore(state_t *s, int *step)
     /* 1: a process died (repair again), 2: the run cannot go on */
     in[0] = rc == DMESH_ERR_PROC_FAILED ? 1 : rc != DMESH_SUCCESS ? 2 : 0;
     in[1] = rc;
-    if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS)
+    if (failed_anywhere(s, MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS))
         return 1;
     if (out[0] == 2) /* DMESH_ERR_DATA_LOST: a block is gone */
         end_run("the copies", rc != DMESH_SUCCESS ? rc : out[1]);
     if (out[0] == 1)
         return 1;
     mine = s->member ? v : -1;
-    if (MPI_Allreduce(&mine, step, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
-        MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS)
+    if (failed_anywhere(s,
+                        MPI_Allreduce(&mine, step, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
+                            MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX,
+                                          s->comm) != MPI_SUCCESS))
         return 1;
     s->stored = *step;
     if (s->member && *step < 0)
@@ -398,6 +431,7 @@ int main(int argc, char **argv)
          * every process, members or not, meets a failure here */
         if (!bad)
             bad |= failed(MPI_Allreduce(&res, &global, 1, MPI_DOUBLE, MPI_MAX, s.comm));
+        bad = failed_anywhere(&s, bad); /* every process stores, or every one repairs */
         if (!bad) {
             it++;
             continue;

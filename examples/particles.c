@@ -224,6 +224,44 @@ static int kill_step_of(int rank, int recoveries)
     return -1;
 }
 
+/* A failure seen here: make every process see it. */
+static void revoke_all(state_t *s)
+{
+    dmesh_revoke(s->mesh);
+#ifdef MPIX_FT
+    MPIX_Comm_revoke(s->comm);
+#endif
+}
+
+/* Whether the step failed on any process: the same answer on every one.
+ * Under fault tolerance an MPI call can fail on some processes and succeed
+ * on others (a process that died after its own part of an allreduce); a
+ * loop that stores when its step succeeded and repairs when it failed
+ * would then split, and the processes in dmesh_copies_store would wait in
+ * its agreement for those in dmesh_respawn. So every process agrees the
+ * step's outcome (MPIX_Comm_agree over the program's communicator, where
+ * the launch has fault tolerance), one that failed revoking first, so that
+ * a process still blocked in the step returns and agrees too. */
+static int failed_anywhere(state_t *s, int bad)
+{
+#ifdef MPIX_FT
+    int flag = 0, *on = NULL;
+
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &on, &flag);
+    if (!flag || on == NULL || !*on)
+        return bad; /* not launched with fault tolerance */
+    if (bad)
+        revoke_all(s);
+    flag = !bad;
+    if (MPIX_Comm_agree(s->comm, &flag) != MPI_SUCCESS)
+        return 1; /* a process failed: every process is told so */
+    return !flag;
+#else
+    (void)s;
+    return bad;
+#endif
+}
+
 /* A process died: every process comes back on a whole mesh. */
 static void recover(state_t *s)
 {
@@ -231,10 +269,7 @@ static void recover(state_t *s)
     dmesh_t again = DMESH_NULL;
     int rc;
 
-    dmesh_revoke(s->mesh);
-#ifdef MPIX_FT
-    MPIX_Comm_revoke(s->comm);
-#endif
+    revoke_all(s);
     do /* a process that dies during the repair: the repair again */
         rc = dmesh_respawn(s->mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
     while (rc == DMESH_ERR_PROC_FAILED);
@@ -300,6 +335,7 @@ int main(int argc, char **argv)
         mine2[0] = bad;
         mine2[1] = full;
         bad |= failed(MPI_Allreduce(mine2, any, 2, MPI_INT, MPI_MAX, s.comm)) || any[0];
+        bad = failed_anywhere(&s, bad); /* every process stores, or every one repairs */
         if (!bad && any[1])
             give_up(&s, "a cell would hold more particles than its room");
         if (!bad) {
