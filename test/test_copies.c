@@ -845,20 +845,17 @@ static int recover(run_t *r, MPI_Comm *comm, dmesh_t *mesh, dmesh_copies_t *c, s
 }
 
 /* The step's outcome (rc), the same on every process: agreed under fault
- * tolerance (the fault cases), where one process may see an error that
- * another did not. */
-static int step_outcome(const run_t *r, MPI_Comm comm, int rc)
+ * tolerance (program() runs the fault cases only), where one process may
+ * see an error that another did not. */
+static int step_outcome(MPI_Comm comm, int rc)
 {
 #if DMESH_HAVE_ULFM
     int flag = rc == MPI_SUCCESS;
 
-    if (strcmp(r->mode, "plain") == 0 || strcmp(r->mode, "hosts") == 0)
-        return rc;
     if (MPIX_Comm_agree(comm, &flag) != MPI_SUCCESS || !flag)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
     return MPI_SUCCESS;
 #else
-    (void)r;
     (void)comm;
     return rc;
 #endif
@@ -884,7 +881,7 @@ static int program(run_t *r, MPI_Comm comm, dmesh_t mesh, dmesh_copies_t c, stat
         compute(s, rank, step);
         sum = s->a[rank % N];
         rc = MPI_Allreduce(&sum, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
-        rc = step_outcome(r, comm, rc);
+        rc = step_outcome(comm, rc);
         if (rc == MPI_SUCCESS && step % 2 == 0) {
             /* the sweep's store: of step 4 (first), the new process's first */
             int swept = sweep && strcmp(r->call, "store") == 0 && r->swept < 0 &&
