@@ -846,12 +846,16 @@ static int recover(run_t *r, MPI_Comm *comm, dmesh_t *mesh, dmesh_copies_t *c, s
 
 /* The step's outcome (rc), the same on every process: agreed under fault
  * tolerance (program() runs the fault cases only), where one process may
- * see an error that another did not. */
+ * see an error that another did not. A process whose step failed revokes
+ * comm first, so that one still blocked in the step returns and agrees
+ * too (as the user guide's loop does). */
 static int step_outcome(MPI_Comm comm, int rc)
 {
 #if DMESH_HAVE_ULFM
     int flag = rc == MPI_SUCCESS;
 
+    if (!flag)
+        MPIX_Comm_revoke(comm);
     if (MPIX_Comm_agree(comm, &flag) != MPI_SUCCESS || !flag)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
     return MPI_SUCCESS;

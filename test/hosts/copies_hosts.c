@@ -18,6 +18,9 @@
  *   STEPS  steps; a store every CKPT steps
  *   KILL   at the start of this step rank 0 runs $COPIES_HOSTS_KILL (sh -c,
  *          test/hosts/hosts.sh's kill-host: every process of a host) once
+ *   DIM    (optional) info dmesh_copies_dim=DIM: the copies along that
+ *          dimension, wherever its members are (the script's control: copies
+ *          inside a host, lost with it: DMESH_ERR_DATA_LOST)
  *
  * Each process's state is STATE words, each step a function of the
  * state, the process's rank and the step: a state lost or restored from
@@ -52,7 +55,7 @@ typedef struct {
     MPI_Comm comm;
     dmesh_t mesh;
     dmesh_copies_t copies;
-    const char *scheme;
+    const char *scheme, *dim;
     uint64_t *u;
     int rank, stored, recoveries, foreign;
 } state_t;
@@ -161,6 +164,8 @@ static int restore(state_t *s, int *step)
 
     MPI_Info_create(&info);
     MPI_Info_set(info, "dmesh_copies_scheme", s->scheme);
+    if (s->dim != NULL)
+        MPI_Info_set(info, "dmesh_copies_dim", s->dim);
     rc = dmesh_copies_open(s->mesh, "state", info, &fresh);
     MPI_Info_free(&info);
     dmesh_copies_free(&s->copies);
@@ -281,15 +286,16 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     signal(SIGPIPE, SIG_IGN);
     memset(&s, 0, sizeof(s));
-    ndims = argc == 6 ? parse_shape(argv[1], shape) : 0;
+    ndims = argc == 6 || argc == 7 ? parse_shape(argv[1], shape) : 0;
     if (ndims == 0 || (strcmp(argv[2], "block") != 0 && strcmp(argv[2], "cyclic") != 0) ||
         (strcmp(argv[3], "partner") != 0 && strcmp(argv[3], "xor") != 0)) {
-        fprintf(stderr, "usage: copies_hosts SHAPE(8, 2x4, ...) block|cyclic partner|xor STEPS KILL\n");
+        fprintf(stderr, "usage: copies_hosts SHAPE(8, 2x4, ...) block|cyclic partner|xor STEPS KILL [DIM]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     s.scheme = argv[3];
     steps = atoi(argv[4]);
     kill_step = atoi(argv[5]);
+    s.dim = argc == 7 ? argv[6] : NULL;
     s.u = malloc(STATE * sizeof(uint64_t));
     MPI_Comm_get_parent(&parent);
     if (parent == MPI_COMM_NULL) {
