@@ -162,30 +162,9 @@ if [ "${1:-}" = --inside ]; then
     exit $?
 fi
 
-runs=1
-if [ "${1:-}" = -n ]; then
-    runs=$2
-    shift 2
-fi
-build=${1:-}
-if [ -z "$build" ]; then
-    build=$top/_build-debian13-faults
-    [ -f "$build/Makefile" ] || build=$top/_build-debian13-openmpi
-fi
-root=${DMESH_CHROOT_ROOT:-/var/tmp/dmesh-trixie}
-log=${DMESH_HOSTS_LOG:-$top/_build-hosts}/copies-host-loss
-skip() {
-    echo "copies-host-loss: skipped: $*"
-    exit 77
-}
-"$top/test/hosts/hosts.sh" --check >/dev/null || skip "$("$top/test/hosts/hosts.sh" --check)"
-[ -f "$root/.dmesh-trixie-ready" ] || skip "no Debian 13 chroot at $root (test/trixie/run.sh setup makes it)"
-[ -f "$build/Makefile" ] || skip "no build configured in the chroot at $build (test/trixie/run.sh openmpi makes one)"
-build=$(cd "$build" && pwd)
-case $build in "$top"/*) ;; *) skip "$build is outside the source tree (the chroot sees that tree only)" ;; esac
-mkdir -p "$log" && rm -f "$log"/*.out || { echo "copies-host-loss: cannot write in $log"; exit 1; }
-log=$(cd "$log" && pwd)
-case $log in "$top"/*) ;; *) skip "$log is outside the source tree (the chroot sees that tree only)" ;; esac
+# shellcheck source=test/hosts/chroot-hosts.sh
+. "$top/test/hosts/chroot-hosts.sh"
+chroot_hosts copies-host-loss "$@"
 start=$SECONDS
 "$top/test/hosts/hosts.sh" -n 3 -s 4 --chroot "$root" "$0" --inside "$build" "$runs" "$log"
 rc=$?

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Sourced by test/hosts/host-loss.sh and copies-host-loss.sh (not run by
+# itself): chroot_hosts NAME [-n RUNS] [BUILD] reads their arguments and
+# checks what they need, setting runs, build (absolute), root (the Debian
+# 13 chroot: DMESH_CHROOT_ROOT, default /var/tmp/dmesh-trixie) and log
+# (DMESH_HOSTS_LOG, default _build-hosts, /NAME: emptied of its *.out).
+# BUILD defaults to test/trixie/run.sh's _build-debian13-faults, or else
+# _build-debian13-openmpi. Exits 77, saying why, without the hosts
+# (test/hosts/hosts.sh --check), the chroot or the build; needs top.
+chroot_hosts() {
+    local name=$1
+    shift
+    skip() {
+        echo "$name: skipped: $*"
+        exit 77
+    }
+    runs=1
+    if [ "${1:-}" = -n ]; then
+        runs=$2
+        shift 2
+    fi
+    build=${1:-}
+    if [ -z "$build" ]; then
+        build=$top/_build-debian13-faults
+        [ -f "$build/Makefile" ] || build=$top/_build-debian13-openmpi
+    fi
+    root=${DMESH_CHROOT_ROOT:-/var/tmp/dmesh-trixie}
+    log=${DMESH_HOSTS_LOG:-$top/_build-hosts}/$name
+    "$top/test/hosts/hosts.sh" --check >/dev/null || skip "$("$top/test/hosts/hosts.sh" --check)"
+    [ -f "$root/.dmesh-trixie-ready" ] || skip "no Debian 13 chroot at $root (test/trixie/run.sh setup makes it)"
+    [ -f "$build/Makefile" ] || skip "no build configured in the chroot at $build (test/trixie/run.sh openmpi makes one)"
+    build=$(cd "$build" && pwd)
+    case $build in "$top"/*) ;; *) skip "$build is outside the source tree (the chroot sees that tree only)" ;; esac
+    mkdir -p "$log" && rm -f "$log"/*.out || { echo "$name: cannot write in $log"; exit 1; }
+    log=$(cd "$log" && pwd)
+    case $log in "$top"/*) ;; *) skip "$log is outside the source tree (the chroot sees that tree only)" ;; esac
+}
