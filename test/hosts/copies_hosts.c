@@ -113,9 +113,8 @@ static int report(state_t *s)
     MPI_Comm_size(s->comm, &size);
     MPI_Get_processor_name(me, &len);
     all = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
-    if (all == NULL ||
-        MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-                      s->comm) != MPI_SUCCESS) {
+    if (all == NULL || MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all,
+                                     MPI_MAX_PROCESSOR_NAME, MPI_CHAR, s->comm) != MPI_SUCCESS) {
         free(all);
         return 1;
     }
@@ -231,12 +230,15 @@ static int repair(state_t *s)
 static int *cyclic_ranks(MPI_Comm comm, int size)
 {
     char me[MPI_MAX_PROCESSOR_NAME] = "", *all = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
-    int len = 0, *host = malloc((size_t)size * sizeof(int)), *nth = calloc((size_t)size, sizeof(int));
+    int len = 0, *host = malloc((size_t)size * sizeof(int)),
+        *nth = calloc((size_t)size, sizeof(int));
     int *ranks = malloc((size_t)size * sizeof(int)), n = 0;
 
     MPI_Get_processor_name(me, &len);
-    MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
-    for (int r = 0; r < size; r++) { /* host[r]: the lowest rank of r's host; nth[r]: r's place there */
+    MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  comm);
+    for (int r = 0; r < size;
+         r++) { /* host[r]: the lowest rank of r's host; nth[r]: r's place there */
         host[r] = r;
         for (int q = 0; q < r; q++)
             if (strcmp(all + (size_t)q * MPI_MAX_PROCESSOR_NAME,
@@ -289,7 +291,9 @@ int main(int argc, char **argv)
     ndims = argc == 6 || argc == 7 ? parse_shape(argv[1], shape) : 0;
     if (ndims == 0 || (strcmp(argv[2], "block") != 0 && strcmp(argv[2], "cyclic") != 0) ||
         (strcmp(argv[3], "partner") != 0 && strcmp(argv[3], "xor") != 0)) {
-        fprintf(stderr, "usage: copies_hosts SHAPE(8, 2x4, ...) block|cyclic partner|xor STEPS KILL [DIM]\n");
+        fprintf(
+            stderr,
+            "usage: copies_hosts SHAPE(8, 2x4, ...) block|cyclic partner|xor STEPS KILL [DIM]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     s.scheme = argv[3];
