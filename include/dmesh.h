@@ -95,7 +95,9 @@ extern "C" {
  * *universe* (the shared state of a root mesh and of every mesh derived from
  * it). They need MPI to be initialised, at any thread level; calls on
  * different communicators may run concurrently from different threads only
- * at MPI_THREAD_MULTIPLE.
+ * at MPI_THREAD_MULTIPLE, and not under fault tolerance with Open MPI 5.0.7,
+ * whose MPIX_Comm_agree returns wrong outcomes when threads agree at once
+ * (every collective call of dmesh agrees; the user guide's threads section).
  *
  * Recognised MPI_Info keys (MPI_INFO_NULL for none): `dmesh_backend`,
  * `dmesh_backend.<dim>`, `nccl_*` (and `nccl_*.<dim>`), `nccl_scalable_roots`,

@@ -29,7 +29,7 @@ EXTRA_DIST += test/copies.sh
 # Copies under MPI_THREAD_MULTIPLE: threads storing on meshes of their own
 # at once, handles looked up while they are freed.
 check_PROGRAMS += test/test_copies_threads
-test_test_copies_threads_SOURCES = test/test_copies_threads.c
+test_test_copies_threads_SOURCES = test/test_copies_threads.c test/ft_launch.h
 test_test_copies_threads_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_copies_threads_CFLAGS = $(AM_CFLAGS) -pthread
 test_test_copies_threads_LDADD = lib/libdmesh.la -lpthread

@@ -51,7 +51,7 @@ TESTS += test/gpu/test_copies_device-np2.mpi test/gpu/test_copies_device-np4.mpi
 
 if DMESH_HAVE_HWLOC
 check_PROGRAMS += test/gpu/test_topo_bind
-test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/gpu/cuda_double.c \
+test_gpu_test_topo_bind_SOURCES = test/gpu/test_topo_bind.c test/ft_launch.h test/gpu/cuda_double.c \
 	test/gpu/cuda_double.h $(GPU_TESTUTIL) lib/topo.c lib/topo_node.c lib/topo_hwloc.c \
 	lib/topo_plan.c lib/node_find.c lib/error.c lib/ulfm.c lib/agree.c lib/fault.c lib/gpu_lib.c
 test_gpu_test_topo_bind_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -DDMESH_API_DIRECT $(CUDA_CPPFLAGS) $(NCCL_CPPFLAGS) \

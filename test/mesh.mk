@@ -15,7 +15,7 @@
 
 check_PROGRAMS += test/test_mesh test/test_mesh_errors test/test_mesh_valgrind
 
-test_test_mesh_SOURCES = test/test_mesh.c $(MESH_TESTUTIL)
+test_test_mesh_SOURCES = test/test_mesh.c test/ft_launch.h $(MESH_TESTUTIL)
 test_test_mesh_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_mesh_CFLAGS = $(DMESH_TEST_CFLAGS) -pthread
 test_test_mesh_LDFLAGS = -pthread

@@ -14,11 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ft_launch.h"
 #include "mesh_testutil.h"
-
-#if DMESH_HAVE_ULFM
-#include <mpi-ext.h>
-#endif
 
 static const char *const D3[] = {"d0", "d1", "d2"};
 static const char *const D16[] = {"d0", "d1", "d2",  "d3",  "d4",  "d5",  "d6",  "d7",
@@ -1492,20 +1489,6 @@ int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_O
     return PMPI_Allreduce(in, out, count, type, op, comm);
 }
 
-/* Whether the job was launched with fault tolerance (mpiexec --with-ft
- * ulfm): Open MPI sets MPIX_FT on MPI_COMM_WORLD. The count of allreduces
- * of an agreement depends on it (lib/agree.c). */
-static int launched_ft(void)
-{
-    int flag = 0, *value = NULL;
-
-#if DMESH_HAVE_ULFM
-    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &value, &flag) != MPI_SUCCESS)
-        flag = 0;
-#endif
-    return flag && value != NULL && *value != 0;
-}
-
 /* With the check off, a flatten whose communicator is cached communicates
  * nothing; a new one makes one communicator, agreeing on the reservation
  * and on the creation: two allreduces when launched plainly; under
@@ -1528,7 +1511,7 @@ MT_TEST(cached_flatten_is_local_without_check)
     c0 = creations;
     MT_OK(dmesh_flatten(m, "all", info, &f1));
     MT_EQ(creations - c0, 1);
-    MT_EQ(allreduces - a0, launched_ft() ? 1 : 2);
+    MT_EQ(allreduces - a0, test_launched_ft() ? 1 : 2);
     a0 = allreduces;
     c0 = creations;
     MT_OK(dmesh_flatten(m, "all", info, &f2));
