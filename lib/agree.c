@@ -64,16 +64,18 @@ static int share_failure(MPI_Comm comm, int rank, int64_t first)
         msg.relayed = agreed_text[0] != '\0' && strcmp(msg.text, agreed_text) == 0;
     }
     rc = MPI_Bcast(&msg, (int)sizeof(msg), MPI_BYTE, root, comm);
-    if (rc != MPI_SUCCESS && dmesh_ulfm_enabled(comm))
-        dmesh_ulfm_revoke(comm); /* a rank still waiting for this one returns */
     if (dmesh_ulfm_enabled(comm)) {
         /* No rank returns before every rank has the detail: the root's
          * broadcast returns at once, and its next call may revoke comm
          * (dmesh_shrink, dmesh_respawn do first), which would cut the
          * broadcast short on the others (measured: the detail lost on 2 or
          * 3 of 4 ranks, 4 runs of 6, after a failed dmesh_grow_by_name).
-         * The failure path only; the outcome is settled already. */
+         * The failure path only; the outcome is settled already. A rank
+         * whose broadcast failed revokes first, so that a rank still
+         * waiting for it returns. */
         int done = rc == MPI_SUCCESS;
+        if (!done)
+            dmesh_ulfm_revoke(comm);
         dmesh_ulfm_agree(comm, &done);
     }
     msg.text[AGREE_DETAIL_LEN - 1] = '\0';

@@ -5,10 +5,11 @@
 #   inside.sh TOP STEP TESTS JOBS MAX_NP [LABEL]
 # LABEL (default debian13) names the build directories _build-LABEL-STEP.
 # STEP ulfm: ./quickstart.sh check configured --enable-fault-injection,
-# every test under mpiexec --with-ft ulfm, up to 2 ranks (BUILD_DIR
-# _build-LABEL-faults), then the fault-tolerance tests there
-# (test-suite-faults8.log) at 4 and 8 ranks: the kill sweeps at every step
-# of every call (at 4), the respawns, heat_respawn, particles and copies.
+# every test under mpiexec --with-ft ulfm, up to 4 ranks (BUILD_DIR
+# _build-LABEL-faults; the kill sweeps at every step of every call among
+# them, at 4), then the fault-tolerance tests there at 8 ranks
+# (test-suite-faults8.log): ft, the respawns, heat_respawn, particles and
+# copies.
 # STEP quickstart: ./quickstart.sh check with Open MPI (BUILD_DIR
 # _build-LABEL-openmpi), then ./quickstart.sh's demo there; openmpi: the same build by hand (TESTS, when not
 # empty, is make check's subset); mpich: MPICH's wrappers and mpiexec.mpich
@@ -36,14 +37,13 @@ ulfm)
     # the whole suite under mpiexec --with-ft ulfm, as a fault-tolerant
     # program is launched (the tests that need a plain launch ask for it:
     # DMESH_TEST_LAUNCH=plain in their scripts), in a build configured
-    # --enable-fault-injection (quickstart.sh's CONFIGURE_FLAGS), up to 2
-    # ranks (at 4, test_names_fortran and _f08 failed 1 run in 2: a
-    # detail's MPI_Bcast after dmesh_grow_by_name's agreement); then the
-    # fault-tolerance tests in the same build at 4 and 8 ranks: the kill
-    # sweeps at every step of every call (the store's and the restore's
-    # too), the respawns, heat_respawn, particles and copies
+    # --enable-fault-injection (quickstart.sh's CONFIGURE_FLAGS), up to 4
+    # ranks: the fault-tolerance tests at 4 among them, with the kill sweeps
+    # at every step of every call (the store's and the restore's too); then
+    # the fault-tolerance tests in the same build at 8 ranks: ft, the
+    # respawns, heat_respawn, particles and copies
     dir=$top/_build-$label-faults mpi="Open MPI $(ompi_version), mpiexec --with-ft ulfm"
-    set -- --enable-fault-injection DMESH_TEST_MAX_NP="${max_np:-2}"
+    set -- --enable-fault-injection DMESH_TEST_MAX_NP="${max_np:-4}"
     export DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
     ;;
 faults)
@@ -160,12 +160,11 @@ if [ "$step" = ulfm ]; then
     report test-suite.log "$mpi"
     ulfm_fail=$fail
     if [ -f "$dir/Makefile" ]; then
-        mpi="Open MPI $(ompi_version), the fault-tolerance tests at 4 and 8 ranks"
-        # the kill sweeps at every step of every call (ft.sh's and
-        # copies.sh's defaults), at 4 ranks (at 8 they meet the same steps);
-        # not ft at 8: its test_ft_fortran timed out once in two runs
-        # ("get_failed before the failure"), unexplained
-        (cd "$dir" && make -j"$jobs" check TESTS="${tests:-test/ft-np4.mpi test/respawn-np4.mpi test/copies-np4.mpi test/particles-np4.mpi test/heat-respawn-np4.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi test/particles-np8.mpi}" \
+        mpi="Open MPI $(ompi_version), the fault-tolerance tests at 8 ranks"
+        # at 4 ranks they ran in the suite, with the kill sweeps at every
+        # step of every call (ft.sh's and copies.sh's defaults; at 8 they
+        # meet the same steps)
+        (cd "$dir" && make -j"$jobs" check TESTS="${tests:-test/ft-np8.mpi test/respawn-np8.mpi test/heat-respawn-np8.mpi test/copies-np8.mpi test/particles-np8.mpi}" \
             DMESH_TEST_MAX_NP=8 TEST_SUITE_LOG=test-suite-faults8.log >>"$out" 2>&1) || rc=1
         report test-suite-faults8.log "$mpi"
     fi

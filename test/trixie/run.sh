@@ -19,11 +19,11 @@
 #   mpich       MPICC=mpicc.mpich MPIEXEC=mpiexec.mpich MPIFC=mpifort.mpich, up
 #               to 4 ranks, in _build-<label>-mpich
 #   ulfm        ./quickstart.sh check configured --enable-fault-injection,
-#               every test under mpiexec --with-ft ulfm, up to 2 ranks, then
-#               the fault-tolerance tests in the same build at 4 and 8
-#               ranks: the kill sweeps at every step of every call at 4
-#               (the store's and the restore's too), the respawns,
-#               heat_respawn, particles and copies
+#               every test under mpiexec --with-ft ulfm, up to 4 ranks (the
+#               kill sweeps at every step of every call at 4, the store's
+#               and the restore's too), then the fault-tolerance tests in
+#               the same build at 8 ranks: ft, the respawns, heat_respawn,
+#               particles and copies
 #               (_build-<label>-faults; .ci/run's stage debian13)
 #   faults      Open MPI configured --enable-fault-injection, in
 #               _build-<label>-faults: the fault-tolerance tests only
