@@ -31,7 +31,7 @@ static void survivors(int size, const int failed[], int out[])
         int dead = 0;
         for (k = 0; failed[k] >= 0; k++)
             dead |= failed[k] == r;
-        out[r] = dead ? -1 : next++;
+        out[r] = dead ? DMESH_SHRINK_FAILED : next++;
     }
 }
 
@@ -140,12 +140,12 @@ START_TEST(grow_plan)
                                "root - 2:1\ndim - 2:2 mpi\ndim - 2:1 mpi\nis-root 1\nend\n";
     static const int want1[6] = {0, 1, 4, 2, 3, 5}, want0[6] = {0, 1, 2, 3, 4, 5};
     dmesh_saved_t s;
-    int nnew = 0, i, dim;
+    int nnewcomers = 0, i, dim;
 
     for (dim = 0; dim < 2; dim++) {
         ck_assert_int_eq(dmesh_saved_parse(text, &s), DMESH_SUCCESS);
-        ck_assert_int_eq(dmesh_grow_plan(&s, dim, 1, 4, &nnew), DMESH_SUCCESS);
-        ck_assert_int_eq(nnew, 2);
+        ck_assert_int_eq(dmesh_grow_plan(&s, dim, 1, 4, &nnewcomers), DMESH_SUCCESS);
+        ck_assert_int_eq(nnewcomers, 2);
         ck_assert_int_eq(s.n, 6);
         ck_assert_ptr_nonnull(s.rank_map);
         for (i = 0; i < 6; i++)
@@ -162,10 +162,10 @@ START_TEST(grow_plan_not_root)
     static const char text[] = "dmesh-mesh 1\ndevice cpu\nranks 4 identity\nroot - 2:2\n"
                                "root - 2:1\ndim - 2:1 mpi\nis-root 0\nend\n";
     dmesh_saved_t s;
-    int nnew = 0;
+    int nnewcomers = 0;
 
     ck_assert_int_eq(dmesh_saved_parse(text, &s), DMESH_SUCCESS);
-    ck_assert_int_eq(dmesh_grow_plan(&s, 0, 1, 4, &nnew), DMESH_ERR_ARG);
+    ck_assert_int_eq(dmesh_grow_plan(&s, 0, 1, 4, &nnewcomers), DMESH_ERR_ARG);
     dmesh_saved_free(&s);
 }
 END_TEST
@@ -179,11 +179,11 @@ START_TEST(grow_plan_overflow)
                                "root - 2:1\ndim - 2:2 mpi\ndim - 2:1 mpi\nis-root 1\nend\n";
     static const int ns[3] = {INT_MAX - 1, INT_MAX, INT_MAX / 2};
     dmesh_saved_t s;
-    int nnew = 0, i;
+    int nnewcomers = 0, i;
 
     for (i = 0; i < 3; i++) {
         ck_assert_int_eq(dmesh_saved_parse(text, &s), DMESH_SUCCESS);
-        ck_assert_int_eq(dmesh_grow_plan(&s, 1, ns[i], 4, &nnew), DMESH_ERR_SIZE);
+        ck_assert_int_eq(dmesh_grow_plan(&s, 1, ns[i], 4, &nnewcomers), DMESH_ERR_SIZE);
         ck_assert_int_eq(s.n, 4); /* untouched */
         dmesh_saved_free(&s);
     }
@@ -196,14 +196,14 @@ END_TEST
 START_TEST(join_message)
 {
     dmesh_join_message_t m, got;
-    int place[2] = {1, 3}, len = 0;
+    int newcomer_rank[2] = {1, 3}, len = 0;
     char text[] = "mesh", *buf = NULL;
 
     memset(&m, 0, sizeof(m));
     m.reason = DMESH_JOIN_RESPAWN;
     m.size = 4;
-    m.nnew = 2;
-    m.place = place;
+    m.nnewcomers = 2;
+    m.newcomer_rank = newcomer_rank;
     m.text = text;
     ck_assert_int_eq(dmesh_join_pack(&m, &buf, &len), DMESH_SUCCESS);
     ck_assert_int_eq(len, DMESH_JOIN_HEADER_BYTES + 2 * 4 + 5 + 1);
@@ -211,14 +211,14 @@ START_TEST(join_message)
     ck_assert_int_eq(got.reason, DMESH_JOIN_RESPAWN);
     ck_assert_int_eq(got.status, DMESH_SUCCESS);
     ck_assert_int_eq(got.size, 4);
-    ck_assert_int_eq(got.nnew, 2);
-    ck_assert_int_eq(got.place[0], 1);
-    ck_assert_int_eq(got.place[1], 3);
+    ck_assert_int_eq(got.nnewcomers, 2);
+    ck_assert_int_eq(got.newcomer_rank[0], 1);
+    ck_assert_int_eq(got.newcomer_rank[1], 3);
     ck_assert_str_eq(got.text, "mesh");
     ck_assert_str_eq(got.keys, "");
     dmesh_join_message_free(&got);
     ck_assert_int_eq(dmesh_join_unpack(buf, len - 1, &got), DMESH_ERR_ARG);
-    ck_assert_ptr_null(got.place);
+    ck_assert_ptr_null(got.newcomer_rank);
     buf[0] ^= 1; /* the magic */
     ck_assert_int_eq(dmesh_join_unpack(buf, len, &got), DMESH_ERR_ARG);
     buf[0] ^= 1;
@@ -227,7 +227,7 @@ START_TEST(join_message)
     buf[4] ^= 2;
     memcpy(buf + DMESH_JOIN_HEADER_BYTES, &(int32_t){9}, sizeof(int32_t)); /* rank 9 of 4 */
     ck_assert_int_eq(dmesh_join_unpack(buf, len, &got), DMESH_ERR_ARG);
-    ck_assert_ptr_null(got.place);
+    ck_assert_ptr_null(got.newcomer_rank);
     ck_assert_ptr_null(got.text);
     free(buf);
 }
@@ -248,12 +248,12 @@ static void same(const int got[], const int want[], int n)
 START_TEST(hosts_plan)
 {
     const int block[8] = {0, 0, 2, 2, 4, 4, 6, 6}, cyclic[8] = {0, 1, 0, 1, 0, 1, 0, 1};
-    int place[4] = {2, 3, 6, 7}, cp[4] = {1, 2, 3, 5}, up[2] = {2, 6}, count[3];
+    int newcomer_rank[4] = {2, 3, 6, 7}, cp[4] = {1, 2, 3, 5}, up[2] = {2, 6}, count[3];
 
-    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, place, block, 2, count), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, newcomer_rank, block, 2, count), DMESH_SUCCESS);
     same(count, (const int[]){2, 2}, 2);
-    same(place, (const int[]){2, 3, 6, 7}, 4);
-    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, place, block, 1, count), DMESH_SUCCESS);
+    same(newcomer_rank, (const int[]){2, 3, 6, 7}, 4);
+    ck_assert_int_eq(dmesh_respawn_hosts_plan(4, newcomer_rank, block, 1, count), DMESH_SUCCESS);
     ck_assert_int_eq(count[0], 4);
     /* cyclic: ranks 1, 3, 5 on node 1, rank 2 on node 0 */
     ck_assert_int_eq(dmesh_respawn_hosts_plan(4, cp, cyclic, 3, count), DMESH_SUCCESS);

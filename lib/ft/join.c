@@ -116,11 +116,11 @@ static int read_plan(const char *buf, int len, int outputs_ok, dmesh_join_messag
         return dmesh_error_set(p->status, "dmesh_join: the parents' call failed (%s)",
                                dmesh_error_string_impl(p->status));
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    if (wrank >= p->nnew)
+    if (wrank >= p->nnewcomers)
         return dmesh_error_set(DMESH_ERR_INTERNAL,
-                               "dmesh_join: %d new processes planned, this is number %d", p->nnew,
-                               wrank);
-    *key = p->place[wrank];
+                               "dmesh_join: %d new processes planned, this is number %d",
+                               p->nnewcomers, wrank);
+    *key = p->newcomer_rank[wrank];
     if (!outputs_ok)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: argument 'newcomm' or 'newmesh' is "
                                               "NULL");

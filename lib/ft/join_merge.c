@@ -88,7 +88,7 @@ int dmesh_join_make_mesh(const char *fn, const dmesh_join_message_t *m, MPI_Comm
 {
     MPI_Info info = MPI_INFO_NULL;
     int err = dmesh_options_from_text(m->keys != NULL ? m->keys : "", &info);
-    int met = dmesh_shrink_introduce(*newcomm, m->nnew, m->place, fn);
+    int met = dmesh_shrink_introduce(*newcomm, m->nnewcomers, m->newcomer_rank, fn);
 
     if (err == DMESH_SUCCESS)
         err = met;

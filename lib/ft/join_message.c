@@ -18,7 +18,7 @@
 /* The header on the wire, as join_message.h describes it. */
 typedef struct {
     uint32_t magic, version;
-    int32_t reason, status, size, nnew, textlen, keyslen;
+    int32_t reason, status, size, nnewcomers, textlen, keyslen;
 } join_header_t;
 
 _Static_assert(sizeof(join_header_t) == DMESH_JOIN_HEADER_BYTES, "the header on the wire");
@@ -37,18 +37,18 @@ int dmesh_join_pack(const dmesh_join_message_t *m, char **buf, int *len)
     h.reason = m->reason;
     h.status = m->status;
     h.size = m->size;
-    h.nnew = m->nnew;
+    h.nnewcomers = m->nnewcomers;
     h.textlen = (int32_t)(strlen(text) + 1);
     h.keyslen = (int32_t)(strlen(keys) + 1);
-    n = sizeof(h) + (size_t)h.nnew * sizeof(int32_t) + (size_t)h.textlen + (size_t)h.keyslen;
+    n = sizeof(h) + (size_t)h.nnewcomers * sizeof(int32_t) + (size_t)h.textlen + (size_t)h.keyslen;
     if (n > INT_MAX)
         return dmesh_error_set(DMESH_ERR_SIZE, "the new processes' plan: %zu bytes", n);
     if ((b = DMESH_FAULT_MALLOC(n)) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "the new processes' plan: out of memory");
     memcpy(b, &h, sizeof(h));
     at = b + sizeof(h);
-    for (i = 0; i < h.nnew; i++, at += sizeof(int32_t)) {
-        int32_t r = (int32_t)m->place[i];
+    for (i = 0; i < h.nnewcomers; i++, at += sizeof(int32_t)) {
+        int32_t r = (int32_t)m->newcomer_rank[i];
         memcpy(at, &r, sizeof(r));
     }
     memcpy(at, text, (size_t)h.textlen);
@@ -87,14 +87,14 @@ static int read_header(const char *buf, int len, join_header_t *h)
                                "dmesh_join: the parents run another dmesh (message version %u, "
                                "this one reads %d)",
                                (unsigned)h->version, DMESH_JOIN_VERSION);
-    need = (int64_t)sizeof(*h) + (int64_t)h->nnew * 4 + h->textlen + h->keyslen;
-    if (h->nnew < 0 || h->textlen < 1 || h->keyslen < 1 || h->size < 1 || need != len ||
+    need = (int64_t)sizeof(*h) + (int64_t)h->nnewcomers * 4 + h->textlen + h->keyslen;
+    if (h->nnewcomers < 0 || h->textlen < 1 || h->keyslen < 1 || h->size < 1 || need != len ||
         (h->status < 0 || h->status >= DMESH_ERR_LASTCODE) ||
         (h->reason != DMESH_JOIN_RESPAWN && h->reason != DMESH_JOIN_GROW))
         return dmesh_error_set(DMESH_ERR_ARG,
                                "dmesh_join: the parent's message is malformed (%d bytes, %d new "
                                "processes, reason %d)",
-                               len, (int)h->nnew, (int)h->reason);
+                               len, (int)h->nnewcomers, (int)h->reason);
     return DMESH_SUCCESS;
 }
 
@@ -106,17 +106,17 @@ int dmesh_join_unpack(const char *buf, int len, dmesh_join_message_t *m)
 
     memset(m, 0, sizeof(*m));
     DMESH_TRY(read_header(buf, len, &h));
-    m->place = malloc((size_t)(h.nnew > 0 ? h.nnew : 1) * sizeof(int));
-    m->text = string_at(at + 4 * h.nnew, h.textlen);
-    m->keys = string_at(at + 4 * h.nnew + h.textlen, h.keyslen);
-    for (i = 0; m->place != NULL && i < h.nnew; i++) {
+    m->newcomer_rank = malloc((size_t)(h.nnewcomers > 0 ? h.nnewcomers : 1) * sizeof(int));
+    m->text = string_at(at + 4 * h.nnewcomers, h.textlen);
+    m->keys = string_at(at + 4 * h.nnewcomers + h.textlen, h.keyslen);
+    for (i = 0; m->newcomer_rank != NULL && i < h.nnewcomers; i++) {
         int32_t r;
         memcpy(&r, at + 4 * i, sizeof(r));
-        m->place[i] = r;
+        m->newcomer_rank[i] = r;
         if (r < 0 || r >= h.size)
             break;
     }
-    if (m->place == NULL || m->text == NULL || m->keys == NULL || i < h.nnew) {
+    if (m->newcomer_rank == NULL || m->text == NULL || m->keys == NULL || i < h.nnewcomers) {
         dmesh_join_message_free(m);
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_join: the parent's message is malformed "
                                               "(its ranks or texts), or out of memory");
@@ -124,13 +124,13 @@ int dmesh_join_unpack(const char *buf, int len, dmesh_join_message_t *m)
     m->reason = h.reason;
     m->status = h.status;
     m->size = h.size;
-    m->nnew = h.nnew;
+    m->nnewcomers = h.nnewcomers;
     return DMESH_SUCCESS;
 }
 
 void dmesh_join_message_free(dmesh_join_message_t *m)
 {
-    free(m->place);
+    free(m->newcomer_rank);
     free(m->text);
     free(m->keys);
     memset(m, 0, sizeof(*m));

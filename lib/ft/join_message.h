@@ -13,26 +13,26 @@
 
 /* The message: the plan of the new communicator and of the mesh on it,
  * which both sides follow. On the wire: a header of 32 bytes (uint32
- * magic, uint32 version, then int32 reason, status, size, nnew, textlen,
- * keyslen, in this order, in the processes' byte order), then nnew int32
+ * magic, uint32 version, then int32 reason, status, size, nnewcomers, textlen,
+ * keyslen, in this order, in the processes' byte order), then nnewcomers int32
  * ranks, then textlen bytes of text and keyslen bytes of keys, each
  * NUL-terminated. */
 typedef struct {
-    int reason; /* DMESH_JOIN_RESPAWN or DMESH_JOIN_GROW */
-    int status; /* DMESH_SUCCESS, or the class of the parents' failed call
-                 * (the new processes then return it and do not merge) */
-    int size;   /* the new communicator's size */
-    int nnew;   /* how many new processes */
-    int *place; /* per new process, its rank in the new communicator */
-    char *text; /* the mesh (dmesh_serialize); NULL is sent as "" */
-    char *keys; /* the options (dmesh_options_shared_text); NULL is sent as "" */
+    int reason;         /* DMESH_JOIN_RESPAWN or DMESH_JOIN_GROW */
+    int status;         /* DMESH_SUCCESS, or the class of the parents' failed call
+                         * (the new processes then return it and do not merge) */
+    int size;           /* the new communicator's size */
+    int nnewcomers;     /* how many new processes */
+    int *newcomer_rank; /* per new process, its rank in the new communicator */
+    char *text;         /* the mesh (dmesh_serialize); NULL is sent as "" */
+    char *keys;         /* the options (dmesh_options_shared_text); NULL is sent as "" */
 } dmesh_join_message_t;
 
 /* The bytes of m, malloc'd into *buf (*len of them). DMESH_ERR_SIZE past
  * INT_MAX bytes, DMESH_ERR_NOMEM. */
 int dmesh_join_pack(const dmesh_join_message_t *m, char **buf, int *len);
 
-/* Check and read a message of len bytes into *m (its place, text and keys
+/* Check and read a message of len bytes into *m (its newcomer ranks, text and keys
  * malloc'd; on failure all NULL): DMESH_ERR_ARG (naming what is wrong:
  * magic, version, lengths, places) for one that dmesh did not send. */
 int dmesh_join_unpack(const char *buf, int len, dmesh_join_message_t *m);

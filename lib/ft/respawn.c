@@ -123,25 +123,26 @@ static double merge_bound(MPI_Info info)
  * (MPI_Isend each, then one wait), so that a slow process holds up none of
  * the others; each gets it whatever happened to the others' (a process
  * that got it merges). The first failure is returned. */
-static int send_plan(MPI_Comm ic, int nnew, const char *buf, int len)
+static int send_plan(MPI_Comm ic, int nnewcomers, const char *buf, int len)
 {
-    MPI_Request *req = DMESH_FAULT_MALLOC((size_t)nnew * sizeof(MPI_Request));
+    MPI_Request *req = DMESH_FAULT_MALLOC((size_t)nnewcomers * sizeof(MPI_Request));
     int i, rc, err = DMESH_SUCCESS;
 
     if (req == NULL) { /* one after the other, then */
-        for (i = 0; i < nnew; i++)
+        for (i = 0; i < nnewcomers; i++)
             if ((rc = MPI_Send(buf, len, MPI_BYTE, i, DMESH_JOIN_TAG, ic)) != MPI_SUCCESS &&
                 err == DMESH_SUCCESS)
                 err = dmesh_error_mpi(rc, "sending the new processes their plan");
         return err;
     }
-    for (i = 0; i < nnew; i++)
+    for (i = 0; i < nnewcomers; i++)
         if ((rc = MPI_Isend(buf, len, MPI_BYTE, i, DMESH_JOIN_TAG, ic, &req[i])) != MPI_SUCCESS) {
             req[i] = MPI_REQUEST_NULL;
             if (err == DMESH_SUCCESS)
                 err = dmesh_error_mpi(rc, "sending the new processes their plan");
         }
-    if ((rc = MPI_Waitall(nnew, req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS && err == DMESH_SUCCESS)
+    if ((rc = MPI_Waitall(nnewcomers, req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS &&
+        err == DMESH_SUCCESS)
         err = dmesh_error_mpi(rc, "sending the new processes their plan");
     free(req);
     return err;
@@ -214,19 +215,19 @@ static int hosts_args(const char *fn, const dmesh_program_t *prog, MPI_Info info
     return DMESH_SUCCESS;
 }
 
-/* Start nnew processes: where w says (MPI_Comm_spawn_multiple, a's
+/* Start nnewcomers processes: where w says (MPI_Comm_spawn_multiple, a's
  * arguments), else with MPI_Comm_spawn. */
-static int spawn_where(const dmesh_program_t *prog, MPI_Info info, int nnew, const spawn_hosts_t *a,
-                       MPI_Comm comm, MPI_Comm *ic, int codes[])
+static int spawn_where(const dmesh_program_t *prog, MPI_Info info, int nnewcomers,
+                       const spawn_hosts_t *a, MPI_Comm comm, MPI_Comm *ic, int codes[])
 {
     if (a->m == 0)
-        return MPI_Comm_spawn(prog->cmd, prog->args, nnew, info, 0, comm, ic, codes);
+        return MPI_Comm_spawn(prog->cmd, prog->args, nnewcomers, info, 0, comm, ic, codes);
     return MPI_Comm_spawn_multiple(a->m, a->cmds,
                                    prog->args == MPI_ARGV_NULL ? MPI_ARGVS_NULL : a->argvs, a->n,
                                    a->infos, 0, comm, ic, codes);
 }
 
-/* Parents, collective over comm: start p->nnew processes, send them the
+/* Parents, collective over comm: start p->nnewcomers processes, send them the
  * plan, merge in order (key: this process's rank in the new communicator).
  * The message is packed before the spawn is agreed, so that once the
  * spawn succeeded every living new process gets it and merges; from there
@@ -245,7 +246,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
     memset(&prog, 0, sizeof(prog));
     memset(&hosts, 0, sizeof(hosts));
     MPI_Comm_rank(comm, &rank);
-    codes = DMESH_FAULT_MALLOC((size_t)p->nnew * sizeof(int));
+    codes = DMESH_FAULT_MALLOC((size_t)p->nnewcomers * sizeof(int));
     err = codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
                         : dmesh_program(fn, command, argv, info, &prog);
     if (err == DMESH_SUCCESS && w != NULL && w->nhosts > 0)
@@ -254,10 +255,10 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
         err = dmesh_join_pack(p, &buf, &len);
     err = dmesh_agree_outcome(comm, err, fn);
     if (err == DMESH_SUCCESS) {
-        for (i = 0; i < p->nnew; i++)
+        for (i = 0; i < p->nnewcomers; i++)
             codes[i] = MPI_SUCCESS;
-        rc = spawn_where(&prog, info, p->nnew, &hosts, comm, &ic, codes);
-        err = spawn_error(fn, rc, p->nnew, codes, prog.cmd);
+        rc = spawn_where(&prog, info, p->nnewcomers, &hosts, comm, &ic, codes);
+        err = spawn_error(fn, rc, p->nnewcomers, codes, prog.cmd);
         if (ic != MPI_COMM_NULL)
             MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
         err = dmesh_agree_outcome(comm, err, fn);
@@ -273,12 +274,12 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
         int n = 0;
         c.status = err;
         if (dmesh_join_pack(&c, &cancel, &n) == DMESH_SUCCESS)
-            send_plan(ic, p->nnew, cancel, n);
+            send_plan(ic, p->nnewcomers, cancel, n);
         free(cancel);
     }
     if (ic != MPI_COMM_NULL && err == DMESH_SUCCESS) {
         if (rank == 0)
-            sent = send_plan(ic, p->nnew, buf, len);
+            sent = send_plan(ic, p->nnewcomers, buf, len);
         err = dmesh_join_merge(ic, 0, key, sent, fn, merge_bound(info), newcomm);
     }
     free(buf);
@@ -290,7 +291,7 @@ static int spawn_join(MPI_Comm comm, const char *fn, const char *command, char *
 /* The hosts of the new processes (dmesh_respawn_hosts, checked here, at
  * the call's boundary) and how many go to each: the replacements of one
  * node together, on one host, where the universe knows its nodes (a hybrid
- * or node-ordered mesh, a locality query, the copies); p->place reordered
+ * or node-ordered mesh, a locality query, the copies); p->newcomer_rank reordered
  * to match (the new processes take their ranks from it). */
 static int respawn_where(const struct dmesh_mesh *mesh, MPI_Info info, dmesh_join_message_t *p,
                          spawn_where_t *w)
@@ -300,8 +301,8 @@ static int respawn_where(const struct dmesh_mesh *mesh, MPI_Info info, dmesh_joi
         return DMESH_SUCCESS;
     if ((w->count = DMESH_FAULT_MALLOC((size_t)w->nhosts * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
-    return dmesh_respawn_hosts_plan(p->nnew, p->place, dmesh_universe_known_node_lows(mesh->u),
-                                    w->nhosts, w->count);
+    return dmesh_respawn_hosts_plan(p->nnewcomers, p->newcomer_rank,
+                                    dmesh_universe_known_node_lows(mesh->u), w->nhosts, w->count);
 }
 
 int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], MPI_Info info,
@@ -312,7 +313,7 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
     spawn_where_t w;
     MPI_Comm shr = MPI_COMM_NULL, made = MPI_COMM_NULL;
     uint64_t hash;
-    int *rank_of = NULL, size, r, myrank = 0, err;
+    int *survivor_rank = NULL, size, r, myrank = 0, err;
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_respawn", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
@@ -331,23 +332,24 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
               ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_respawn",
                                 newcomm == NULL ? "newcomm" : "newmesh")
               : dmesh_shrink_survivor_ranks("dmesh_respawn", dmesh_universe_comm(mesh->u), size,
-                                            shr, &rank_of);
-    if (err == DMESH_SUCCESS && (p.place = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
+                                            shr, &survivor_rank);
+    if (err == DMESH_SUCCESS &&
+        (p.newcomer_rank = DMESH_FAULT_MALLOC((size_t)size * sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_respawn");
     for (r = 0; err == DMESH_SUCCESS && r < size; r++)
-        if (rank_of[r] < 0)
-            p.place[p.nnew++] = r; /* a new process for each failed rank, in order */
+        if (survivor_rank[r] == DMESH_SHRINK_FAILED)
+            p.newcomer_rank[p.nnewcomers++] = r; /* a newcomer for each failed rank, in order */
     if (err == DMESH_SUCCESS)
         err = respawn_where(mesh, info, &p, &w);
     if (err == DMESH_SUCCESS)
         err = mesh_text(handle, &p.text);
     if (err == DMESH_SUCCESS)
         err = dmesh_options_shared_text(info, &p.keys);
-    free(rank_of);
-    hash = dmesh_hash(0, &p.nnew, sizeof(p.nnew));
+    free(survivor_rank);
+    hash = dmesh_hash(0, &p.nnewcomers, sizeof(p.nnewcomers));
     hash = dmesh_hash(hash, &w.nhosts, sizeof(w.nhosts)); /* all spawn alike, or none */
     err = dmesh_agree(shr, hash, err, "dmesh_respawn");
-    if (err == DMESH_SUCCESS && p.nnew == 0) {
+    if (err == DMESH_SUCCESS && p.nnewcomers == 0) {
         made = shr; /* nothing failed: the survivors are the whole */
         shr = MPI_COMM_NULL;
     } else if (err == DMESH_SUCCESS) {
@@ -367,7 +369,7 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
 
 /* dmesh_grow's text: the mesh's with n more indices of dim, the new
  * positions taken by ranks size, size + 1, ... in row-major order. */
-static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *nnew)
+static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *nnewcomers)
 {
     dmesh_saved_t s;
     char *text = NULL;
@@ -379,7 +381,7 @@ static int grown_text(dmesh_t mesh, int dim, int n, int size, char **out, int *n
     free(text);
     if (err != DMESH_SUCCESS)
         return err;
-    err = dmesh_grow_plan(&s, dim, n, size, nnew);
+    err = dmesh_grow_plan(&s, dim, n, size, nnewcomers);
     if (err == DMESH_SUCCESS) {
         dmesh_saved_print(&s, NULL, 0, &need);
         if ((text = DMESH_FAULT_MALLOC(need + 1)) == NULL)
@@ -429,15 +431,16 @@ int dmesh_grow_named(dmesh_t handle, int dim, const char *name_fn, const char *d
     if (err == DMESH_SUCCESS && dmesh_universe_revoked(mesh->u))
         err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", "dmesh_grow");
     if (err == DMESH_SUCCESS)
-        err = grown_text(handle, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnew);
+        err = grown_text(handle, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnewcomers);
     if (err == DMESH_SUCCESS)
         err = dmesh_options_shared_text(info, &p.keys);
-    p.size = dmesh_universe_comm_size(mesh->u) + p.nnew;
+    p.size = dmesh_universe_comm_size(mesh->u) + p.nnewcomers;
     if (err == DMESH_SUCCESS &&
-        (p.place = DMESH_FAULT_MALLOC((size_t)(p.nnew > 0 ? p.nnew : 1) * sizeof(int))) == NULL)
+        (p.newcomer_rank = DMESH_FAULT_MALLOC((size_t)(p.nnewcomers > 0 ? p.nnewcomers : 1) *
+                                              sizeof(int))) == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_grow");
-    for (i = 0; err == DMESH_SUCCESS && i < p.nnew; i++)
-        p.place[i] = dmesh_universe_comm_size(mesh->u) + i;
+    for (i = 0; err == DMESH_SUCCESS && i < p.nnewcomers; i++)
+        p.newcomer_rank[i] = dmesh_universe_comm_size(mesh->u) + i;
     hash = dmesh_hash(0, &dim, sizeof(dim));
     hash = dmesh_hash(hash, &n, sizeof(n));
     err = dmesh_agree(comm, hash, err, "dmesh_grow");

@@ -18,7 +18,7 @@
 /* The grown rank map: old positions keep their ranks, new ones get size,
  * size + 1, ... in row-major order. */
 static int grown_map(const dmesh_saved_t *s, const int old[], const int shape[], int dim, int size,
-                     int n, int **out, int *nnew)
+                     int n, int **out, int *nnewcomers)
 {
     int *map = DMESH_FAULT_MALLOC((size_t)n * sizeof(int)), q, d, next = size;
 
@@ -36,11 +36,11 @@ static int grown_map(const dmesh_saved_t *s, const int old[], const int shape[],
         map[q] = fresh ? next++ : s->rank_map != NULL ? s->rank_map[p] : p;
     }
     *out = map;
-    *nnew = next - size;
+    *nnewcomers = next - size;
     return DMESH_SUCCESS;
 }
 
-int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
+int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnewcomers)
 {
     int old[DMESH_MAX_DIMS], shape[DMESH_MAX_DIMS], d, *map = NULL;
     int64_t total = 1;
@@ -66,7 +66,7 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
                                    n, dim);
     }
     DMESH_TRY(dmesh_layout_row_major_impl(s->nroot, shape, &l));
-    DMESH_TRY(grown_map(s, old, shape, dim, size, (int)total, &map, nnew));
+    DMESH_TRY(grown_map(s, old, shape, dim, size, (int)total, &map, nnewcomers));
     for (d = 0; d < s->nroot; d++) {
         s->root[d].axis = l.axes[d];
         s->dims[d].axis = l.axes[d];
@@ -80,10 +80,11 @@ int dmesh_grow_plan(dmesh_saved_t *s, int dim, int n, int size, int *nnew)
     return DMESH_SUCCESS;
 }
 
-int dmesh_respawn_hosts_plan(int nnew, int place[], const int node_low[], int nhosts, int count[])
+int dmesh_respawn_hosts_plan(int nnewcomers, int newcomer_rank[], const int node_low[], int nhosts,
+                             int count[])
 {
-    int *group = DMESH_FAULT_MALLOC((size_t)(nnew > 0 ? nnew : 1) * sizeof(int));
-    int *order = DMESH_FAULT_MALLOC((size_t)(nnew > 0 ? nnew : 1) * sizeof(int));
+    int *group = DMESH_FAULT_MALLOC((size_t)(nnewcomers > 0 ? nnewcomers : 1) * sizeof(int));
+    int *order = DMESH_FAULT_MALLOC((size_t)(nnewcomers > 0 ? nnewcomers : 1) * sizeof(int));
     int i, j, h, k = 0, ngroups = 0;
 
     if (group == NULL || order == NULL) {
@@ -92,10 +93,10 @@ int dmesh_respawn_hosts_plan(int nnew, int place[], const int node_low[], int nh
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_respawn: out of memory");
     }
     /* the groups: one per node, in order of their lowest failed rank */
-    for (i = 0; i < nnew; i++) {
+    for (i = 0; i < nnewcomers; i++) {
         group[i] = ngroups;
         for (j = 0; j < i; j++)
-            if (node_low == NULL || node_low[place[j]] == node_low[place[i]]) {
+            if (node_low == NULL || node_low[newcomer_rank[j]] == node_low[newcomer_rank[i]]) {
                 group[i] = group[j];
                 break;
             }
@@ -104,13 +105,13 @@ int dmesh_respawn_hosts_plan(int nnew, int place[], const int node_low[], int nh
     }
     for (h = 0; h < nhosts; h++) {
         count[h] = 0;
-        for (i = 0; i < nnew; i++)
+        for (i = 0; i < nnewcomers; i++)
             if (group[i] % nhosts == h) {
-                order[k++] = place[i];
+                order[k++] = newcomer_rank[i];
                 count[h]++;
             }
     }
-    memcpy(place, order, (size_t)nnew * sizeof(int));
+    memcpy(newcomer_rank, order, (size_t)nnewcomers * sizeof(int));
     free(group);
     free(order);
     return DMESH_SUCCESS;

@@ -125,15 +125,15 @@ int dmesh_get_failed_impl(dmesh_t handle, int maxranks, int ranks[], int *nfaile
 
 /* The spares (survivors outside the tensor, lowest first) take the places
  * of the failed ranks of the tensor, lowest failed rank first; returns how
- * many failed places are left. at[r]: place of rank r in the tensor, -1. */
+ * many failed places are left. at[r]: the place of rank r in the tensor, -1. */
 static int fill_spares(int tensor[], int size, const int survivor_rank[], const int at[])
 {
     int r, spare = 0, left = 0;
 
     for (r = 0; r < size; r++) {
-        if (survivor_rank[r] >= 0 || at[r] < 0)
+        if (survivor_rank[r] != DMESH_SHRINK_FAILED || at[r] < 0)
             continue; /* a survivor, or a failed rank outside the tensor */
-        while (spare < size && (at[spare] >= 0 || survivor_rank[spare] < 0))
+        while (spare < size && (at[spare] >= 0 || survivor_rank[spare] == DMESH_SHRINK_FAILED))
             spare++;
         if (spare < size)
             tensor[at[r]] = spare++;
@@ -158,7 +158,7 @@ int dmesh_shrink_plan(int ndims, const int shape[], int n, const int ranks[], in
         at[r] = -1;
     for (p = 0; p < n; p++) {
         at[ranks[p]] = p;
-        nfailed += survivor_rank[ranks[p]] < 0;
+        nfailed += survivor_rank[ranks[p]] == DMESH_SHRINK_FAILED;
     }
     left = spares ? fill_spares(tensor, size, survivor_rank, at) : nfailed;
     for (d = dim + 1; dim >= 0 && d < ndims; d++)
@@ -167,7 +167,7 @@ int dmesh_shrink_plan(int ndims, const int shape[], int n, const int ranks[], in
     for (p = 0; dim >= 0 && p < shape[dim]; p++)
         drop[p] = 0;
     for (p = 0; dim >= 0 && p < n; p++)
-        if (survivor_rank[tensor[p]] < 0 && !drop[(p / stride) % shape[dim]]) {
+        if (survivor_rank[tensor[p]] == DMESH_SHRINK_FAILED && !drop[(p / stride) % shape[dim]]) {
             drop[(p / stride) % shape[dim]] = 1;
             ndrop++;
         }
@@ -247,7 +247,7 @@ int dmesh_shrink_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm
     }
     for (r = 0; r < size; r++)
         if (at[r] == MPI_UNDEFINED)
-            at[r] = -1;
+            at[r] = DMESH_SHRINK_FAILED;
     *out = at;
     return DMESH_SUCCESS;
 }
@@ -257,7 +257,8 @@ typedef struct {
     int ndims, n, spares, new_n;
     int shape[DMESH_MAX_DIMS], new_shape[DMESH_MAX_DIMS];
     int *ranks, *new_ranks;
-    int *rank_of; /* per rank of the old communicator, its survivor rank (-1: failed) */
+    int *survivor_rank; /* per rank of the old communicator, its survivor rank, or
+                           DMESH_SHRINK_FAILED */
     const char *names[DMESH_MAX_DIMS];
     MPI_Info info;
 } shrink_plan_t;
@@ -284,9 +285,11 @@ static int plan(struct dmesh_mesh *mesh, int dim, MPI_Comm survivors, shrink_pla
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_shrink: out of memory");
     DMESH_TRY(dmesh_get_ranks_impl(mesh->handle, s->n, s->ranks, &got));
     DMESH_TRY(dmesh_shrink_survivor_ranks("dmesh_shrink", dmesh_universe_comm(u),
-                                          dmesh_universe_comm_size(u), survivors, &s->rank_of));
+                                          dmesh_universe_comm_size(u), survivors,
+                                          &s->survivor_rank));
     return dmesh_shrink_plan(s->ndims, s->shape, s->n, s->ranks, dmesh_universe_comm_size(u),
-                             s->rank_of, dim, s->spares, s->new_shape, s->new_ranks, &s->new_n);
+                             s->survivor_rank, dim, s->spares, s->new_shape, s->new_ranks,
+                             &s->new_n);
 }
 
 /* Local, the same on every survivor: where the new universe comes from
@@ -311,11 +314,11 @@ static int source_of(const dmesh_universe_t *u, const shrink_plan_t *s, dmesh_sh
     for (p = 0; p < n; p++) {
         at[dmesh_universe_rank_at(u, p)] = p;
         kept[p] = 0;
-        src->failed |= s->rank_of[dmesh_universe_rank_at(u, p)] < 0;
+        src->failed |= s->survivor_rank[dmesh_universe_rank_at(u, p)] == DMESH_SHRINK_FAILED;
     }
     for (i = 0; i < size; i++)
-        if (s->rank_of[i] >= 0)
-            old_of[s->rank_of[i]] = i;
+        if (s->survivor_rank[i] != DMESH_SHRINK_FAILED)
+            old_of[s->survivor_rank[i]] = i;
     for (i = 0; ok && i < s->new_n; i++) {
         p = at[old_of[s->new_ranks[i]]];
         ok = p > last;
@@ -398,7 +401,7 @@ int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char 
     free((void *)src.exclude);
     free(s.ranks);
     free(s.new_ranks);
-    free(s.rank_of);
+    free(s.survivor_rank);
     if (s.info != MPI_INFO_NULL)
         MPI_Info_free(&s.info);
     if (err != DMESH_SUCCESS || survivors == NULL)
@@ -426,24 +429,25 @@ int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char 
  * its replacement). Introduced while alive, every peer's addresses are
  * known. A local failure revokes comm, so that no peer waits on a message
  * that will not come. */
-int dmesh_shrink_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn)
+int dmesh_shrink_introduce(MPI_Comm comm, int nnewcomers, const int newcomer_rank[], const char *fn)
 {
     MPI_Request *req;
     int size, me, i, peer, n = 0, is_new = 0, rc = MPI_SUCCESS;
 
-    if (nnew == 0 || !dmesh_ulfm_enabled(comm))
+    if (nnewcomers == 0 || !dmesh_ulfm_enabled(comm))
         return DMESH_SUCCESS;
     MPI_Comm_size(comm, &size);
     MPI_Comm_rank(comm, &me);
-    for (i = 0; i < nnew; i++)
-        is_new |= place[i] == me;
-    if ((req = DMESH_FAULT_MALLOC(2 * (size_t)(is_new ? size : nnew) * sizeof(*req))) == NULL) {
+    for (i = 0; i < nnewcomers; i++)
+        is_new |= newcomer_rank[i] == me;
+    if ((req = DMESH_FAULT_MALLOC(2 * (size_t)(is_new ? size : nnewcomers) * sizeof(*req))) ==
+        NULL) {
         dmesh_ulfm_revoke(comm);
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
     }
     /* a new process with every other, the others with each new one */
-    for (i = 0; rc == MPI_SUCCESS && i < (is_new ? size : nnew); i++) {
-        peer = is_new ? i : place[i];
+    for (i = 0; rc == MPI_SUCCESS && i < (is_new ? size : nnewcomers); i++) {
+        peer = is_new ? i : newcomer_rank[i];
         if (peer == me)
             continue;
         rc = MPI_Irecv(NULL, 0, MPI_BYTE, peer, INTRODUCE_TAG, comm, &req[n++]);

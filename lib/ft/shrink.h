@@ -13,7 +13,8 @@
 
 /* The mesh that dmesh_shrink makes, from the old one's shape[ndims] and
  * mesh tensor ranks[n] (ranks of the old communicator of size) and, per
- * rank of the old communicator, its rank among the survivors (-1: failed):
+ * rank of the old communicator, its rank among the survivors
+ * (DMESH_SHRINK_FAILED: failed):
  *   - with spares, the survivors outside the old tensor, lowest first, take
  *     the places of the failed ranks in it, lowest failed rank first;
  *   - every index of dim (DMESH_KEEP_SHAPE: none may) whose slice still
@@ -28,8 +29,13 @@ int dmesh_shrink_plan(int ndims, const int shape[], int n, const int ranks[], in
 /* DMESH_ERR_UNSUPPORTED for fn, saying how to get fault tolerance. */
 int dmesh_shrink_unsupported(const char *fn);
 
-/* Per rank of the old communicator of size, its rank in survivors (-1:
- * failed); *out malloc'd. Local. fn: the call the program made, for the
+/* A failed rank's entry in survivor_rank[] (dmesh_shrink_survivor_ranks):
+ * it has no rank among the survivors. dmesh_respawn starts a newcomer for
+ * each; dmesh_shrink drops or fills its place. */
+#define DMESH_SHRINK_FAILED (-1)
+
+/* Per rank of the old communicator of size, its rank in survivors
+ * (DMESH_SHRINK_FAILED: failed); *out malloc'd. Local. fn: the call the program made, for the
  * detail. */
 int dmesh_shrink_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm survivors,
                                 int **out);
@@ -54,13 +60,14 @@ int dmesh_grow_named(dmesh_t mesh, int dim, const char *name_fn, const char *dim
 int dmesh_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
 
 /* On comm, just made by dmesh_respawn, dmesh_grow or dmesh_join, whose
- * new processes have the ranks place[0..nnew-1]: each new process
+ * new processes have the ranks newcomer_rank[0..nnewcomers-1]: each new process
  * exchanges an empty message with every other process, before anything
  * else is sent on comm, so that every process knows every new one's
  * addresses while it lives (ft.c says why). With fault tolerance on only.
  * Collective over comm; a failure is returned (DMESH_ERR_PROC_FAILED, ...,
  * after revoking comm where it was local), for the caller to agree on.
  * fn: the call the program made, for the detail. */
-int dmesh_shrink_introduce(MPI_Comm comm, int nnew, const int place[], const char *fn);
+int dmesh_shrink_introduce(MPI_Comm comm, int nnewcomers, const int newcomer_rank[],
+                           const char *fn);
 
 #endif /* DMESH_SHRINK_H */
