@@ -845,7 +845,11 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     struct dmesh_mesh *m;
     struct dmesh_copies_s *c = calloc(1, sizeof(*c));
     dmesh_copies_data_t *d = NULL, *fresh = NULL;
-    open_args_t a = {0, 0, DMESH_COPIES_DIM_DEFAULT, 0, 0};
+    open_args_t a = {.scheme = DMESH_COPIES_PARTNER,
+                     .k = 0,
+                     .dim = DMESH_COPIES_DIM_DEFAULT,
+                     .domain_given = 0,
+                     .domain = 0};
     uint64_t hash = 0, *table = NULL;
     MPI_Comm ucomm;
     int err = DMESH_SUCCESS, born = 0;

@@ -67,8 +67,14 @@ static void entries_of(int n, const dmesh_dim_t dim[], dmesh_comm_entry_t *e[])
 static int root_reserve(dmesh_private_comm_t *p, unsigned long id, const dmesh_root_args_t *a,
                         const char *fn, dmesh_t *out)
 {
-    dmesh_root_desc_t desc = {a->n,          a->rank_map, a->local_map, a->cuda,
-                              a->opts.debug, &a->layout,  a->names,     a->opts.node};
+    dmesh_root_desc_t desc = {.n = a->n,
+                              .rank_map = a->rank_map,
+                              .local_map = a->local_map,
+                              .cuda = a->cuda,
+                              .debug = a->opts.debug,
+                              .layout = &a->layout,
+                              .names = a->names,
+                              .node_rule = a->opts.node};
     dmesh_dim_t dim[DMESH_MAX_DIMS];
     dmesh_universe_t *u = NULL;
     int d, err;
@@ -246,8 +252,12 @@ static const dmesh_creation_ops_t root_ops = {.join = root_join,
 static int root_build(const dmesh_root_call_t *c, dmesh_root_args_t *a, int err,
                       dmesh_private_comm_pending_t *s, dmesh_t *mesh)
 {
-    root_state_t r = {c,         a, s, s->p, s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0,
-                      DMESH_NULL};
+    root_state_t r = {.c = c,
+                      .a = a,
+                      .s = s,
+                      .p = s->p,
+                      .id = s->p != NULL ? dmesh_private_comm_next_id(s->p) : 0,
+                      .m = DMESH_NULL};
     dmesh_creation_t cr;
 
     dmesh_creation_begin(&cr, &root_ops, c->fn, NULL, a->opts.check, &r);
