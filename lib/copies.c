@@ -20,6 +20,7 @@
 #include "copies.h"
 #include "copies_device.h"
 #include "copies_mem.h"
+#include "copies_scheme.h"
 #include "mesh_dim.h"
 #include "error.h"
 #include "ulfm.h"
@@ -432,24 +433,19 @@ static int cmp_int(const void *a, const void *b)
 int dmesh_copies_get_partners_impl(dmesh_copies_t h, int maxranks, int ranks[], int *n)
 {
     struct dmesh_copies_s *c;
-    const int *set = NULL;
-    int *out, m = 0, pos, k = 0;
+    int *out, m = 0, k;
 
     DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_get_partners", &c));
     DMESH_CHECK_PTR_OF("dmesh_copies_get_partners", n);
     if (maxranks < 0 || (maxranks > 0 && ranks == NULL))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d with %s ranks",
                                "dmesh_copies_get_partners", maxranks, ranks ? "a" : "NULL");
-    if (c->comm != MPI_COMM_NULL && c->plan.scheme == DMESH_COPIES_XOR)
-        dmesh_copies_set(&c->plan, c->me, &set, &m, &pos);
+    while (c->comm != MPI_COMM_NULL && c->plan.scheme->partner(&c->plan, c->me, m) >= 0)
+        m++;
     if ((out = malloc((size_t)(m > 1 ? m : 1) * sizeof(int))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "%s: no memory", "dmesh_copies_get_partners");
-    if (c->comm != MPI_COMM_NULL && c->plan.scheme == DMESH_COPIES_PARTNER &&
-        dmesh_copies_holder(&c->plan, c->me) != c->me)
-        out[k++] = c->ranks[dmesh_copies_holder(&c->plan, c->me)];
-    for (int i = 0; i < m; i++)
-        if (set[i] != c->me)
-            out[k++] = c->ranks[set[i]];
+    for (k = 0; k < m; k++)
+        out[k] = c->ranks[c->plan.scheme->partner(&c->plan, c->me, k)];
     qsort(out, (size_t)k, sizeof(int), cmp_int);
     for (int i = 0; i < k && i < maxranks; i++)
         ranks[i] = out[i];
@@ -564,9 +560,10 @@ static int raise_comm(struct dmesh_mesh *m, struct dmesh_copies_s *c, int err)
 /* ---- dmesh_copies_open -------------------------------------------------- */
 
 typedef struct {
-    int scheme, k, dim; /* dim DMESH_COPIES_DIM_DEFAULT: the default placement */
-    int domain_given;   /* the process named its failure domain */
-    uint64_t domain;    /* ... as this hash */
+    const dmesh_copies_scheme_t *scheme;
+    int k, dim;       /* dim DMESH_COPIES_DIM_DEFAULT: the default placement */
+    int domain_given; /* the process named its failure domain */
+    uint64_t domain;  /* ... as this hash */
 } open_args_t;
 
 /* The agreed outcome of dmesh_copies_open: c has d (fresh: new, into the
@@ -619,14 +616,21 @@ static int parse_info(dmesh_t mesh, MPI_Info info, open_args_t *a)
     char val[MPI_MAX_INFO_VAL + 1];
     int flag;
 
-    a->scheme = DMESH_COPIES_PARTNER;
+    a->scheme = dmesh_copies_schemes[0];
     a->k = 4;
     a->dim = DMESH_COPIES_DIM_DEFAULT;
     a->domain_given = dmesh_options_copies_domain(info, val);
     a->domain = a->domain_given ? dmesh_hash(DMESH_HASH_INIT, val, strlen(val)) : 0;
     DMESH_TRY(get_key(info, "dmesh_copies_scheme", val, &flag));
-    if (flag)
-        DMESH_TRY(dmesh_option_choice("dmesh_copies_scheme", val, "partner", "xor", &a->scheme));
+    if (flag) {
+        const char *names[DMESH_COPIES_NSCHEMES];
+        int code;
+        for (int i = 0; i < DMESH_COPIES_NSCHEMES; i++)
+            names[i] = dmesh_copies_schemes[i]->name;
+        DMESH_TRY(
+            dmesh_option_choices("dmesh_copies_scheme", val, DMESH_COPIES_NSCHEMES, names, &code));
+        a->scheme = dmesh_copies_schemes[code];
+    }
     DMESH_TRY(get_key(info, "dmesh_copies_group", val, &flag));
     if (flag)
         DMESH_TRY(dmesh_option_int("dmesh_copies_group", val, 2, DMESH_COPIES_MAX_GROUP, &a->k));
@@ -641,7 +645,8 @@ static int parse_info(dmesh_t mesh, MPI_Info info, open_args_t *a)
  * another waits in an agreement would never return. */
 static uint64_t args_hash(const char *name, const open_args_t *a)
 {
-    int v[4] = {a->scheme, a->scheme == DMESH_COPIES_XOR ? a->k : 0, a->dim, a->domain_given};
+    int v[4] = {dmesh_copies_scheme_code(a->scheme), a->scheme->grouped ? a->k : 0, a->dim,
+                a->domain_given};
     uint64_t h = dmesh_hash(DMESH_HASH_INIT, name ? name : "", name ? strlen(name) : 0);
 
     return dmesh_hash(h, v, sizeof(v));
@@ -672,20 +677,25 @@ static int members_of(dmesh_t mesh, MPI_Comm ucomm, struct dmesh_copies_s *c, in
  * group; their dimension is kept. */
 static int carried(MPI_Comm ucomm, const dmesh_copies_data_t *d, open_args_t *a, int err)
 {
-    int mine = 0, all = 0, rc;
+    int mine = 0, all = 0, rc, code, k;
 
+    /* bits 0-7 the dimension + 8, 8-11 the scheme's code, 12 on the group */
     if (d != NULL && d->slot.version >= 0)
-        mine = (d->k << 9) | (d->scheme << 8) | (d->dim + 8);
+        mine = (d->k << 12) | (dmesh_copies_scheme_code(d->scheme) << 8) | (d->dim + 8);
     if ((rc = MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, ucomm)) != MPI_SUCCESS)
         return err ? err : dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Allreduce");
     if (all == 0 || err)
         return err;
-    if (((all >> 8) & 1) != a->scheme || (a->scheme == DMESH_COPIES_XOR && (all >> 9) != a->k))
+    code = (all >> 8) & 0xf;
+    k = all >> 12;
+    if (code >= DMESH_COPIES_NSCHEMES || dmesh_copies_schemes[code] != a->scheme ||
+        (a->scheme->grouped && k != a->k))
         return dmesh_error_set(DMESH_ERR_MISMATCH,
                                "dmesh_copies_open: the copies were stored with scheme %s, group "
                                "%d; opened with %s, group %d",
-                               (all >> 8) & 1 ? "xor" : "partner", all >> 9,
-                               a->scheme ? "xor" : "partner", a->k);
+                               code < DMESH_COPIES_NSCHEMES ? dmesh_copies_schemes[code]->name
+                                                            : "?",
+                               k, a->scheme->name, a->k);
     a->dim = (all & 0xff) - 8;
     return DMESH_SUCCESS;
 }
@@ -777,23 +787,19 @@ static int split_members(MPI_Comm ucomm, struct dmesh_copies_s *c, int member, i
                                      : err;
 }
 
-/* XOR: this member's set (every member takes the step). */
-static int split_set(struct dmesh_copies_s *c, int err)
+/* The scheme's communicators (xor: this member's set); every member takes
+ * the step. */
+static int open_scheme(struct dmesh_copies_s *c, int err)
 {
-    const int *set;
-    int m, pos, rc;
-
-    if (err || c->comm == MPI_COMM_NULL || c->plan.scheme != DMESH_COPIES_XOR)
-        return err; /* err is agreed: every member skips the split alike */
-    dmesh_copies_set(&c->plan, c->me, &set, &m, &pos);
-    rc = MPI_Comm_split(c->comm, set[0], pos, &c->set);
-    return rc != MPI_SUCCESS ? dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Comm_split (XOR set)")
-                             : DMESH_SUCCESS;
+    if (err || c->comm == MPI_COMM_NULL)
+        return err; /* err is agreed: every member skips the step alike */
+    return c->plan.scheme->open(c);
 }
 
 /* Every process (member or not) of the universe's communicator takes every
  * step, whatever failed before: the arguments agreed, the members' split
- * agreed, then the identities, domains and plan agreed, then the XOR sets. */
+ * agreed, then the identities, domains and plan agreed, then the scheme's
+ * communicators (the XOR sets). */
 static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm ucomm,
                       struct dmesh_copies_s *c, const dmesh_copies_data_t *d, open_args_t *a,
                       uint64_t **table, int *born, int err)
@@ -837,7 +843,7 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
             memcpy(*table, c->ids, (size_t)p->n * sizeof(uint64_t));
     }
     err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open");
-    return split_set(c, err);
+    return open_scheme(c, err);
 }
 
 int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
@@ -845,7 +851,7 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     struct dmesh_mesh *m;
     struct dmesh_copies_s *c = calloc(1, sizeof(*c));
     dmesh_copies_data_t *d = NULL, *fresh = NULL;
-    open_args_t a = {.scheme = DMESH_COPIES_PARTNER,
+    open_args_t a = {.scheme = dmesh_copies_schemes[0],
                      .k = 0,
                      .dim = DMESH_COPIES_DIM_DEFAULT,
                      .domain_given = 0,

@@ -3,8 +3,10 @@
  * of other members of a mesh. This header declares copies.c's objects (the
  * process's named copies, the handles that open them on a mesh, the packing
  * of the registered buffers); copies_xfer.c holds the collective store and
- * restore, copies_place.h and copies_plan.h the pure parts (who holds whose
- * copy, the XOR sets and their parity, which version a restore can give
+ * restore, copies_scheme.h the table of schemes (partner, xor: one file
+ * each) it calls, copies_move.h their messages, copies_place.h and
+ * copies_plan.h the pure parts (the lines and domain order the schemes
+ * place along, the XOR parity's chunks, which version a restore can give
  * every member), copies_mem.h their memory, copies_device.h device
  * buffers. */
 #ifndef DMESH_COPIES_H
@@ -45,10 +47,11 @@ typedef struct dmesh_copies_data {
     dmesh_copies_buf_t *bufs; /* ascending ids */
     int nbufs, capbufs;
     dmesh_copies_slot_t slot;
-    int dim, scheme, k; /* the plan's, dim as asked (DMESH_COPIES_DIM_DEFAULT) */
-    uint64_t id;        /* the owner's identity (0: none yet) */
-    int born;           /* id drawn here: no predecessor */
-    uint64_t *table;    /* the members' identities at the last open */
+    const struct dmesh_copies_scheme *scheme; /* the plan's */
+    int dim, k;      /* the plan's, dim as asked (DMESH_COPIES_DIM_DEFAULT) */
+    uint64_t id;     /* the owner's identity (0: none yet) */
+    int born;        /* id drawn here: no predecessor */
+    uint64_t *table; /* the members' identities at the last open */
     int table_n;
     struct dmesh_copies_s *open; /* the handle that has them */
     struct dmesh_copies_data *next;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "copies_place.h"
+#include "copies_scheme.h"
 #include "error.h"
 #include "hash.h"
 
@@ -45,7 +46,7 @@ static void line_of(const dmesh_copies_plan_t *p, int r, int *len, int *at, int 
     *stride = s;
 }
 
-static int moved(const dmesh_copies_plan_t *p, int r, int by)
+int dmesh_copies_line_moved(const dmesh_copies_plan_t *p, int r, int by)
 {
     int len, at, stride;
 
@@ -53,9 +54,8 @@ static int moved(const dmesh_copies_plan_t *p, int r, int by)
     return r + (((at + by) % len + len) % len - at) * stride;
 }
 
-/* r's set along its line: sets of k in line order; a last set of the rest,
- * a rest of one joining the last full set. */
-static void line_set(const dmesh_copies_plan_t *p, int r, int *first, int *m, int *pos, int *stride)
+void dmesh_copies_line_set(const dmesh_copies_plan_t *p, int r, int *first, int *m, int *pos,
+                           int *stride)
 {
     int len, at, k = p->k < 2 ? 2 : p->k, nsets, set, lo;
 
@@ -68,31 +68,6 @@ static void line_set(const dmesh_copies_plan_t *p, int r, int *first, int *m, in
     *m = set == nsets - 1 ? len - lo : k;
     *pos = at - lo;
     *first = r - *pos * *stride;
-}
-
-static void line_tables(dmesh_copies_plan_t *p)
-{
-    int at = 0;
-
-    for (int r = 0; r < p->n; r++) {
-        if (p->scheme == DMESH_COPIES_PARTNER) {
-            p->holder[r] = moved(p, r, 1);
-            p->owner[r] = moved(p, r, -1);
-            continue;
-        }
-        int first, m, pos, stride;
-        line_set(p, r, &first, &m, &pos, &stride);
-        if (pos != 0)
-            continue; /* filled with its set's first member, which comes first */
-        for (int i = 0; i < m; i++) {
-            int x = first + i * stride;
-            p->set_first[x] = at;
-            p->set_size[x] = m;
-            p->set_pos[x] = i;
-            p->sets[at + i] = x;
-        }
-        at += m;
-    }
 }
 
 /* ---- by failure domain --------------------------------------------------- */
@@ -155,35 +130,6 @@ static int domain_order(int n, const uint64_t domain[], int order[], int *ndomai
     return DMESH_SUCCESS;
 }
 
-static void domain_tables(dmesh_copies_plan_t *p, const int order[], int largest)
-{
-    int n = p->n, k = p->k < 2 ? 2 : p->k, nsets, at = 0;
-
-    if (p->scheme == DMESH_COPIES_PARTNER) {
-        for (int i = 0; i < n; i++) {
-            p->holder[order[i]] = order[(i + largest) % n];
-            p->owner[order[(i + largest) % n]] = order[i];
-        }
-        return;
-    }
-    nsets = (n + k - 1) / k;
-    if (nsets < largest)
-        nsets = largest; /* one member of each domain per set */
-    if (nsets > n / 2)
-        nsets = n / 2; /* sets of two at least */
-    for (int s = 0; s < nsets; s++) {
-        int m = (n - s + nsets - 1) / nsets; /* positions s, s + nsets, ... */
-        for (int i = 0; i < m; i++) {
-            int x = order[s + i * nsets];
-            p->set_first[x] = at;
-            p->set_size[x] = m;
-            p->set_pos[x] = i;
-            p->sets[at + i] = x;
-        }
-        at += m;
-    }
-}
-
 /* ---- the plan ------------------------------------------------------------ */
 
 int dmesh_copies_pick_dim(int n, const uint64_t domain[])
@@ -216,7 +162,7 @@ int dmesh_copies_plan_make(dmesh_copies_plan_t *p, const uint64_t domain[])
     if (p->dim != DMESH_COPIES_DIM_DOMAINS || domain == NULL) {
         if (p->dim == DMESH_COPIES_DIM_DOMAINS)
             p->dim = DMESH_COPIES_DIM_FLAT;
-        line_tables(p);
+        p->scheme->place_line(p);
         return DMESH_SUCCESS;
     }
     if ((order = malloc((size_t)n * sizeof(int))) == NULL)
@@ -225,9 +171,9 @@ int dmesh_copies_plan_make(dmesh_copies_plan_t *p, const uint64_t domain[])
         err = domain_order(n, domain, order, &nd, &largest);
     if (!err && nd < 2) {
         p->dim = DMESH_COPIES_DIM_FLAT;
-        line_tables(p);
+        p->scheme->place_line(p);
     } else if (!err) {
-        domain_tables(p, order, largest);
+        p->scheme->place_domains(p, order, largest);
     }
     free(order);
     if (err)
@@ -244,22 +190,13 @@ void dmesh_copies_set(const dmesh_copies_plan_t *p, int r, const int **members, 
 
 int dmesh_copies_survives(const dmesh_copies_plan_t *p, const uint64_t domain[], int r)
 {
-    const int *members;
-    int m, pos, kind = DMESH_COPIES_SURVIVES_DOMAIN;
+    int kind = DMESH_COPIES_SURVIVES_NOTHING, x;
 
-    if (p->scheme == DMESH_COPIES_PARTNER) {
-        int h = p->holder[r];
-        if (h == r)
-            return DMESH_COPIES_SURVIVES_NOTHING;
-        return domain != NULL && domain[h] != domain[r] ? DMESH_COPIES_SURVIVES_DOMAIN
-                                                        : DMESH_COPIES_SURVIVES_PROCESS;
+    for (int i = 0; (x = p->scheme->partner(p, r, i)) >= 0; i++) {
+        if (domain == NULL || domain[x] == domain[r])
+            return DMESH_COPIES_SURVIVES_PROCESS;
+        kind = DMESH_COPIES_SURVIVES_DOMAIN;
     }
-    dmesh_copies_set(p, r, &members, &m, &pos);
-    if (m < 2)
-        return DMESH_COPIES_SURVIVES_NOTHING;
-    for (int i = 0; i < m; i++)
-        if (i != pos && (domain == NULL || domain[members[i]] == domain[r]))
-            kind = DMESH_COPIES_SURVIVES_PROCESS;
     return kind;
 }
 

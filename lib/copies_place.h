@@ -9,7 +9,7 @@
 
 #include "dmesh.h"
 
-enum { DMESH_COPIES_PARTNER = 0, DMESH_COPIES_XOR = 1 };
+struct dmesh_copies_scheme; /* copies_scheme.h */
 
 /* Where the copies go (a plan's dim): along one dimension of the mesh
  * (dmesh_copies_dim, >= 0), along the flattened mesh (the next member), or
@@ -22,10 +22,10 @@ enum { DMESH_COPIES_DIM_FLAT = -1, DMESH_COPIES_DIM_DEFAULT = -2, DMESH_COPIES_D
  * fills the tables; freed by dmesh_copies_plan_free. */
 typedef struct {
     int ndims, shape[DMESH_MAX_DIMS];
-    int n;               /* members */
-    int dim;             /* >= 0 or DMESH_COPIES_DIM_* */
-    int scheme;          /* DMESH_COPIES_PARTNER or _XOR */
-    int k;               /* XOR set size asked for */
+    int n;                                    /* members */
+    int dim;                                  /* >= 0 or DMESH_COPIES_DIM_* */
+    const struct dmesh_copies_scheme *scheme; /* its tables' and partners' */
+    int k;                                    /* XOR set size asked for */
     int *holder, *owner; /* partner: who holds r's copy (r: nobody), whose r holds */
     int *set_first;      /* xor: where r's set starts in sets[] */
     int *set_size;       /* xor: its members */
@@ -35,20 +35,31 @@ typedef struct {
 
 /* The tables of p (ndims, shape, n, dim, scheme and k set) for members in
  * failure domains domain[] (n values, equal values one domain; NULL: one
- * domain). DMESH_COPIES_DIM_DOMAINS places every copy (partner), every
- * set member (xor), in another domain than its owner wherever the domains
- * allow it: SCR's rule, the members ordered by domain and each copy held
- * by the member as many places further as the largest domain has members
- * (so no domain of at most half the members holds its own copies); sets
- * dealt over that order so that no set has two members of a domain when
- * every domain has at most as many members as there are sets.
- * DMESH_ERR_NOMEM. */
+ * domain), filled by the scheme. DMESH_COPIES_DIM_DOMAINS orders the
+ * members by domain (domains by their lowest member, members ascending in
+ * each), and the scheme places every copy (partner), every set member
+ * (xor), in another domain than its owner wherever the domains allow it:
+ * SCR's rule, each copy held by the member as many places further as the
+ * largest domain has members (so no domain of at most half the members
+ * holds its own copies); sets dealt over that order so that no set has two
+ * members of a domain when every domain has at most as many members as
+ * there are sets. DMESH_ERR_NOMEM. */
 int dmesh_copies_plan_make(dmesh_copies_plan_t *p, const uint64_t domain[]);
 void dmesh_copies_plan_free(dmesh_copies_plan_t *p);
 
 /* The default placement for members in domain[]: DMESH_COPIES_DIM_DOMAINS
  * when they span more than one domain, else DMESH_COPIES_DIM_FLAT. */
 int dmesh_copies_pick_dim(int n, const uint64_t domain[]);
+
+/* Along the plan's line (its dimension, or the flattened mesh), for a
+ * scheme's place_line: the member by places further than r on its line
+ * (cyclic, by may be negative); r's set of about k on its line (sets of k
+ * in line order, a last set of the rest, a rest of one joining the last
+ * full set): its first member, its size, r's place in it, and the distance
+ * between neighbours in flat indices. */
+int dmesh_copies_line_moved(const dmesh_copies_plan_t *p, int r, int by);
+void dmesh_copies_line_set(const dmesh_copies_plan_t *p, int r, int *first, int *m, int *pos,
+                           int *stride);
 
 /* Partner: the member holding r's copy (r itself on a plan of one member),
  * and the member whose copy r holds. */
@@ -67,8 +78,9 @@ void dmesh_copies_set(const dmesh_copies_plan_t *p, int r, const int **members, 
 #define DMESH_COPIES_MAX_GROUP 512 /* dmesh_copies_group's bound */
 
 /* What a member's copies survive (dmesh.h DMESH_COPIES_SURVIVES_*): the
- * loss of its failure domain when no other holder of them (its partner,
- * the other members of its set) shares its domain. */
+ * loss of its failure domain when none of its partners (the scheme's: the
+ * member holding its copy, the other members of its set) shares its
+ * domain; nothing without partners. */
 int dmesh_copies_survives(const dmesh_copies_plan_t *p, const uint64_t domain[], int r);
 
 /* Owners. Every process's copies carry its identity (nonzero): made at its

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "copies_plan.h"
+#include "copies_scheme.h"
 #include "error.h"
 
 size_t dmesh_copies_chunk_size(size_t longest, int m)
@@ -40,19 +41,8 @@ void dmesh_copies_contribution(const char *copy, size_t len, size_t c, int me, i
     memcpy(out, copy + from, n);
 }
 
-/* The restore's view of the records: the members ordered by the identity
- * their held copy serves, to find a copy's holders in O(log n). */
-typedef struct {
-    uint64_t held_for;
-    int r;
-} held_t;
-
-typedef struct {
-    const dmesh_copies_plan_t *p;
-    const dmesh_copies_record_t *rec;
-    held_t *by_held; /* members by (held_for, member) */
-    uint64_t *sign;  /* xor: each member's set sign */
-} view_t;
+typedef dmesh_copies_held_t held_t;
+typedef dmesh_copies_view_t view_t;
 
 static int cmp_held(const void *a, const void *b)
 {
@@ -63,9 +53,7 @@ static int cmp_held(const void *a, const void *b)
     return (x->r > y->r) - (x->r < y->r);
 }
 
-/* Partner: the lowest member other than r holding r's copy of version v;
- * -1 when none does. */
-static int holder_of(const view_t *w, int r, int64_t v)
+int dmesh_copies_view_holder(const view_t *w, int r, int64_t v)
 {
     int lo = 0, hi = w->p->n;
     uint64_t id = w->rec[r].id;
@@ -85,38 +73,15 @@ static int holder_of(const view_t *w, int r, int64_t v)
     return -1;
 }
 
-/* XOR: whether member i of a set still holds its part of version v's
- * parity of that set (its own copy, or none as a member without
- * predecessor, and the set's parity). */
-static int holds_part(const view_t *w, int i, int64_t v)
-{
-    const dmesh_copies_record_t *x = &w->rec[i];
-
-    return (x->own == v || x->born) && x->held == v && x->held_for == w->sign[i];
-}
-
 /* Whether member r can get version v back, and how (*from: partner). */
 static int source_of(const view_t *w, int r, int64_t v, int *from)
 {
-    const int *members;
-    int m, pos;
-
     *from = -1;
     if (w->rec[r].born)
         return DMESH_COPIES_SRC_NONE;
     if (w->rec[r].own == v)
         return DMESH_COPIES_SRC_SELF;
-    if (w->p->scheme == DMESH_COPIES_PARTNER) {
-        *from = holder_of(w, r, v);
-        return *from >= 0 ? DMESH_COPIES_SRC_HOLDER : DMESH_COPIES_SRC_LOST;
-    }
-    dmesh_copies_set(w->p, r, &members, &m, &pos);
-    if (m < 2)
-        return DMESH_COPIES_SRC_LOST;
-    for (int i = 0; i < m; i++)
-        if (members[i] != r && !holds_part(w, members[i], v))
-            return DMESH_COPIES_SRC_LOST;
-    return DMESH_COPIES_SRC_PARITY;
+    return w->p->scheme->source(w, r, v, from);
 }
 
 /* Whether every member can get v back (src[] and from[] filled either way). */
@@ -133,23 +98,8 @@ static int all_get(const view_t *w, int64_t v, int src[], int from[])
 
 static void mark_refresh(const view_t *w, int64_t v, int refresh[])
 {
-    const dmesh_copies_plan_t *p = w->p;
-
-    for (int r = 0; r < p->n; r++) {
-        const int *members;
-        int m, pos;
-        refresh[r] = 0;
-        if (p->scheme == DMESH_COPIES_PARTNER) {
-            int h = p->holder[r];
-            refresh[r] = !w->rec[r].born && h != r &&
-                         !(w->rec[h].held_for == w->rec[r].id && w->rec[h].held == v);
-            continue;
-        }
-        dmesh_copies_set(p, r, &members, &m, &pos);
-        for (int i = 0; i < m && m > 1; i++)
-            if (!holds_part(w, members[i], v))
-                refresh[r] = 1;
-    }
+    for (int r = 0; r < w->p->n; r++)
+        refresh[r] = w->p->scheme->refresh(w, r, v);
 }
 
 static int cmp_desc(const void *a, const void *b)
@@ -181,17 +131,17 @@ static int view_make(view_t *w, const dmesh_copies_plan_t *p, const dmesh_copies
     w->p = p;
     w->rec = rec;
     w->by_held = malloc((size_t)p->n * sizeof(*w->by_held));
-    w->sign = malloc(2 * (size_t)p->n * sizeof(uint64_t));
-    if (w->by_held == NULL || w->sign == NULL)
+    w->want = malloc(2 * (size_t)p->n * sizeof(uint64_t));
+    if (w->by_held == NULL || w->want == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_restore: no memory for the plan");
-    ids = w->sign + p->n;
+    ids = w->want + p->n;
     for (int r = 0; r < p->n; r++) {
         w->by_held[r] = (held_t){rec[r].held_for, r};
         ids[r] = rec[r].id;
     }
     qsort(w->by_held, (size_t)p->n, sizeof(*w->by_held), cmp_held);
-    for (int r = 0; r < p->n && p->scheme == DMESH_COPIES_XOR; r++)
-        w->sign[r] = dmesh_copies_set_sign(p, ids, r);
+    for (int r = 0; r < p->n; r++)
+        w->want[r] = p->scheme->held_for(p, ids, r);
     return DMESH_SUCCESS;
 }
 
@@ -225,6 +175,6 @@ int dmesh_copies_plan_restore(const dmesh_copies_plan_t *p, const dmesh_copies_r
         mark_refresh(&w, *version, refresh);
     free(v);
     free(w.by_held);
-    free(w.sign);
+    free(w.want);
     return err;
 }

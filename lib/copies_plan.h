@@ -46,6 +46,34 @@ enum {
     DMESH_COPIES_SRC_NONE /* no predecessor: nothing to give back, buffers untouched */
 };
 
+/* A restore's view of the records (made by dmesh_copies_plan_restore, read
+ * by the scheme's source and refresh): the members ordered by the identity
+ * their held data serves, to find a copy's holders in O(log n), and the
+ * identity each member's held data must serve under the plan (the
+ * scheme's held_for). */
+typedef struct {
+    uint64_t held_for;
+    int r;
+} dmesh_copies_held_t;
+
+typedef struct {
+    const dmesh_copies_plan_t *p;
+    const dmesh_copies_record_t *rec;
+    dmesh_copies_held_t *by_held; /* members by (held_for, member) */
+    uint64_t *want;               /* the identity each member's held data must serve */
+} dmesh_copies_view_t;
+
+/* The lowest member other than r whose held data of version v serves r's
+ * identity (a copy of r's); -1 when none does. */
+int dmesh_copies_view_holder(const dmesh_copies_view_t *w, int r, int64_t v);
+
+/* Whether member i holds version v's held data as the plan wants it (of
+ * that version, serving the identity the plan gives it). */
+static inline int dmesh_copies_view_holds(const dmesh_copies_view_t *w, int i, int64_t v)
+{
+    return w->rec[i].held == v && w->rec[i].held_for == w->want[i];
+}
+
 /* The restore of the n members of p holding rec: *version, the newest that
  * every member with a predecessor can get back (DMESH_COPIES_NONE when none
  * stored any); src[r] how member r gets it; from[r] (partner, src HOLDER)

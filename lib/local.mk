@@ -61,11 +61,15 @@ lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/re
 	lib/ft/respawn_command.c lib/ft/respawn_command.h lib/ft/call_bound.c lib/ft/call_bound.h \
 	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), their memory (copies_mem.c),
-# store and restore (copies_xfer.c), and their pure parts: placement
-# (copies_place.c) and restore (copies_plan.c); copies_device.h declares
-# lib/gpu.mk's copies_device.c or copies_device_none.c.
+# store and restore (copies_xfer.c), the schemes (the table copies_scheme.c,
+# one file each: copies_partner.c, copies_xor.c), their messages
+# (copies_move.c), and their pure parts: placement (copies_place.c) and
+# restore (copies_plan.c); copies_device.h declares lib/gpu.mk's
+# copies_device.c or copies_device_none.c.
 lib_libdmesh_core_la_SOURCES += lib/copies.c lib/copies.h lib/copies_mem.c lib/copies_mem.h \
-	lib/copies_xfer.c lib/copies_plan.c lib/copies_plan.h lib/copies_place.c lib/copies_place.h \
+	lib/copies_xfer.c lib/copies_scheme.c lib/copies_scheme.h lib/copies_partner.c \
+	lib/copies_xor.c lib/copies_move.c lib/copies_move.h \
+	lib/copies_plan.c lib/copies_plan.h lib/copies_place.c lib/copies_place.h \
 	lib/copies_device.h
 # Version, build description, MPI identity check.
 lib_libdmesh_core_la_SOURCES += lib/version.c lib/version.h

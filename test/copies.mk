@@ -36,12 +36,12 @@ test_test_copies_threads_LDADD = lib/libdmesh.la -lpthread
 TESTS += test/test_copies_threads-np2.mpi test/test_copies_threads-np4.mpi
 CLEANFILES += test/copies-np*.out
 # test_copies_chunk (test/copies-chunk.sh): test_copies plain with the
-# transfers in messages and reductions of 4 KiB (lib/copies_xfer.c built
+# transfers in messages and reductions of 4 KiB (lib/copies_move.c built
 # into the program with DMESH_COPIES_XFER_CHUNK=4096, in place of the
 # library's): copies of many messages and rounds of them, XOR parity and
 # rebuilds in many slices, both schemes, at 2 and 4 ranks.
 check_PROGRAMS += test/test_copies_chunk
-test_test_copies_chunk_SOURCES = test/test_copies.c lib/copies_xfer.c
+test_test_copies_chunk_SOURCES = test/test_copies.c lib/copies_move.c
 test_test_copies_chunk_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS) \
 	-I$(top_srcdir)/lib -DDMESH_COPIES_XFER_CHUNK=4096
 test_test_copies_chunk_CFLAGS = $(DMESH_TEST_CFLAGS)

@@ -12,12 +12,13 @@
 #include <string.h>
 
 #include "copies_plan.h"
+#include "copies_scheme.h"
 #include "dmesh.h"
 
 /* A plan of shape (s0, s1) along dim, its tables made for domain[]
  * (NULL: one domain). */
-static dmesh_copies_plan_t plan2d(int s0, int s1, int dim, int scheme, int k,
-                                  const uint64_t *domain)
+static dmesh_copies_plan_t plan2d(int s0, int s1, int dim, const dmesh_copies_scheme_t *scheme,
+                                  int k, const uint64_t *domain)
 {
     dmesh_copies_plan_t p;
 
@@ -33,7 +34,8 @@ static dmesh_copies_plan_t plan2d(int s0, int s1, int dim, int scheme, int k,
     return p;
 }
 
-static dmesh_copies_plan_t plan2(int s0, int s1, int dim, int scheme, int k)
+static dmesh_copies_plan_t plan2(int s0, int s1, int dim, const dmesh_copies_scheme_t *scheme,
+                                 int k)
 {
     return plan2d(s0, s1, dim, scheme, k, NULL);
 }
@@ -50,9 +52,10 @@ END_TEST
 
 START_TEST(partner_ring)
 {
-    dmesh_copies_plan_t p = plan2(2, 4, 1, DMESH_COPIES_PARTNER, 0),
-                        f = plan2(2, 4, DMESH_COPIES_DIM_FLAT, 0, 0);
-    dmesh_copies_plan_t d0 = plan2(2, 4, 0, DMESH_COPIES_PARTNER, 0), one = plan2(4, 1, 1, 0, 0);
+    dmesh_copies_plan_t p = plan2(2, 4, 1, &dmesh_copies_partner, 0),
+                        f = plan2(2, 4, DMESH_COPIES_DIM_FLAT, &dmesh_copies_partner, 0);
+    dmesh_copies_plan_t d0 = plan2(2, 4, 0, &dmesh_copies_partner, 0),
+                        one = plan2(4, 1, 1, &dmesh_copies_partner, 0);
 
     /* along dim 1: the next column of the same row, a ring */
     ck_assert_int_eq(dmesh_copies_holder(&p, 0), 1);
@@ -79,7 +82,7 @@ END_TEST
 
 START_TEST(xor_sets)
 {
-    dmesh_copies_plan_t p = plan2(1, 9, 1, DMESH_COPIES_XOR, 4);
+    dmesh_copies_plan_t p = plan2(1, 9, 1, &dmesh_copies_xor, 4);
     const int *m;
     int n, pos;
 
@@ -92,13 +95,13 @@ START_TEST(xor_sets)
     ck_assert_int_eq(m[0], 4);
     ck_assert_int_eq(pos, 4);
     dmesh_copies_plan_free(&p);
-    p = plan2(2, 6, 1, DMESH_COPIES_XOR, 4); /* 6 = 4 + a set of 2 */
+    p = plan2(2, 6, 1, &dmesh_copies_xor, 4); /* 6 = 4 + a set of 2 */
     dmesh_copies_set(&p, 11, &m, &n, &pos);
     ck_assert_int_eq(n, 2);
     ck_assert_int_eq(m[0], 10);
     ck_assert_int_eq(m[1], 11);
     dmesh_copies_plan_free(&p);
-    p = plan2(4, 2, 0, DMESH_COPIES_XOR, 3); /* along dim 0, stride 2: 4 = one set of 4 */
+    p = plan2(4, 2, 0, &dmesh_copies_xor, 3); /* along dim 0, stride 2: 4 = one set of 4 */
     dmesh_copies_set(&p, 5, &m, &n, &pos);
     ck_assert_int_eq(n, 4);
     ck_assert_int_eq(m[0], 1);
@@ -146,7 +149,7 @@ START_TEST(partner_domains)
                 dmesh_copies_plan_t p;
                 domains_of(n, nd, how, &seed, dom);
                 big = largest_domain(n, dom);
-                p = plan2d(s0, n / s0, DMESH_COPIES_DIM_DOMAINS, DMESH_COPIES_PARTNER, 0, dom);
+                p = plan2d(s0, n / s0, DMESH_COPIES_DIM_DOMAINS, &dmesh_copies_partner, 0, dom);
                 if (big == n) { /* one domain after all: the next member */
                     ck_assert_int_eq(p.dim, DMESH_COPIES_DIM_FLAT);
                     dmesh_copies_plan_free(&p);
@@ -176,16 +179,16 @@ END_TEST
 START_TEST(partner_domains_block)
 {
     uint64_t two[8] = {1, 1, 1, 1, 2, 2, 2, 2}, three[8] = {1, 1, 1, 2, 2, 2, 3, 3};
-    dmesh_copies_plan_t p = plan2d(1, 8, DMESH_COPIES_DIM_DOMAINS, 0, 0, two);
+    dmesh_copies_plan_t p = plan2d(1, 8, DMESH_COPIES_DIM_DOMAINS, &dmesh_copies_partner, 0, two);
 
     for (int r = 0; r < 8; r++)
         ck_assert_int_eq(dmesh_copies_holder(&p, r), (r + 4) % 8);
     dmesh_copies_plan_free(&p);
-    p = plan2d(4, 2, DMESH_COPIES_DIM_DOMAINS, 0, 0, two);
+    p = plan2d(4, 2, DMESH_COPIES_DIM_DOMAINS, &dmesh_copies_partner, 0, two);
     for (int r = 0; r < 8; r++)
         ck_assert(two[dmesh_copies_holder(&p, r)] != two[r]);
     dmesh_copies_plan_free(&p);
-    p = plan2d(1, 8, DMESH_COPIES_DIM_DOMAINS, 0, 0, three);
+    p = plan2d(1, 8, DMESH_COPIES_DIM_DOMAINS, &dmesh_copies_partner, 0, three);
     for (int r = 0; r < 8; r++)
         ck_assert(three[dmesh_copies_holder(&p, r)] != three[r]);
     dmesh_copies_plan_free(&p);
@@ -210,7 +213,7 @@ START_TEST(xor_domains)
                     big = largest_domain(n, dom);
                     if (big == n)
                         continue;
-                    p = plan2d(1, n, DMESH_COPIES_DIM_DOMAINS, DMESH_COPIES_XOR, k, dom);
+                    p = plan2d(1, n, DMESH_COPIES_DIM_DOMAINS, &dmesh_copies_xor, k, dom);
                     nsets = (n + k - 1) / k > big ? (n + k - 1) / k : big;
                     for (int r = 0; r < n; r++) {
                         const int *m;
@@ -319,8 +322,8 @@ static void records(dmesh_copies_record_t rec[], const dmesh_copies_plan_t *p, i
         rec[r].own = rec[r].held = v;
         rec[r].own_len = rec[r].held_len = 64;
         rec[r].id = ids[r];
-        rec[r].held_for = p->scheme == DMESH_COPIES_PARTNER ? ids[dmesh_copies_owner(p, r)]
-                                                            : dmesh_copies_set_sign(p, ids, r);
+        rec[r].held_for = p->scheme == &dmesh_copies_partner ? ids[dmesh_copies_owner(p, r)]
+                                                             : dmesh_copies_set_sign(p, ids, r);
     }
 }
 
@@ -332,7 +335,7 @@ static void lose(dmesh_copies_record_t *r)
 
 START_TEST(restore_partner)
 {
-    dmesh_copies_plan_t p = plan2(2, 4, 1, DMESH_COPIES_PARTNER, 0);
+    dmesh_copies_plan_t p = plan2(2, 4, 1, &dmesh_copies_partner, 0);
     dmesh_copies_record_t rec[8];
     int src[8], from[8], refresh[8];
     int64_t v;
@@ -377,7 +380,7 @@ END_TEST
  * owner wherever it is, and the new holder gets it again. */
 START_TEST(restore_owner)
 {
-    dmesh_copies_plan_t p = plan2(1, 4, DMESH_COPIES_DIM_FLAT, DMESH_COPIES_PARTNER, 0);
+    dmesh_copies_plan_t p = plan2(1, 4, DMESH_COPIES_DIM_FLAT, &dmesh_copies_partner, 0);
     dmesh_copies_record_t rec[4];
     int src[4], from[4], refresh[4];
     int64_t v;
@@ -408,7 +411,7 @@ END_TEST
 
 START_TEST(restore_xor)
 {
-    dmesh_copies_plan_t p = plan2(1, 8, 1, DMESH_COPIES_XOR, 4);
+    dmesh_copies_plan_t p = plan2(1, 8, 1, &dmesh_copies_xor, 4);
     dmesh_copies_record_t rec[8];
     int src[8], from[8], refresh[8];
     int64_t v;

@@ -28,6 +28,7 @@
 #include "bench.h"
 #include "copies.h"
 #include "copies_mem.h"
+#include "copies_scheme.h"
 
 static double slowest(double t0, MPI_Comm comm)
 {
@@ -74,19 +75,16 @@ static double floor_once(MPI_Comm comm, char *data, char *keep, char *recv, size
 
 /* The copies' memory per process in registered bytes: between stores
  * (its own copy and what it holds; apart, the spares kept for the next
- * version) and at the peak of a store (both versions, and under xor the m
- * blocks of the parity's contributions). */
+ * version) and at the peak of a store (both versions, and the scheme's
+ * working memory: under xor the m blocks of the parity's contributions). */
 static void memory_of(dmesh_copies_t c, size_t bytes, double *between, double *spare, double *peak)
 {
     const dmesh_copies_slot_t *s = &c->d->slot;
-    int m = 1;
 
-    if (c->set != MPI_COMM_NULL)
-        MPI_Comm_size(c->set, &m);
     *between = (double)(s->own_len + s->held_len) / (double)bytes;
     *spare = (double)dmesh_copies_spare_bytes() / (double)bytes;
     *peak = (double)(2 * (s->own_len + s->held_len)) / (double)bytes +
-            (c->plan.scheme == DMESH_COPIES_XOR ? m * (double)s->held_len : 0) / (double)bytes;
+            (double)c->plan.scheme->store_scratch(c, s) / (double)bytes;
 }
 
 static void one_size(dmesh_t mesh, MPI_Comm comm, int rank, size_t bytes, int reps)
