@@ -20,9 +20,10 @@
 #      started in place of a dead one. Every survivor must return the same
 #      class from the call, and every process at the end must hold the clean
 #      run's state bit for bit (the program repairs and restores again). A
-#      hang fails (timeout). DMESH_FT_SWEEP_CALLS (test/ft.sh's) picks calls
-#      by these names; DMESH_FT_SWEEP_STRIDE and _OFFSET sample the steps as
-#      there (CI).
+#      hang fails (timeout). Each scheme of copies is swept (partner, then
+#      xor; DMESH_FT_SWEEP_SCHEMES picks some), each with its own steps.
+#      DMESH_FT_SWEEP_CALLS (test/ft.sh's) picks calls by these names;
+#      DMESH_FT_SWEEP_STRIDE and _OFFSET sample the steps as there.
 # Skips (77) when NP is above DMESH_TEST_MAX_NP.
 . "$top_srcdir/test/check.sh"
 np=$1
@@ -72,29 +73,31 @@ for c in ${DMESH_FT_SWEEP_CALLS:-store_first store_new restore_first restore_new
     case $c in store_first | store_new | restore_first | restore_new) calls="$calls $c" ;; esac
 done
 runs=0 t0=$(date +%s)
-for c in $calls; do
-    step=1 last=0
-    while [ $step -le 60 ]; do
-        mode="sweep:${c%_*}:${c#*_}:$step"
-        DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT:-90} "$MPIRUN" "$np" "$prog" "$mode" 1 "$half" 2 >"$log.1" 2>&1
-        rc=$?
-        runs=$((runs + 1))
-        cat "$log.1" >>"$log"
-        # every process at the end (those started by a repair included)
-        ok=$(grep -ac "^test_copies: sweep:${c%_*}:${c#*_}:[0-9]* passed" "$log.1")
-        line=$(grep -a "^sweep ${c%_*} ${c#*_} step $step:" "$log.1" | head -n 1)
-        rm -f "$log.1"
-        if [ -z "$line" ] || [ "$ok" -ne "$np" ]; then
-            check_fail "sweep $c step $step at $np ranks: $ok of $np processes passed (mpiexec exit $rc)"
-            break
-        fi
-        case $line in *nokill*) break ;; esac
-        last=$step
-        step=$((step + 1))
-        while [ $(((step - 2) % stride)) -ne "$offset" ] && [ $step -gt 1 ]; do step=$((step + 1)); done
+for scheme in ${DMESH_FT_SWEEP_SCHEMES:-partner xor}; do
+    for c in $calls; do
+        step=1 last=0
+        while [ $step -le 60 ]; do
+            mode="sweep:${c%_*}:${c#*_}:$step:$scheme"
+            DMESH_TEST_TIMEOUT=${DMESH_TEST_TIMEOUT:-90} "$MPIRUN" "$np" "$prog" "$mode" 1 "$half" 2 >"$log.1" 2>&1
+            rc=$?
+            runs=$((runs + 1))
+            cat "$log.1" >>"$log"
+            # every process at the end (those started by a repair included)
+            ok=$(grep -ac "^test_copies: sweep:${c%_*}:${c#*_}:[0-9]*:$scheme passed" "$log.1")
+            line=$(grep -a "^sweep ${c%_*} ${c#*_} step $step:" "$log.1" | head -n 1)
+            rm -f "$log.1"
+            if [ -z "$line" ] || [ "$ok" -ne "$np" ]; then
+                check_fail "sweep $c ($scheme) step $step at $np ranks: $ok of $np processes passed (mpiexec exit $rc)"
+                break
+            fi
+            case $line in *nokill*) break ;; esac
+            last=$step
+            step=$((step + 1))
+            while [ $(((step - 2) % stride)) -ne "$offset" ] && [ $step -gt 1 ]; do step=$((step + 1)); done
+        done
+        [ "$stride" -eq 1 ] && how="steps 1 to $last" || how="sampled steps (one in $stride) up to $last"
+        echo "copies.sh: sweep $c ($scheme) at $np ranks: killed at $how, every survivor returned alike, every state back"
     done
-    [ "$stride" -eq 1 ] && how="steps 1 to $last" || how="sampled steps (one in $stride) up to $last"
-    echo "copies.sh: sweep $c at $np ranks: killed at $how, every survivor returned alike, every state back"
 done
 echo "copies.sh: sweep at $np ranks: $runs runs, $(($(date +%s) - t0)) s"
 check_exit

@@ -35,6 +35,9 @@
  *       and the program must end with the clean run's state bit for bit
  *       (repairs and restores again as needed). Rank 0 prints "sweep
  *       CALL WHO step STEP: killed" or "nokill" (the call has fewer steps).
+ *       sweep:CALL:WHO:STEP:SCHEME: the same with the copies opened with
+ *       dmesh_copies_scheme SCHEME (partner, xor; default partner) and
+ *       dmesh_copies_group 2.
  * The fault cases agree each step's outcome (MPIX_Comm_agree on the
  * program's communicator) before they choose between the next step, a
  * store and a repair: under fault tolerance an MPI_Allreduce may fail on
@@ -279,6 +282,47 @@ static void domains(dmesh_t mesh, int rank, int size, int cyclic, const char *sc
     MPI_Info_free(&info);
 }
 
+/* Copies stored with one scheme, opened again with another (or another
+ * group): DMESH_ERR_MISMATCH on every process, naming both; opened again
+ * with the one they were stored with, they restore. */
+static void carried_scheme(MPI_Comm comm, dmesh_t mesh, int rank)
+{
+    MPI_Info part = info_of("dmesh_copies_scheme", "partner", NULL, NULL),
+             xor3 = info_of("dmesh_copies_scheme", "xor", "dmesh_copies_group", "3"),
+             xor2 = info_of("dmesh_copies_scheme", "xor", "dmesh_copies_group", "2");
+    const MPI_Info stored[2] = {part, xor3}, other[2] = {xor3, xor2};
+    static state_t s, want;
+
+    for (int i = 0; i < 2; i++) {
+        dmesh_copies_t c = DMESH_COPIES_NULL, d = DMESH_COPIES_NULL;
+        int rc = dmesh_copies_open(mesh, "carried", stored[i], &c), ver = -1;
+        fill(&s, rank, i);
+        want = s;
+        add_state(c, &s);
+        rc = rc ? rc : dmesh_copies_store(c, 4);
+        CHECK(rc == DMESH_SUCCESS, "carried %d: open and store: %d (%s)", i, rc, dmesh_last_error());
+        rc = dmesh_copies_open(mesh, "carried", other[i], &d);
+        CHECK(rc == DMESH_ERR_MISMATCH && d == DMESH_COPIES_NULL &&
+                  strstr(dmesh_last_error(), "stored with scheme") != NULL,
+              "carried %d: opened with another scheme or group: %d (%s)", i, rc,
+              dmesh_last_error());
+        CHECK(same_everywhere(comm, rc), "carried %d: classes differ", i);
+        rc = dmesh_copies_open(mesh, "carried", stored[i], &d);
+        CHECK(rc == DMESH_SUCCESS, "carried %d: opened again alike: %d (%s)", i, rc,
+              dmesh_last_error());
+        memset(&s, 0, sizeof(s));
+        add_state(d, &s);
+        rc = dmesh_copies_restore(d, &ver);
+        CHECK(rc == DMESH_SUCCESS && ver == 4 && same_state(&s, &want),
+              "carried %d: restore: %d, version %d (%s)", i, rc, ver, dmesh_last_error());
+        dmesh_copies_free(&d);
+        dmesh_copies_free(&c);
+    }
+    MPI_Info_free(&part);
+    MPI_Info_free(&xor3);
+    MPI_Info_free(&xor2);
+}
+
 /* Arguments that differ between processes: DMESH_ERR_MISMATCH on every
  * process (agreed before any communicator is made), no hang. */
 static void mismatches(MPI_Comm comm, dmesh_t mesh, int rank)
@@ -487,6 +531,7 @@ static void sized(MPI_Comm comm, dmesh_t mesh, int rank, int size)
 static void placement_and_owners(MPI_Comm comm, dmesh_t mesh, int rank, int size)
 {
     mismatches(comm, mesh, rank);
+    carried_scheme(comm, mesh, rank);
     sized(comm, mesh, rank, size);
     if (size < 4)
         return;
@@ -630,6 +675,15 @@ static int case_plain(MPI_Comm comm)
     rc = dmesh_copies_open(mesh, "bad", info, &d);
     CHECK(rc != DMESH_SUCCESS && d == DMESH_COPIES_NULL, "open with a bad dim: %d", rc);
     MPI_Info_free(&info);
+    /* a scheme the table does not have: every scheme named */
+    info = info_of("dmesh_copies_scheme", "raid6", NULL, NULL);
+    rc = dmesh_copies_open(mesh, "bad", info, &d);
+    CHECK(rc == DMESH_ERR_ARG && d == DMESH_COPIES_NULL &&
+              strstr(dmesh_last_error(), "\"raid6\"") != NULL &&
+              strstr(dmesh_last_error(), "\"partner\"") != NULL &&
+              strstr(dmesh_last_error(), "\"xor\"") != NULL,
+          "open with an unknown scheme: %d (%s)", rc, dmesh_last_error());
+    MPI_Info_free(&info);
     if (size >= 2) {
         losses(comm, mesh, "partner", rank, size);
         losses(comm, mesh, "xor", rank, size);
@@ -736,6 +790,7 @@ typedef struct {
      * replacement), the step of the call at which it dies (0: none, as in
      * the arguments of a later respawn) */
     char call[16], who[16];
+    char scheme[16]; /* sweep: dmesh_copies_scheme ("": the default) */
     int step;
     int swept; /* the class the swept call returned here, -1: not met */
 } run_t;
@@ -752,10 +807,13 @@ static int parse(int argc, char **argv, run_t *r)
         r->shape[d] = atoi(argv[3 + d]);
     r->swept = -1;
     if (strncmp(r->mode, "sweep:", 6) == 0) {
-        static char again[64];
-        if (sscanf(r->mode, "sweep:%15[a-z]:%15[a-z]:%d", r->call, r->who, &r->step) != 3)
+        static char again[80];
+        int n = sscanf(r->mode, "sweep:%15[a-z]:%15[a-z]:%d:%15[a-z]", r->call, r->who, &r->step,
+                       r->scheme);
+        if (n < 3)
             return 0;
-        snprintf(again, sizeof(again), "sweep:%s:%s:0", r->call, r->who);
+        snprintf(again, sizeof(again), "sweep:%s:%s:0%s%s", r->call, r->who,
+                 r->scheme[0] ? ":" : "", r->scheme);
         sweep_argv = calloc((size_t)argc, sizeof(char *));
         for (int i = 1; i < argc; i++)
             sweep_argv[i - 1] = i == 1 ? again : argv[i];
@@ -794,11 +852,27 @@ static int sweep_victim(const run_t *r, const char *call, int rank)
     return r->original && r->respawns == 1 && rank == (r->kill + 2) % size_of(r);
 }
 
+/* The run's copies opened on mesh (the sweep's scheme, if it names one;
+ * xor in sets of 2: the restore's sweep kills K and the process two ranks
+ * on, which must be in different sets for the state to come back). */
+static int open_run(const run_t *r, dmesh_t mesh, dmesh_copies_t *c)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    int rc;
+
+    if (r->scheme[0] != '\0')
+        info = info_of("dmesh_copies_scheme", r->scheme, "dmesh_copies_group", "2");
+    rc = dmesh_copies_open(mesh, NAME, info, c);
+    if (info != MPI_INFO_NULL)
+        MPI_Info_free(&info);
+    return rc;
+}
+
 /* Open, register, restore: what every process does after a (re)start. */
 static int open_restore(run_t *r, dmesh_t mesh, dmesh_copies_t *c, state_t *s, int *ver)
 {
     dmesh_copies_t old = *c;
-    int rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, c), rank = 0, victim;
+    int rc = open_run(r, mesh, c), rank = 0, victim;
 
     if (rc != DMESH_SUCCESS)
         return rc;
@@ -966,7 +1040,7 @@ static int case_fault(int argc, char **argv, MPI_Comm world, MPI_Comm parent)
             return 77;
         MPI_Comm_rank(comm, &rank);
         fill(&s, rank, 0);
-        rc = dmesh_copies_open(mesh, NAME, MPI_INFO_NULL, &c);
+        rc = open_run(&r, mesh, &c);
         CHECK(rc == DMESH_SUCCESS, "open: %d (%s)", rc, dmesh_last_error());
         add_state(c, &s);
         rc = dmesh_copies_restore(c, &ver);
