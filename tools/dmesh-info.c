@@ -68,8 +68,9 @@ static void usage(FILE *f)
             "[--bind socket|core|numa|none]\n"
             "       dmesh-info --version | --config | --help\n"
             "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
-            "prints each\nrank's host, node, coordinate and group along every dimension, and the "
-            "communicator cache figures.\nA shape entry 0 is chosen by dmesh_init as "
+            "prints each\nrank's host, node, coordinate and group along every dimension, the "
+            "communicator cache figures,\nand what copies in memory would survive with their "
+            "default placement.\nA shape entry 0 is chosen by dmesh_init as "
             "MPI_Dims_create would (the default fits any N).\n--order node lists the ranks by "
             "node (dmesh_order=node); --hybrid 1,0:2,1 builds dmesh_init_hybrid's\nmesh of "
             "those in-node and across-node factors instead (entries 0 chosen, in one list).\n"
@@ -434,6 +435,55 @@ static int print_nodes(void)
     return err;
 }
 
+/* What the copies in memory of each scheme would survive on mesh with the
+ * default placement (dmesh_copies_open, dmesh_copies_get_survival), counted
+ * over the mesh's members on rank 0, with rank 0's partners. Collective
+ * over MPI_COMM_WORLD. */
+static int print_copies(dmesh_t mesh)
+{
+    static const char *const scheme[2] = {"partner", "xor"};
+    static const char *const what[3] = {"nothing (no other member holds them)",
+                                        "the loss of one process",
+                                        "the loss of their node (or domain)"};
+    int rank, err = DMESH_SUCCESS;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 0; i < 2 && err == DMESH_SUCCESS; i++) {
+        MPI_Info info;
+        dmesh_copies_t c = DMESH_COPIES_NULL;
+        int kind = -1, count[3] = {0, 0, 0}, all[3], p[8], np = 0, member = 0;
+        int coords[DMESH_MAX_DIMS];
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "dmesh_copies_scheme", scheme[i]);
+        err = check(dmesh_copies_open(mesh, "dmesh-info", info, &c), "dmesh_copies_open");
+        MPI_Info_free(&info);
+        if (err != DMESH_SUCCESS)
+            break;
+        dmesh_get_coordinate(mesh, DMESH_MAX_DIMS, coords, &member);
+        if (member && dmesh_copies_get_survival(c, &kind) == DMESH_SUCCESS && kind >= 0 &&
+            kind <= 2)
+            count[kind] = 1;
+        if (member)
+            dmesh_copies_get_partners(c, 8, p, &np);
+        MPI_Reduce(count, all, 3, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        dmesh_copies_free(&c);
+        if (rank != 0)
+            continue;
+        printf("%s%s (default placement):", i == 0 ? "copies in memory, " : "", scheme[i]);
+        for (int k = 2; k >= 0; k--)
+            if (all[k] > 0)
+                printf(" the copies of %d of %d process(es) survive %s;", all[k],
+                       all[0] + all[1] + all[2], what[k]);
+        printf(" rank 0's partners:");
+        for (int j = 0; j < np && j < 8; j++)
+            printf(" %d", p[j]);
+        printf("%s\n", np == 0 ? " none" : np > 8 ? " ..." : "");
+    }
+    if (rank == 0 && err == DMESH_SUCCESS)
+        printf("\n");
+    return err;
+}
+
 /* The nodes of the world by the environment's rule, for every table. */
 static int find_lows(void)
 {
@@ -491,6 +541,8 @@ static int run(const args_t *a)
                                                    : "mesh");
     if (err == DMESH_SUCCESS)
         err = print_nodes();
+    if (err == DMESH_SUCCESS)
+        err = print_copies(mesh);
     if (err == DMESH_SUCCESS && a->flatten != NULL) {
         snprintf(spec, sizeof(spec), "%s", a->flatten);
         n = split(spec, parts, DMESH_MAX_DIMS);

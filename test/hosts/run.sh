@@ -10,7 +10,8 @@
 #     each host's ranks: its node cases must run, none may skip), heat2d
 #     across the hosts, cyclic, bit for bit the serial run on one host,
 #     dmesh-info of a hybrid and a node-ordered mesh (each rank's host
-#     beside its coordinate); with Open MPI, DMESH_NODE set on h1 only (no
+#     beside its coordinate; the copies' default placement surviving a
+#     host's loss for every rank); with Open MPI, DMESH_NODE set on h1 only (no
 #     -x: the other host's ranks do not see it) fails with a detail that
 #     says to pass it, and passes with -x DMESH_NODE (MPICH's hydra passes
 #     the environment to every host);
@@ -40,7 +41,11 @@ if [ "${1:-}" = --inside ]; then
     fi
     nh=$(echo $DMESH_HOSTS | wc -w)
     np=0
-    while read -r _ s; do np=$((np + ${s#slots=})); done <"$DMESH_HOSTS_DIR/hostfile"
+    most=0
+    while read -r _ s; do
+        np=$((np + ${s#slots=}))
+        [ "${s#slots=}" -le "$most" ] || most=${s#slots=}
+    done <"$DMESH_HOSTS_DIR/hostfile"
     bad=0
     # check NAME FLAGS EXPECT PROGRAM...: one run; it must pass (fail, with
     # want=fail), print EXPECT (an extended regex), and skip nothing.
@@ -103,6 +108,13 @@ if [ "${1:-}" = --inside ]; then
             # is one host's ranks
             check "dmesh-info --hybrid 1,0:$nh,1" "$block" "^ +$((np - 1))  h$nh +[0-9]+  \(" \
                 "$MPIRUN" "$np" ./tools/dmesh-info --hybrid "1,0:$nh,1" --names dp,tp
+            # the copies' default placement: every copy off its owner's host,
+            # while no host has more than half of the ranks
+            if [ $((2 * most)) -le "$np" ] && ! printf '%s\n' "$out" |
+                grep -qE "^copies in memory, partner \(default placement\): the copies of $np of $np process\(es\) survive the loss of their node"; then
+                echo "hosts: dmesh-info --hybrid 1,0:$nh,1: a copy that its host's loss would take"
+                bad=1
+            fi
             check "dmesh-info --order node, cyclic" "$cyclic" "^ +1  h2 +1  \(1,0\)" \
                 "$MPIRUN" "$np" ./tools/dmesh-info --shape "$nh,0" --names dp,tp --order node
             ;;
@@ -154,7 +166,7 @@ hosts() {
         return
     fi
     ran=$((ran + 1))
-    grep -E '^(==|hosts:|uneven|[0-9]+ node|100%|[0-9]+ rank\(s\):|heat2d:|dmesh-info:|  rank| +[0-9]+  h[0-9])' "$log/$mpi-$n-$slots.log"
+    grep -E '^(==|hosts:|uneven|[0-9]+ node|100%|[0-9]+ rank\(s\):|heat2d:|dmesh-info:|copies in memory|  rank| +[0-9]+  h[0-9])' "$log/$mpi-$n-$slots.log"
     echo "hosts: $n hosts ($slots ranks each), $mpi: $([ $rc -eq 0 ] && echo ok || echo FAILED), $((SECONDS - start)) s"
     [ $rc -eq 0 ] || { tail -n 40 "$log/$mpi-$n-$slots.log"; failed=1; }
 }
