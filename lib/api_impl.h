@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Included by every source of the library but its entry points (api.c,
  * api_layout.c, api_nccl.c) and the files that call no implementation
- * (copies_mem.c, copies_place.c, copies_plan.c, ft/call_bound.c), first
+ * (copies_mem.c, copies_move.c, copies_partner.c, copies_place.c,
+ * copies_plan.c, copies_scheme.c, copies_xor.c, ft/call_bound.c), first
  * after config.h: the implementation of each public
  * function of api_names.h is declared under its own name, <name>_impl, of
  * the public function's type, and defined in the file of its object

@@ -90,9 +90,13 @@ static int slice_add(struct dmesh_mesh *m, const char *name, draft_t *s)
     } else if (m->is_root && (f = dmesh_universe_find_flat(m->u, name)) != NULL) {
         s->dim[s->ndims].entry = f->entry;
         s->dim[s->ndims++].name = f->name;
-    } else {
-        return dmesh_error_set(DMESH_ERR_NAME, "dmesh_slice: no dimension \"%s\" in the mesh%s",
-                               name, m->is_root ? " (nor registered by dmesh_flatten)" : "");
+    } else { /* the one resolver's detail: the name and the mesh's names */
+        int unused;
+        dmesh_mesh_dim_by_name(m, name,
+                               m->is_root ? "dmesh_slice (nor a name dmesh_flatten registered)"
+                                          : "dmesh_slice",
+                               &unused);
+        return DMESH_ERR_NAME;
     }
     return DMESH_SUCCESS;
 }

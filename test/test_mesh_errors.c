@@ -473,6 +473,8 @@ MT_TEST(name_errors_derived)
     root = make(2, shape, D3);
     unnamed = make(2, shape, NULL);
     FAILS(dmesh_slice(root, 1, &unknown, &h), DMESH_ERR_NAME, h);
+    /* the detail names the unknown name and the mesh's names */
+    MT_EQ(strstr(dmesh_last_error(), "\"zz\" in mesh (d0, d1)") != NULL, 1);
     FAILS(dmesh_slice(unnamed, 1, &d1, &h), DMESH_ERR_NAME, h);
     MT_RC(dmesh_get_dim_index(root, "zz", &v), DMESH_ERR_NAME);
     MT_RC(dmesh_get_dim_index(unnamed, "d0", &v), DMESH_ERR_NAME);
