@@ -156,7 +156,6 @@ int dmesh_copies_parity(MPI_Comm set, int m, int pos, const char *own, size_t le
                              : dmesh_error_mpi(rc, "copies: MPI_Reduce_scatter_block");
 }
 
-
 /* The root receives into tmp and copies back: MPICH 4.0's MPI_Reduce with
  * MPI_IN_PLACE at a root other than 0 of 3 processes writes through a wild
  * pointer (a reproducer without dmesh crashes the same way). */

@@ -244,8 +244,8 @@ static int restore_moves(struct dmesh_copies_s *c, dmesh_copies_restore_t *t,
             else if (i != x)
                 dmesh_copies_contribution(s->own, s->own_len, ch, t->pos, i, t->m, slot);
         }
-        rc = dmesh_copies_xor_reduce(b, (size_t)(t->m - 1) * ch, x, x == t->pos, t->scratch,
-                                     c->set);
+        rc =
+            dmesh_copies_xor_reduce(b, (size_t)(t->m - 1) * ch, x, x == t->pos, t->scratch, c->set);
         if (rc != MPI_SUCCESS)
             return dmesh_error_mpi(rc, "dmesh_copies_restore: MPI_Reduce");
     }

@@ -300,7 +300,8 @@ static void carried_scheme(MPI_Comm comm, dmesh_t mesh, int rank)
         want = s;
         add_state(c, &s);
         rc = rc ? rc : dmesh_copies_store(c, 4);
-        CHECK(rc == DMESH_SUCCESS, "carried %d: open and store: %d (%s)", i, rc, dmesh_last_error());
+        CHECK(rc == DMESH_SUCCESS, "carried %d: open and store: %d (%s)", i, rc,
+              dmesh_last_error());
         rc = dmesh_copies_open(mesh, "carried", other[i], &d);
         CHECK(rc == DMESH_ERR_MISMATCH && d == DMESH_COPIES_NULL &&
                   strstr(dmesh_last_error(), "stored with scheme") != NULL,

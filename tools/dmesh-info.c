@@ -60,25 +60,24 @@ static void usage(FILE *f)
 {
     if (f == NULL)
         return;
-    fprintf(f,
-            "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
-            "                  [--order rank|node | --hybrid IN_NODE:ACROSS]\n"
-            "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
-            "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
-            "[--bind socket|core|numa|none]\n"
-            "       dmesh-info --version | --config | --help\n"
-            "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
-            "prints each\nrank's host, node, coordinate and group along every dimension, the "
-            "communicator cache figures,\nand what copies in memory would survive with their "
-            "default placement.\nA shape entry 0 is chosen by dmesh_init as "
-            "MPI_Dims_create would (the default fits any N).\n--order node lists the ranks by "
-            "node (dmesh_order=node); --hybrid 1,0:2,1 builds dmesh_init_hybrid's\nmesh of "
-            "those in-node and across-node factors instead (entries 0 chosen, in one list).\n"
-            "--flatten slices the named dims "
-            "and flattens them; "
-            "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
-            "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
-            "the library; --config how the library was built.\n");
+    fprintf(f, "usage: mpiexec -n N dmesh-info [--shape 0,0,0] [--names dp,cp,tp]\n"
+               "                  [--order rank|node | --hybrid IN_NODE:ACROSS]\n"
+               "                  [--flatten dp,cp] [--unflatten DIM:2,2:NAME1,NAME2]\n"
+               "       dmesh-info --plan --topology FILE.xml --ranks-per-node N "
+               "[--bind socket|core|numa|none]\n"
+               "       dmesh-info --version | --config | --help\n"
+               "Builds a cpu mesh on MPI_COMM_WORLD (default shape 0,0,0, names dp,cp,tp) and "
+               "prints each\nrank's host, node, coordinate and group along every dimension, the "
+               "communicator cache figures,\nand what copies in memory would survive with their "
+               "default placement.\nA shape entry 0 is chosen by dmesh_init as "
+               "MPI_Dims_create would (the default fits any N).\n--order node lists the ranks by "
+               "node (dmesh_order=node); --hybrid 1,0:2,1 builds dmesh_init_hybrid's\nmesh of "
+               "those in-node and across-node factors instead (entries 0 chosen, in one list).\n"
+               "--flatten slices the named dims "
+               "and flattens them; "
+               "--unflatten splits dim DIM.\n--plan prints the GPU each local rank would get "
+               "on a topology (no GPU needed).\n--version prints the version of dmesh-info and of "
+               "the library; --config how the library was built.\n");
 }
 
 /* Split s at commas into pieces (in place); -1 when there are more than max. */
