@@ -19,7 +19,7 @@ lib_libdmesh_core_la_SOURCES = \
 	lib/pcomm.c lib/pcomm.h lib/handout.c lib/handout.h lib/finalize.c lib/finalize.h \
 	lib/universe.c lib/universe_comms.c lib/universe.h lib/universe_comms.h \
 	lib/comm_mpi.c lib/comm_mpi.h \
-	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_root_args.h lib/mesh_root_args.c lib/mesh_derived.c lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
+	lib/handle.c lib/handle.h lib/mesh.c lib/mesh_root.c lib/mesh_root.h lib/mesh_root_args.h lib/mesh_root_args.c lib/mesh_derived.c lib/mesh_derived.h lib/mesh_query.c lib/mesh.h lib/mesh_local.h \
 	lib/dim_name.c lib/dim_name.h lib/mesh_dim.c lib/mesh_dim.h lib/mesh_by_name.c \
 	lib/request.c lib/request.h lib/create.c lib/create.h lib/node.c lib/node.h \
 	lib/node_find.c lib/node_find.h \
@@ -55,7 +55,7 @@ lib_libdmesh_core_la_SOURCES += lib/ft/shrink.c lib/ft/shrink.h
 # program they start (respawn_command.c) and the bound on the merge with
 # the new processes (call_bound.c). MPI_Finalize's bound
 # (finalize_bound.c) stays beside finalize.c.
-lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/respawn_plan.h \
+lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn.h lib/ft/respawn_plan.c lib/ft/respawn_plan.h \
 	lib/ft/join.c lib/ft/join_merge.c lib/ft/join_merge.h \
 	lib/ft/join_message.c lib/ft/join_message.h \
 	lib/ft/respawn_command.c lib/ft/respawn_command.h lib/ft/call_bound.c lib/ft/call_bound.h \

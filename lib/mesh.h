@@ -72,20 +72,6 @@ int dmesh_check_backends(int ndims, int cuda, const dmesh_options_t *o);
 int dmesh_mesh_new(dmesh_universe_t *u, int ndims, int named, int is_root, const dmesh_dim_t dims[],
                    const char *made_by, dmesh_t *out);
 
-/* dmesh_unflatten, and dmesh_unflatten_by_name when name_fn (that call's
- * name) is not NULL: then the dimension is dim_name, resolved where a bad
- * index fails, so that a name that fails is agreed as a bad index is. */
-int dmesh_unflatten_named(dmesh_t mesh, int dim, const char *name_fn, const char *dim_name, int n,
-                          const int sizes[], const char *const dim_names[], MPI_Info info,
-                          dmesh_t *out);
-
-/* dmesh_create for dmesh_shrink: the new universe comes from source
- * (universe.h; NULL: none) while it is made, so that a backend may make its
- * communicator over the whole mesh from the old universe's. */
-int dmesh_create_shrunk(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
-                        const int ranks[], const char *const dim_names[], MPI_Info info,
-                        const dmesh_shrink_source_t *source, dmesh_t *mesh);
-
 /* Validate a mesh handle and, unless dim is DMESH_ANY_DIM, a dimension index
  * of it; *m: the mesh. A freed handle, a copy of one and a value that was
  * never a handle are DMESH_ERR_ARG "freed or invalid mesh handle", found

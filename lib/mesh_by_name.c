@@ -10,8 +10,10 @@
 
 #include "mesh_dim.h"
 #include "error.h"
+#include "ft/respawn.h"
 #include "ft/shrink.h"
 #include "mesh.h"
+#include "mesh_derived.h"
 #include "mesh_local.h"
 
 /* The index of dim_name in the mesh of handle, for the call fn. */

@@ -18,6 +18,7 @@
 #include "create.h"
 #include "mesh_dim.h"
 #include "mesh.h"
+#include "mesh_derived.h"
 #include "request.h"
 #include "text.h"
 #include "universe_comms.h"

@@ -21,6 +21,7 @@
 #include "fault.h"
 #include "finalize.h"
 #include "mesh.h"
+#include "mesh_root.h"
 #include "mesh_root_args.h"
 #include "node.h"
 #include "request.h"

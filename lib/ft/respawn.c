@@ -37,6 +37,7 @@
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
+#include "ft/respawn.h"
 #include "ft/shrink.h"
 #include "ft/join_merge.h"
 #include "ft/join_message.h"

@@ -22,6 +22,7 @@
 #include "ulfm.h"
 #include "hash.h"
 #include "mesh.h"
+#include "mesh_root.h"
 #include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"

@@ -46,13 +46,6 @@ int dmesh_shrink_survivor_ranks(const char *fn, MPI_Comm old, int size, MPI_Comm
 int dmesh_shrink_named(dmesh_t mesh, int dim, const char *name_fn, const char *dim_name,
                        MPI_Info info, MPI_Comm *survivors, dmesh_t *newmesh);
 
-/* dmesh_grow, and dmesh_grow_by_name when name_fn (that call's name) is
- * not NULL: then the dimension is dim_name, resolved where a bad index
- * fails, so that a name that fails is agreed as a bad index is. */
-int dmesh_grow_named(dmesh_t mesh, int dim, const char *name_fn, const char *dim_name, int n,
-                     const char *command, char *const argv[], MPI_Info info, MPI_Comm *newcomm,
-                     dmesh_t *newmesh);
-
 /* Revoke the universe (here, unless revoke is 0: a call whose own
  * arguments are wrong takes part without revoking the program's mesh) and
  * shrink its private communicator: the survivors' (MPIX_Comm_shrink),
