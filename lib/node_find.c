@@ -5,6 +5,7 @@
 #include "api_impl.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,38 +122,109 @@ static int split_host(MPI_Comm comm, int err, find_t *f)
     return dmesh_agree_outcome(comm, err, "nodes (the split by host)");
 }
 
-/* Collective over comm (rule auto): whether some host has ranks in two
- * shared splits, from one MPI_Allreduce of a fixed table: for each bucket
- * of host hashes, the lowest and the highest shared split of its ranks;
- * its last entry says whether every rank got this far without a failure
- * (err): where one did not, *failed is set on every rank alike.
- * Two hosts in one bucket may say so where no host does (likely from
- * about 20 hosts on, with 256 buckets): then the full
- * check runs, which is exact. The same answer on every rank. */
-#define SPREAD_BUCKETS 256
-static int spread_hosts(MPI_Comm comm, int err, find_t *f, int *failed)
+/* Collective over the split: its host hash, 0 where its ranks disagree
+ * (several hosts in one split) or a rank's is unknown; -1 with f->err set
+ * where the MPI failed. */
+static int split_host_hash(find_t *f, uint64_t *hash)
 {
-    int in[2 * SPREAD_BUCKETS + 1], out[2 * SPREAD_BUCKETS + 1], b, rc;
+    uint64_t in[2], out[2];
+    int rc;
 
+    *hash = 0;
     if (dmesh_host_mine(&f->me) != DMESH_SUCCESS)
         f->me.hash = 0; /* the full check, which fails the same way, reports it */
-    b = (int)(f->me.hash % SPREAD_BUCKETS);
-    for (int i = 0; i < 2 * SPREAD_BUCKETS; i++)
-        in[i] = INT_MAX;
-    in[2 * b] = f->shared_low;
-    in[2 * b + 1] = -f->shared_low;
-    in[2 * SPREAD_BUCKETS] = err == DMESH_SUCCESS;
-    rc = MPI_Allreduce(in, out, 2 * SPREAD_BUCKETS + 1, MPI_INT, MPI_MIN, comm);
-    if (rc != MPI_SUCCESS) { /* an MPI that fails here fails dmesh_agree too */
-        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the hosts' splits"));
+    in[0] = f->me.hash;
+    in[1] = ~f->me.hash;
+    rc = f->shared == MPI_COMM_NULL ? MPI_ERR_COMM
+                                    : MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, f->shared);
+    if (rc != MPI_SUCCESS) {
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the host on the shared split"));
+        return -1;
+    }
+    *hash = out[0] == ~out[1] ? out[0] : 0;
+    return 0;
+}
+
+static int cmp_hash(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Whether two of the n hashes are equal (h sorted in place). */
+static int any_twice(uint64_t h[], size_t n)
+{
+    qsort(h, n, sizeof(*h), cmp_hash);
+    for (size_t i = 1; i < n; i++)
+        if (h[i] == h[i - 1])
+            return 1;
+    return 0;
+}
+
+/* Collective over comm (rule auto): whether some host has ranks in two
+ * shared splits, exactly, at O(splits) per rank and no exchange of size
+ * O(world) (a table of buckets of host hashes was not exact: two hosts in
+ * one bucket said so where no host did, almost always past some 20 hosts,
+ * and the check by host, a split of the whole communicator, ran then).
+ * Each split's ranks agree on its host (the lowest and highest host hash,
+ * on the split); the splits' leaders (their lowest ranks) number
+ * themselves (MPI_Exscan); allreduces of SPLITS_CHUNK hashes at a time,
+ * each leader's at its number, give every rank the host of every split,
+ * the first with the number of splits, whether a rank failed and whether
+ * a split has several hosts. Up to SPLITS_CHUNK splits every rank sees
+ * the whole table and finds a host hash that two splits share; past it
+ * each rank counts its own split's hash and one more allreduce tells all.
+ * A split of several hosts (a virtual node), an unknown host or a hash
+ * that two splits share answers 1: the full check by host, exact whatever
+ * the layout, runs then. *failed: some rank failed (the same on every
+ * rank, as is the answer). */
+#ifndef DMESH_NODE_SPLITS_CHUNK /* a test build sets 1: test/comm.mk's test_node_find_chunk */
+#define DMESH_NODE_SPLITS_CHUNK 512
+#endif
+#define SPLITS_CHUNK DMESH_NODE_SPLITS_CHUNK
+static int spread_hosts(MPI_Comm comm, int err, find_t *f, int *failed)
+{
+    uint64_t hash = 0, buf[SPLITS_CHUNK + 3], n = 0;
+    long long one = f->rank == f->shared_low, at = 0;
+    int ok = split_host_hash(f, &hash) == 0 && err == DMESH_SUCCESS, rc, mine = 0;
+
+    rc = MPI_Exscan(&one, &at, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    if (rc != MPI_SUCCESS)
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Exscan of the splits"));
+    ok &= rc == MPI_SUCCESS;
+    at = f->rank == 0 ? 0 : at; /* MPI_Exscan leaves rank 0's undefined */
+    for (uint64_t first = 0; first == 0 || first < n; first += SPLITS_CHUNK) {
+        uint64_t k;
+        memset(buf, 0, sizeof(buf));
+        if (one && ok && (uint64_t)at >= first && (uint64_t)at < first + SPLITS_CHUNK)
+            buf[at - (long long)first] = hash;
+        buf[SPLITS_CHUNK] = one && ok ? (uint64_t)at + 1 : 0; /* the splits */
+        buf[SPLITS_CHUNK + 1] = !ok;
+        buf[SPLITS_CHUNK + 2] = hash == 0;
+        rc = MPI_Allreduce(MPI_IN_PLACE, buf, SPLITS_CHUNK + 3, MPI_UINT64_T, MPI_MAX, comm);
+        if (rc != MPI_SUCCESS) { /* an MPI that fails here fails dmesh_agree too */
+            keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the splits' hosts"));
+            *failed = 1;
+            return 1;
+        }
+        if (first == 0 && ((*failed = buf[SPLITS_CHUNK + 1] != 0) || buf[SPLITS_CHUNK + 2] != 0))
+            return 1;
+        n = first == 0 ? buf[SPLITS_CHUNK] : n;
+        k = n - first < SPLITS_CHUNK ? n - first : SPLITS_CHUNK;
+        if (n <= SPLITS_CHUNK) /* the whole table here: the same answer on every rank */
+            return any_twice(buf, (size_t)k);
+        for (uint64_t i = 0; i < k; i++)
+            mine += buf[i] == hash;
+    }
+    mine = mine > 1;
+    rc = MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_INT, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS) {
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the splits' hosts"));
         *failed = 1;
         return 1;
     }
-    *failed = out[2 * SPREAD_BUCKETS] == 0;
-    for (int i = 0; i < SPREAD_BUCKETS; i++)
-        if (out[2 * i] != INT_MAX && out[2 * i] != -out[2 * i + 1])
-            return 1;
-    return 0;
+    return mine;
 }
 
 /* Local: the facts of the caller's host from the records of its hash. */
@@ -306,10 +378,10 @@ static void find_free(find_t *f)
 }
 
 /* Collective over comm: the shared split (rules auto and shared), agreed
- * with err: under auto by the table of spread_hosts, whose allreduce every
- * rank makes anyway (dmesh_agree then runs only where a rank failed, to
- * give every rank its class and detail); *spread: some host has ranks in
- * two splits. */
+ * with err: under auto by spread_hosts, whose collectives every rank makes
+ * anyway (dmesh_agree then runs only where a rank failed, to give every
+ * rank its class and detail); *spread: some host has ranks in two splits,
+ * or the check by host must tell. */
 static int find_shared(MPI_Comm comm, int err, find_t *f, int *spread)
 {
     int failed = 0;

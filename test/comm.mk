@@ -26,4 +26,13 @@ test_libnode_double_la_SOURCES = test/node_double/node_double.c
 test_libnode_double_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 TESTS += test/test_node_find-np2.mpi test/test_node_find-np4.mpi test/node-double-np4.mpi \
 	test/node-double-np8.mpi
+# test_node_find_chunk: test_node_find with lib/node_find.c built into the
+# program with the splits' hosts in allreduces of one hash each (in place
+# of 512), so that node-double.sh's layouts take the path of many splits.
+check_PROGRAMS += test/test_node_find_chunk
+test_test_node_find_chunk_SOURCES = test/test_node_find.c $(MESH_TESTUTIL) lib/node_find.c
+test_test_node_find_chunk_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -I$(top_srcdir)/lib \
+	-DDMESH_NODE_SPLITS_CHUNK=1
+test_test_node_find_chunk_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_node_find_chunk_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 EXTRA_DIST += test/node-double.sh

@@ -6,7 +6,9 @@
 #   one-process shared splits (MPICH 5 built for ch4:ucx): test_node_find
 #     expects one node of NP ranks (auto, host) and NP nodes (shared), also
 #     as DMESH_NODE=shared sets it for meshes without the info key;
-#   fake hosts, the first half "a" and the rest "b": two nodes; then
+#   fake hosts, the first half "a" and the rest "b": two nodes; one host
+#     per rank: NP nodes (each with test_node_find_chunk too, the path of
+#     many splits: one hash per allreduce); then
 #     test_copies on two hosts placed block and cyclic: no copy on its
 #     owner's host, and a whole host's copies lost at once come back;
 #   two names whose host hashes collide (test_node_find --collide), with
@@ -50,15 +52,22 @@ halves() {
 }
 
 [ "$np" -le "$("$MPIRUN" --max-np)" ] || check_skip "$np ranks > DMESH_TEST_MAX_NP"
+# test_node_find, and test_node_find_chunk where built (the splits' hosts
+# in allreduces of one hash each: the path of many splits)
+finders=./test/test_node_find
+[ -x ./test/test_node_find_chunk ] && finders="$finders ./test/test_node_find_chunk"
 gpu=no
 [ -x ./test/gpu/test_topo_bind ] && [ $((np % 4)) -eq 0 ] && gpu=yes
 # the node cases at up to 4 ranks; 8 is for the devices
 [ "$np" -le 4 ] || [ "$gpu" = yes ] || check_skip "at $np ranks only the device case runs (CUDA and hwloc)"
 if [ "$np" -le 4 ]; then
-    run "one-process shared splits" DMESH_TEST_SPLIT_ONE=1 -- ./test/test_node_find
-    run "one-process shared splits, DMESH_NODE=shared" DMESH_TEST_SPLIT_ONE=1 DMESH_NODE=shared -- \
-        ./test/test_node_find
-    run "fake hosts" DMESH_TEST_FAKE_HOSTS="$(halves a b)" -- ./test/test_node_find
+    for prog in $finders; do
+        run "one-process shared splits" DMESH_TEST_SPLIT_ONE=1 -- $prog
+        run "one-process shared splits, DMESH_NODE=shared" DMESH_TEST_SPLIT_ONE=1 DMESH_NODE=shared -- \
+            $prog
+        run "fake hosts" DMESH_TEST_FAKE_HOSTS="$(halves a b)" -- $prog
+        run "fake hosts, one per rank" DMESH_TEST_FAKE_HOSTS="a,b,c,d,e,f,g,h" -- $prog
+    done
     if [ -x ./test/test_copies ] && [ $((np % 2)) -eq 0 ]; then
         run "copies on two hosts, block" DMESH_TEST_FAKE_HOSTS="$(halves a b)" -- \
             ./test/test_copies hosts
@@ -68,10 +77,11 @@ if [ "$np" -le 4 ]; then
     fi
     pair=$(./test/test_node_find --collide) || check_fail "no two names of one hash found"
     hosts=$(halves "${pair% *}" "${pair#* }")
-    run "colliding hosts" DMESH_TEST_EXPECT_COLLISION=1 DMESH_TEST_FAKE_HOSTS="$hosts" -- \
-        ./test/test_node_find
-    run "colliding hosts, one-process shared splits" DMESH_TEST_EXPECT_COLLISION=1 \
-        DMESH_TEST_SPLIT_ONE=1 DMESH_TEST_FAKE_HOSTS="$hosts" -- ./test/test_node_find
+    for prog in $finders; do
+        run "colliding hosts" DMESH_TEST_EXPECT_COLLISION=1 DMESH_TEST_FAKE_HOSTS="$hosts" -- $prog
+        run "colliding hosts, one-process shared splits" DMESH_TEST_EXPECT_COLLISION=1 \
+            DMESH_TEST_SPLIT_ONE=1 DMESH_TEST_FAKE_HOSTS="$hosts" -- $prog
+    done
 fi
 if [ "$gpu" = yes ]; then
     run "4 devices, one-process shared splits" DMESH_TEST_SPLIT_ONE=1 CK_RUN_CASE=split -- \
