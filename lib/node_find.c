@@ -122,6 +122,41 @@ static int split_host(MPI_Comm comm, int err, find_t *f)
     return dmesh_agree_outcome(comm, err, "nodes (the split by host)");
 }
 
+/* Collective over comm (rule auto): whether some host may have ranks in
+ * two shared splits, from one MPI_Allreduce of a fixed table: for each
+ * bucket of host hashes, the lowest and the highest shared split of its
+ * ranks; its last entry says whether every rank got this far without a
+ * failure (err): where one did not, *failed is set on every rank alike.
+ * No bucket with two splits: no host has two (the common case of a few
+ * hosts, one collective). Two hosts in one bucket say "maybe" where no
+ * host has two (likely from about 20 hosts on): spread_exact tells then.
+ * The same answer on every rank. */
+#define SPREAD_BUCKETS 256
+static int spread_hosts(MPI_Comm comm, int err, find_t *f, int *failed)
+{
+    int in[2 * SPREAD_BUCKETS + 1], out[2 * SPREAD_BUCKETS + 1], b, rc;
+
+    if (dmesh_host_mine(&f->me) != DMESH_SUCCESS)
+        f->me.hash = 0; /* the full check, which fails the same way, reports it */
+    b = (int)(f->me.hash % SPREAD_BUCKETS);
+    for (int i = 0; i < 2 * SPREAD_BUCKETS; i++)
+        in[i] = INT_MAX;
+    in[2 * b] = f->shared_low;
+    in[2 * b + 1] = -f->shared_low;
+    in[2 * SPREAD_BUCKETS] = err == DMESH_SUCCESS;
+    rc = MPI_Allreduce(in, out, 2 * SPREAD_BUCKETS + 1, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS) { /* an MPI that fails here fails dmesh_agree too */
+        keep_err(f, dmesh_error_mpi(rc, "nodes: MPI_Allreduce of the hosts' splits"));
+        *failed = 1;
+        return 1;
+    }
+    *failed = out[2 * SPREAD_BUCKETS] == 0;
+    for (int i = 0; i < SPREAD_BUCKETS; i++)
+        if (out[2 * i] != INT_MAX && out[2 * i] != -out[2 * i + 1])
+            return 1;
+    return 0;
+}
+
 /* Collective over the split: its host hash, 0 where its ranks disagree
  * (several hosts in one split) or a rank's is unknown; -1 with f->err set
  * where the MPI failed. */
@@ -162,11 +197,11 @@ static int any_twice(uint64_t h[], size_t n)
     return 0;
 }
 
-/* Collective over comm (rule auto): whether some host has ranks in two
- * shared splits, exactly, at O(splits) per rank and no exchange of size
- * O(world) (a table of buckets of host hashes was not exact: two hosts in
- * one bucket said so where no host did, almost always past some 20 hosts,
- * and the check by host, a split of the whole communicator, ran then).
+/* Collective over comm (rule auto), where spread_hosts said "maybe":
+ * whether some host has ranks in two shared splits, exactly, at O(splits)
+ * per rank and no exchange of size O(world) (before it, the check by host,
+ * a split of the whole communicator, ran on every "maybe", almost always
+ * past some 20 hosts).
  * Each split's ranks agree on its host (the lowest and highest host hash,
  * on the split); the splits' leaders (their lowest ranks) number
  * themselves (MPI_Exscan); allreduces of SPLITS_CHUNK hashes at a time,
@@ -183,7 +218,7 @@ static int any_twice(uint64_t h[], size_t n)
 #define DMESH_NODE_SPLITS_CHUNK 512
 #endif
 #define SPLITS_CHUNK DMESH_NODE_SPLITS_CHUNK
-static int spread_hosts(MPI_Comm comm, int err, find_t *f, int *failed)
+static int spread_exact(MPI_Comm comm, int err, find_t *f, int *failed)
 {
     uint64_t hash = 0, buf[SPLITS_CHUNK + 3], n = 0;
     long long one = f->rank == f->shared_low, at = 0;
@@ -394,6 +429,8 @@ static int find_shared(MPI_Comm comm, int err, find_t *f, int *spread)
     if (f->rule == DMESH_NODE_SHARED)
         return dmesh_agree_outcome(comm, err, "nodes (the shared-memory split)");
     *spread = spread_hosts(comm, err, f, &failed);
+    if (*spread && !failed) /* the same on every rank */
+        *spread = spread_exact(comm, err, f, &failed);
     /* failed is the same on every rank, but under fault tolerance, where
      * the table's allreduce can fail on some ranks only (a process died)
      * and leave the others with a table: every rank agrees then, on comm,
