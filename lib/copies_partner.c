@@ -8,7 +8,6 @@
  * holder's, not both); its memory is two copies. */
 #include "config.h"
 
-#include "copies_mem.h"
 #include "copies_scheme.h"
 #include "error.h"
 #include "fault.h"
@@ -82,8 +81,7 @@ static int store_alloc(struct dmesh_copies_s *c, dmesh_copies_slot_t *n, char **
     err = dmesh_copies_wait_all(&q, e ? e : err);
     n->held_len = theirs;
     n->held_for = c->ids[o];
-    if (!err && (n->held = dmesh_copies_alloc(theirs)) == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory for %zu bytes", (size_t)theirs);
+    n->held = dmesh_copies_alloc_or(theirs, &err);
     return err;
 }
 

@@ -157,17 +157,15 @@ static int spread_hosts(MPI_Comm comm, int err, find_t *f, int *failed)
     return 0;
 }
 
-/* Collective over the split: its host hash, 0 where its ranks disagree
- * (several hosts in one split) or a rank's is unknown; -1 with f->err set
- * where the MPI failed. */
+/* Collective over the split: its host hash (f->me, as spread_hosts found
+ * it), 0 where its ranks disagree (several hosts in one split) or a rank's
+ * is unknown; -1 with f->err set where the MPI failed. */
 static int split_host_hash(find_t *f, uint64_t *hash)
 {
     uint64_t in[2], out[2];
     int rc;
 
     *hash = 0;
-    if (dmesh_host_mine(&f->me) != DMESH_SUCCESS)
-        f->me.hash = 0; /* the full check, which fails the same way, reports it */
     in[0] = f->me.hash;
     in[1] = ~f->me.hash;
     rc = f->shared == MPI_COMM_NULL ? MPI_ERR_COMM
