@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--] COMMAND [ARGS...]
+# test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--chroot DIR] [--] COMMAND [ARGS...]
 #
 # A real Slurm across the network-namespace hosts of test/hosts/hosts.sh:
 # N (default 3) compute hosts and SPARE (default 0) more, h1..hN+SPARE, in
@@ -17,7 +17,9 @@
 # (a slurmstepd, a task) and removes them, on every exit path. Exit 77
 # where the hosts cannot be made (hosts.sh --check says why).
 # Needs root and the Debian packages slurm-wlm and munge (installed when
-# missing).
+# missing). --chroot DIR: every host, its daemons and COMMAND run in the
+# chroot DIR (hosts.sh --chroot; test/trixie/run.sh setup installs Slurm
+# there: Debian 13's 24.11 with its Open MPI 5).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/slurm/lib.sh"
@@ -95,26 +97,32 @@ if [ "${1:-}" = --inside ]; then
     exit $?
 fi
 
-n=3 spare=0 cpus=4
+n=3 spare=0 cpus=4 chroot=()
 while [ $# -gt 0 ]; do
     case $1 in
     -n) n=$2; shift 2 ;;
     -e) spare=$2; shift 2 ;;
     -c) cpus=$2; shift 2 ;;
+    --chroot) chroot=(--chroot "$2"); shift 2 ;;
     --) shift; break ;;
     -*) echo "slurm hosts: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--] COMMAND [ARGS...]" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: test/slurm/hosts.sh [-n N] [-e SPARE] [-c CPUS] [--chroot DIR] [--] COMMAND [ARGS...]" >&2; exit 2; }
 "$top/test/hosts/hosts.sh" --check || exit $?
-slurm_install || exit 1
+if [ ${#chroot[@]} -eq 0 ]; then
+    slurm_install || exit 1
+elif [ ! -x "${chroot[1]}/usr/sbin/slurmd" ] || [ ! -x "${chroot[1]}/usr/sbin/munged" ]; then
+    echo "slurm hosts: skipped: no Slurm in ${chroot[1]} (test/trixie/run.sh setup installs it)"
+    exit 77
+fi
 # hosts.sh's directory (the slurm.conf, spools, logs and munged's socket)
 # under /var/tmp: each slurmd gets a /tmp of its own, which hides /tmp.
 # hosts.sh and everything under it in a process group of their own, to
 # which a signal to this script goes on (hosts.sh alone would wait for
 # its command before its teardown; the daemons' stop runs on h1 first).
-TMPDIR=/var/tmp setsid "$top/test/hosts/hosts.sh" -n "$((n + spare))" -- \
+TMPDIR=/var/tmp setsid "$top/test/hosts/hosts.sh" -n "$((n + spare))" "${chroot[@]}" -- \
     "$0" --inside "$n" "$spare" "$cpus" "$@" &
 child=$!
 trap 'kill -TERM -- "-$child" 2>/dev/null' INT TERM HUP

@@ -90,6 +90,9 @@ mpich libmpich-dev libhwloc-dev hwloc check gfortran valgrind"
 case $suite in
 trixie)
     label=debian13 default_steps=quickstart
+    # a real Slurm over the namespace hosts in this chroot (test/slurm/
+    # node-loss.sh: Open MPI 5's launcher starting its daemons through it)
+    packages="$packages slurm-wlm munge"
     root=${DMESH_CHROOT_ROOT:-${DMESH_TRIXIE_ROOT:-/var/tmp/dmesh-trixie}}
     mirror=${DMESH_CHROOT_MIRROR:-${DMESH_TRIXIE_MIRROR:-}}
     ;;
