@@ -74,11 +74,14 @@ missing=$(printf '%s\n--\n%s\n' "$files" "$drawn" | awk '
 [ -z "$missing" ] || { echo "$missing"; bad=1; }
 
 # The stages the page names exist; the one it says runs this check runs it.
-for s in $(grep -o 'stage `[a-z0-9-]*`' "$doc" | sed 's/.*`\(.*\)`/\1/' | sort -u); do
+# The page is read as one line, its spaces and line breaks one space each:
+# a paragraph may break its line between "stage" and the name.
+text=$(tr -s '[:space:]' ' ' <"$doc")
+for s in $(printf '%s\n' "$text" | grep -o 'stage `[a-z0-9-]*`' | sed 's/.*`\(.*\)`/\1/' | sort -u); do
     grep -q "^stage $s " "$top/.ci/run" ||
         { echo "check-rooms: doc/architecture.md names stage $s, which .ci/run does not have"; bad=1; }
 done
-s=$(tr '\n' ' ' <"$doc" | grep -o '`\.ci/run` runs it in stage `[a-z0-9-]*`' | sed 's/.*`\(.*\)`$/\1/')
+s=$(printf '%s\n' "$text" | grep -o '`\.ci/run` runs it in stage `[a-z0-9-]*`' | sed 's/.*`\(.*\)`$/\1/')
 fn=$(awk -v s="$s" '$1 == "stage" && $2 == s { print $3 }' "$top/.ci/run")
 if [ -z "$s" ] || [ -z "$fn" ] || ! grep -E "^$fn\(\)" "$top/.ci/run" | grep -q 'tools/check-loops\.sh'; then
     echo "check-rooms: doc/architecture.md says .ci/run runs the check in stage '$s', whose function ('$fn') does not run tools/check-loops.sh"
