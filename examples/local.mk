@@ -16,7 +16,7 @@ DMESH_FORTRAN_EXAMPLE_RUNS = \
 
 dist_example_DATA += examples/hello_mesh.c examples/expert_parallel.c examples/flatten.c \
 	examples/hello_mesh.f90 examples/hello_mesh_f08.f90 examples/cart_port.f90
-dist_example_SCRIPTS = examples/slurm.sbatch examples/mpirun.sh
+dist_example_SCRIPTS = examples/slurm.sbatch examples/slurm-respawn.sbatch examples/mpirun.sh
 
 check_PROGRAMS += examples/hello_mesh examples/expert_parallel examples/flatten
 # A (dp, tp) iteration that survives a lost process (fault tolerance, run

@@ -7,7 +7,7 @@ EXTRA_DIST += test/launch-check.sh
 # A real Slurm for CI (.ci/run, stage slurm): one node, and one slurmd per
 # network-namespace host.
 EXTRA_DIST += test/slurm/one-node.sh test/slurm/run.sh test/slurm/lib.sh \
-	test/slurm/hosts.sh test/slurm/across.sh
+	test/slurm/hosts.sh test/slurm/across.sh test/slurm/node-loss.sh
 # Debian 13 (Open MPI 5, MPICH 4.2) in a chroot, for CI (.ci/run, stages
 # debian13).
 EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh test/trixie/respawn-counts.sh \

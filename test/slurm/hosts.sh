@@ -11,7 +11,8 @@
 # CPUs=CPUS (default 4) in slurm.conf: srun's tasks on hI run in hI's
 # namespaces, as they would on a node of a cluster. COMMAND runs on h1 with
 # SLURM_CONF set, once every node is idle; its exit status is this
-# script's.
+# script's. $DMESH_HOSTS_DIR/slurm/start-slurmd HOST starts a node's
+# slurmd again (after a command killed the node).
 # Every daemon is started in the foreground of a background job and
 # stopped by its PID; hosts.sh then kills what is left in the namespaces
 # (a slurmstepd, a task) and removes them, on every exit path. Exit 77
@@ -62,22 +63,29 @@ if [ "${1:-}" = --inside ]; then
     export SLURM_CONF=$dir/slurm.conf
     slurmctld -D -i -f "$SLURM_CONF" </dev/null >"$dir/log/slurmctld.out" 2>&1 &
     pids+=($!)
+    # start-slurmd HOST: HOST's slurmd, in the foreground (its PID is the
+    # caller's $!), also for a command that brings a killed node back.
+    # In slurmd's mount namespace (ip netns exec makes one; its mounts end
+    # with slurmd and the tasks): a /tmp of the host's own, as a node's is
+    # (Slurm's PMIx plugin makes /tmp/spmix_appdir_UID_STEP on each node,
+    # and fails where another node made it); under /sys/fs/cgroup, which
+    # the namespace's own sysfs leaves empty, the name=systemd hierarchy
+    # Slurm 22.05's slurmd looks for (no cgroup is made: proctrack and task
+    # use none). exec: the agent's chain ends in slurmd itself
+    cat >"$dir/start-slurmd" <<EOS
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# start-slurmd HOST (test/slurm/hosts.sh): HOST's slurmd in the foreground
+h=\$1
+mkdir -p "$dir/spool/d-\$h" "$dir/tmp-\$h" && chmod 1777 "$dir/tmp-\$h" || exit 1
+exec "$DMESH_HOSTS_DIR/agent" "\$h" "mount --bind $dir/tmp-\$h /tmp &&
+    mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup && mkdir /sys/fs/cgroup/systemd &&
+    mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
+    exec slurmd -D -N \$h -f $SLURM_CONF" </dev/null >>"$dir/log/slurmd-\$h.out" 2>&1
+EOS
+    chmod +x "$dir/start-slurmd" || exit 1
     for ((i = 1; i <= all; i++)); do
-        mkdir -p "$dir/spool/d-h$i" || exit 1
-        mkdir -p "$dir/tmp-h$i" && chmod 1777 "$dir/tmp-h$i" || exit 1
-        # In slurmd's mount namespace (ip netns exec makes one; its mounts
-        # end with slurmd and the tasks): a /tmp of the host's own, as a
-        # node's is (Slurm's PMIx plugin makes /tmp/spmix_appdir_UID_STEP on
-        # each node, and fails where another node made it); under
-        # /sys/fs/cgroup, which the namespace's own sysfs leaves empty, the
-        # name=systemd hierarchy Slurm 22.05's slurmd looks for (no cgroup
-        # is made: proctrack and task use none). exec: the agent's chain
-        # ends in slurmd itself, whose PID is $!
-        "$DMESH_HOSTS_DIR/agent" "h$i" "mount --bind $dir/tmp-h$i /tmp &&
-            mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup && mkdir /sys/fs/cgroup/systemd &&
-            mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd &&
-            exec slurmd -D -N h$i -f $SLURM_CONF" \
-            </dev/null >"$dir/log/slurmd-h$i.out" 2>&1 &
+        "$dir/start-slurmd" "h$i" &
         pids+=($!)
     done
     up=0
