@@ -21,7 +21,8 @@ EXTRA_DIST += test/mesh-env.sh test/asan-mpi.supp test/no-dlclose.c
 check_PROGRAMS += test/test_ft
 # test/comm_count.c counts live communicators (PMPI wrappers; -export-dynamic
 # so that libdmesh's calls reach them): every case must leave none behind.
-test_test_ft_SOURCES = test/test_ft.c test/comm_count.c test/comm_count.h
+test_test_ft_SOURCES = test/test_ft.c test/comm_count.c test/comm_count.h \
+	test/mesh_compare.c test/mesh_compare.h
 test_test_ft_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_ft_CFLAGS = $(DMESH_TEST_CFLAGS)
 # -no-install: the processes a respawn starts run the program itself (/proc/self/exe)
@@ -57,13 +58,13 @@ endif
 # The outputs test/ft.sh keeps beside its log, one per run.
 CLEANFILES += test/ft-np*.plain test/ft-np*.fortran-plain test/ft-np*.fortran \
 	test/ft-np*.between_calls test/ft-np*.in_allreduce test/ft-np*.revoke_releases \
-	test/ft-np*.two_failures test/ft-np*.spares test/ft-np*.nccl_shrink test/ft-np*.resilient-* \
-	test/ft-np*.sweep
+	test/ft-np*.two_failures test/ft-np*.spares test/ft-np*.nccl_shrink test/ft-np*.shrink_by_name \
+	test/ft-np*.resilient-* test/ft-np*.sweep
 # Coming back whole (test/respawn.sh): dmesh_grow under any MPI that spawns,
 # dmesh_respawn under mpiexec --with-ft ulfm, dmesh_join under a parent that
 # is not dmesh's; the new processes run test_respawn too.
 check_PROGRAMS += test/test_respawn
-test_test_respawn_SOURCES = test/test_respawn.c
+test_test_respawn_SOURCES = test/test_respawn.c test/mesh_compare.c test/mesh_compare.h
 test_test_respawn_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
 test_test_respawn_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_respawn_LDADD = $(DMESH_TEST_LIBS)

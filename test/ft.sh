@@ -69,7 +69,7 @@ DMESH_TEST_MPIEXEC_FLAGS="--with-ft ulfm"
 export DMESH_TEST_MPIEXEC_FLAGS
 survivors=$((np - 1))
 cases="between_calls in_allreduce revoke_releases two_failures spares before_first_creation
-revoke_then_new_mesh"
+revoke_then_new_mesh shrink_by_name"
 # with NCCL (the test doubles): a "cuda" mesh shrunk through ncclCommShrink
 grep -q '^#define DMESH_HAVE_NCCL 1' config.h && cases="$cases nccl_shrink"
 for case in $cases; do

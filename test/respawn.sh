@@ -9,7 +9,10 @@
 #      silent, DMESH_ERR_ARG once the parent sent a message of its own.
 #   3. grow: each dimension of a 2-D mesh grows by one index (2 -> 4
 #      processes at NP 2, 4 -> 6 at NP 4); an MPI that refuses to spawn
-#      (DMESH_ERR_SPAWN) skips these with its reason.
+#      (DMESH_ERR_SPAWN) skips these with its reason. growname (at 2 and 4
+#      ranks): the dimensions are called "1" and "0", each the other's
+#      index; dmesh_grow_by_name of one (dimension 0 at NP 2, 1 at NP 4)
+#      must make what dmesh_grow of its index makes.
 #   4. With ULFM in the build (Open MPI 5, 6), under mpiexec --with-ft ulfm:
 #      dmesh_respawn after the first, a middle or the last rank died, after
 #      two died, and after a process outside the mesh died, on meshes of 1
@@ -60,8 +63,8 @@ finalize_hangs=0
 run_case "$np" plain
 run_case "$np" foreign
 case $np in
-2) run_case "$np" grow 0 1 1 2 && run_case "$np" grow 1 1 2 1 ;;
-4) run_case "$np" grow 0 1 2 2 && run_case "$np" grow 1 1 2 2 ;;
+2) run_case "$np" grow 0 1 1 2 && run_case "$np" grow 1 1 2 1 && run_case "$np" growname 0 1 1 2 ;;
+4) run_case "$np" grow 0 1 2 2 && run_case "$np" grow 1 1 2 2 && run_case "$np" growname 1 1 2 2 ;;
 *) run_case "$np" grow 0 1 2 $((np / 2)) ;;
 esac
 

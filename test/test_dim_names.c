@@ -2,7 +2,9 @@
 /* Dimensions by name: every _by_name call against its index form on a real
  * mesh (communicator membership through MPI_Group_translate_ranks, equal
  * results), names the mesh lacks (class and detail), and dimensions named
- * like numbers ("1", "2d") resolved by name in calls and in options. */
+ * like numbers ("1", "2d") resolved by name in calls, in unflatten and in
+ * options. The name forms of shrink and grow against their index forms:
+ * test_ft.c and test_respawn.c (they need fault tolerance or spawning). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,35 @@ MT_TEST(numeric_names_in_calls)
     dmesh_free(&mesh);
 }
 
+/* unflatten by name "1" splits dim 0, as unflatten of index 0 does, and
+ * not dim 1, which unflatten of index 1 splits; "2d" splits dim 1. */
+MT_TEST(numeric_names_in_unflatten)
+{
+    static const char *const AB[] = {"a", "b"};
+    int shape[2], eq = -1;
+    dmesh_t mesh = world_mesh(2, NUM, MPI_INFO_NULL, shape);
+
+    for (int d = 0; d < 2; d++) {
+        int sizes[2] = {shape[d], 1}, other[2] = {shape[1 - d], 1};
+        dmesh_t a = DMESH_NULL, b = DMESH_NULL, c = DMESH_NULL;
+
+        MT_OK(dmesh_unflatten(mesh, d, 2, sizes, AB, MPI_INFO_NULL, &a));
+        MT_OK(dmesh_unflatten_by_name(mesh, NUM[d], 2, sizes, AB, MPI_INFO_NULL, &b));
+        MT_OK(dmesh_unflatten(mesh, 1 - d, 2, other, AB, MPI_INFO_NULL, &c));
+        MT_OK(dmesh_equal(a, b, &eq));
+        MT_EQ(eq, 1);
+        MT_OK(dmesh_equal(b, c, &eq));
+        MT_EQ(eq, 0);
+        /* the split dim is "a" at d; the other keeps its name and size */
+        same_queries(b, d, "a", shape[d]);
+        same_queries(b, d == 0 ? 2 : 0, NUM[1 - d], shape[1 - d]);
+        dmesh_free(&c);
+        dmesh_free(&b);
+        dmesh_free(&a);
+    }
+    dmesh_free(&mesh);
+}
+
 static MPI_Info info2(const char *k1, const char *v1, const char *k2, const char *v2)
 {
     MPI_Info info;
@@ -336,6 +367,7 @@ static Suite *names_suite(void)
     tcase_add_test(t, unknown_name);
     tcase_add_test(t, unnamed_mesh);
     tcase_add_test(t, numeric_names_in_calls);
+    tcase_add_test(t, numeric_names_in_unflatten);
     tcase_add_test(t, numeric_names_in_options);
     tcase_add_test(t, numeric_names_in_copies);
     tcase_add_test(t, collective_unknown_name);

@@ -5,7 +5,9 @@
  * communicator; every survivor gets DMESH_ERR_PROC_FAILED, revokes, and
  * dmesh_shrink gives a mesh whose every dimension communicator passes a
  * checked allreduce. A revoke and shrink with nothing dead leaves the
- * communicator usable for the next mesh. As a ULFM program runs, the meshes
+ * communicator usable for the next mesh. dmesh_shrink_by_name of dimensions
+ * called "1" and "0" shrinks what dmesh_shrink of their indices (0 and 1)
+ * does: the same mesh. As a ULFM program runs, the meshes
  * are on the program's duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN,
  * and MPI_COMM_WORLD keeps its fatal handler.
  *
@@ -35,6 +37,7 @@
 
 #include "comm_count.h"
 #include "dmesh.h"
+#include "mesh_compare.h"
 #ifdef DMESH_HAVE_NCCL
 #include <nccl.h>
 
@@ -491,6 +494,55 @@ START_TEST(revoke_then_new_mesh)
     dmesh_free(&m);
     MPI_Comm_free(&surv);
     MPI_Comm_free(&c);
+}
+END_TEST
+
+/* The names of a mesh whose dimensions are called like the other one's
+ * index: "1" is dimension 0 and "0" dimension 1, so that a name read as an
+ * index would shrink the other dimension. */
+static const char *const SWAPPED[] = {"1", "0"};
+
+/* dmesh_shrink of dim and dmesh_shrink_by_name of name on m, whose rank 1
+ * died: each new mesh passes check_mesh, has the shape want[], and both
+ * are the same mesh (shape, names, coordinates, groups). */
+static void shrink_both_ways(dmesh_t m, int dim, const char *name, const int want[2])
+{
+    dmesh_t a = DMESH_NULL, b = DMESH_NULL;
+    MPI_Comm sa = MPI_COMM_NULL, sb = MPI_COMM_NULL;
+    int shape[2], rc;
+    char why[256] = "";
+
+    ck_assert_int_eq(dmesh_shrink(m, dim, MPI_INFO_NULL, &sa, &a), DMESH_SUCCESS);
+    rc = dmesh_shrink_by_name(m, name, MPI_INFO_NULL, &sb, &b);
+    ck_assert_msg(rc == DMESH_SUCCESS, "dmesh_shrink_by_name \"%s\": %s (%s)", name,
+                  dmesh_error_string(rc), dmesh_last_error());
+    check_mesh(a, sa);
+    check_mesh(b, sb);
+    ck_assert_int_eq(dmesh_get_shape(b, 2, shape), DMESH_SUCCESS);
+    ck_assert_int_eq(shape[0], want[0]);
+    ck_assert_int_eq(shape[1], want[1]);
+    ck_assert_msg(mesh_compare(a, b, why, sizeof(why)) == 0, "\"%s\" against dim %d: %s", name, dim,
+                  why);
+    dmesh_free(&b);
+    dmesh_free(&a);
+    MPI_Comm_free(&sb);
+    MPI_Comm_free(&sa);
+}
+
+/* Rank 1, at (0, 1), dies. By name "1", dim 0 loses its index 0, as
+ * dmesh_shrink(0) does (dim 1 would lose its index 1 instead); by name
+ * "0", dim 1 loses it, as dmesh_shrink(1) does. */
+START_TEST(shrink_by_name)
+{
+    int shape[2] = {np / 2, 2}, dim0[2] = {np / 2 - 1, 2}, dim1[2] = {np / 2, 1};
+    dmesh_t m = DMESH_NULL;
+
+    ck_assert_int_eq(dmesh_init(world, "cpu", 2, shape, SWAPPED, MPI_INFO_NULL, &m), DMESH_SUCCESS);
+    if (me == 1)
+        raise(SIGKILL);
+    shrink_both_ways(m, 0, "1", dim0);
+    shrink_both_ways(m, 1, "0", dim1);
+    ck_assert_int_eq(dmesh_free(&m), DMESH_SUCCESS);
 }
 END_TEST
 
@@ -960,6 +1012,7 @@ static Suite *ft_suite(void)
         {"spares", spares},
         {"before_first_creation", before_first_creation},
         {"revoke_then_new_mesh", revoke_then_new_mesh},
+        {"shrink_by_name", shrink_by_name},
 #ifdef DMESH_HAVE_NCCL
         {"nccl_shrink", nccl_shrink},
 #endif

@@ -26,6 +26,11 @@
  *       (a grown one) dies and every survivor, old or grown, respawns the
  *       grown mesh, checked (the launcher's status may be 137: Open MPI 5.0.7
  *       reports a started process's death so, test/trixie/spawn-kill.c)
+ *   test_respawn growname DIM N S0 S1   as grow, on a mesh whose dimensions
+ *       are called "1" and "0" (each the other's index): dmesh_grow of DIM,
+ *       then dmesh_grow_by_name of its name; both grown meshes verified,
+ *       their dimensions found by name, and the same mesh (shape, names,
+ *       coordinates, groups)
  *   test_respawn foreign   a plain MPI_Comm_spawn's child calls dmesh_join:
  *       DMESH_ERR_TIMEOUT after dmesh_timeout (2 s) while the parent sends
  *       nothing, then DMESH_ERR_ARG once it sent a message of its own; no hang
@@ -45,6 +50,7 @@
 #include <mpi.h>
 
 #include "dmesh.h"
+#include "mesh_compare.h"
 
 static int failures;
 
@@ -312,6 +318,24 @@ static int growkill_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e)
     return failures != 0;
 }
 
+/* The names of growname's mesh: each dimension is called like the other's
+ * index ("1" is dimension 0), so that a name read as an index would grow
+ * the other dimension. */
+static const char *const SWAPPED[] = {"1", "0"};
+
+/* Each dimension of mesh, asked by its name in SWAPPED, has e's size. */
+static void sizes_by_name(dmesh_t mesh, const expect_t *e)
+{
+    int d, size;
+
+    for (d = 0; d < e->ndims; d++) {
+        size = -1;
+        CHECK(dmesh_get_dim_size_by_name(mesh, SWAPPED[d], &size) == DMESH_SUCCESS &&
+                  size == e->shape[d],
+              "dimension \"%s\": size %d, want %d", SWAPPED[d], size, e->shape[d]);
+    }
+}
+
 /* A new process: join, check, free. */
 static int child(int argc, char **argv)
 {
@@ -351,7 +375,8 @@ static int child(int argc, char **argv)
     if (rc != DMESH_SUCCESS)
         return 1;
     MPI_Comm_size(comm, &e.size);
-    if (strcmp(argv[1], "grow") == 0 || strcmp(argv[1], "growkill") == 0) {
+    if (strcmp(argv[1], "grow") == 0 || strcmp(argv[1], "growkill") == 0 ||
+        strcmp(argv[1], "growname") == 0) {
         parse_shape(argc, argv, 4, &e);
         e.dim = atoi(argv[2]);
         e.n = atoi(argv[3]);
@@ -364,6 +389,8 @@ static int child(int argc, char **argv)
             e.size -= others * e.n;
         }
         CHECK(reason == DMESH_JOIN_GROW || strcmp(argv[1], "growkill") == 0, "reason %d", reason);
+        if (strcmp(argv[1], "growname") == 0)
+            sizes_by_name(mesh, &e);
     } else {
         parse_shape(argc, argv, 3, &e);
         CHECK(reason == DMESH_JOIN_RESPAWN, "reason %d", reason);
@@ -395,38 +422,64 @@ static int child(int argc, char **argv)
     return failures != 0;
 }
 
+/* The start of grow, growkill and growname (DIM N S0 [S1 ...]): e, and the
+ * mesh of shape S on world, named SWAPPED when named. */
+static int grow_start(MPI_Comm world, int argc, char **argv, int named, expect_t *e, dmesh_t *mesh)
+{
+    int rc;
+
+    memset(e, 0, sizeof(*e));
+    parse_shape(argc, argv, 4, e);
+    e->dim = atoi(argv[2]);
+    e->n = atoi(argv[3]);
+    MPI_Comm_size(world, &e->size);
+    rc = dmesh_init(world, "cpu", e->ndims, e->shape, named ? SWAPPED : NULL, MPI_INFO_NULL, mesh);
+    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
+    return rc;
+}
+
+/* dmesh_grow of e's dim, or (name not NULL) dmesh_grow_by_name of name, by
+ * e->n; a grown mesh is verified against e (its grown shape).
+ * DMESH_ERR_SPAWN is returned unchecked: this MPI or launcher starts no
+ * processes. */
+static int grow_verified(dmesh_t mesh, const char *name, const expect_t *e, MPI_Comm *comm,
+                         dmesh_t *grown)
+{
+    int rc;
+
+    if (name == NULL)
+        rc = dmesh_grow(mesh, e->dim, e->n, NULL, NULL, MPI_INFO_NULL, comm, grown);
+    else
+        rc = dmesh_grow_by_name(mesh, name, e->n, NULL, NULL, MPI_INFO_NULL, comm, grown);
+    if (rc == DMESH_ERR_SPAWN)
+        return rc;
+    CHECK(rc == DMESH_SUCCESS, "%s: %d (%s)", name == NULL ? "dmesh_grow" : "dmesh_grow_by_name",
+          rc, dmesh_last_error());
+    if (rc == DMESH_SUCCESS)
+        CHECK(verify(*comm, *grown, e), "a process found the grown mesh wrong");
+    return rc;
+}
+
 static int case_grow(MPI_Comm world, int argc, char **argv)
 {
     MPI_Comm comm = MPI_COMM_NULL;
     dmesh_t mesh = DMESH_NULL, grown = DMESH_NULL;
     expect_t e;
-    int rc, ok = 0;
+    int rc;
 
-    memset(&e, 0, sizeof(e));
-    parse_shape(argc, argv, 4, &e);
-    e.dim = atoi(argv[2]);
-    e.n = atoi(argv[3]);
-    MPI_Comm_size(world, &e.size);
-    rc = dmesh_init(world, "cpu", e.ndims, e.shape, NULL, MPI_INFO_NULL, &mesh);
-    CHECK(rc == DMESH_SUCCESS, "dmesh_init: %d (%s)", rc, dmesh_last_error());
-    if (rc != DMESH_SUCCESS)
+    if (grow_start(world, argc, argv, 0, &e, &mesh) != DMESH_SUCCESS)
         return 1;
     if (strcmp(argv[1], "growkill") == 0 &&
         dmesh_get_failed(mesh, 0, NULL, &rc) == DMESH_ERR_UNSUPPORTED) {
         dmesh_free(&mesh);
         return 77; /* no fault tolerance in this run */
     }
-    rc = dmesh_grow(mesh, e.dim, e.n, NULL, NULL, MPI_INFO_NULL, &comm, &grown);
+    e.shape[e.dim] += e.n;
+    rc = grow_verified(mesh, NULL, &e, &comm, &grown);
     if (rc == DMESH_ERR_SPAWN) { /* this MPI or launcher starts no processes */
         printf("test_respawn: grow skipped: %s\n", dmesh_last_error());
         dmesh_free(&mesh);
         return 77;
-    }
-    CHECK(rc == DMESH_SUCCESS, "dmesh_grow: %d (%s)", rc, dmesh_last_error());
-    if (rc == DMESH_SUCCESS) {
-        e.shape[e.dim] += e.n;
-        ok = verify(comm, grown, &e);
-        CHECK(ok, "a process found the grown mesh wrong");
     }
     if (rc == DMESH_SUCCESS && strcmp(argv[1], "growkill") == 0) {
         dmesh_free(&mesh);
@@ -437,6 +490,40 @@ static int case_grow(MPI_Comm world, int argc, char **argv)
     if (comm != MPI_COMM_NULL)
         MPI_Comm_free(&comm);
     return failures != 0;
+}
+
+/* growname DIM N S0 S1: the mesh named SWAPPED grows by index (DIM) and by
+ * name (SWAPPED[DIM], which reads as the other index); each grown mesh is
+ * verified as grow's, keeps the names, and both are the same mesh. */
+static int case_grow_by_name(MPI_Comm world, int argc, char **argv)
+{
+    MPI_Comm ca = MPI_COMM_NULL, cb = MPI_COMM_NULL;
+    dmesh_t mesh = DMESH_NULL, a = DMESH_NULL, b = DMESH_NULL;
+    expect_t e;
+    char why[256] = "";
+    int rc;
+
+    if (argc != 6 || grow_start(world, argc, argv, 1, &e, &mesh) != DMESH_SUCCESS)
+        return 1;
+    e.shape[e.dim] += e.n;
+    rc = grow_verified(mesh, NULL, &e, &ca, &a);
+    if (rc == DMESH_SUCCESS)
+        rc = grow_verified(mesh, SWAPPED[e.dim], &e, &cb, &b);
+    if (rc == DMESH_ERR_SPAWN)
+        printf("test_respawn: growname skipped: %s\n", dmesh_last_error());
+    if (rc == DMESH_SUCCESS) {
+        sizes_by_name(a, &e);
+        sizes_by_name(b, &e);
+        CHECK(mesh_compare(a, b, why, sizeof(why)) == 0, "by name against by index: %s", why);
+    }
+    dmesh_free(&b);
+    dmesh_free(&a);
+    dmesh_free(&mesh);
+    if (cb != MPI_COMM_NULL)
+        MPI_Comm_free(&cb);
+    if (ca != MPI_COMM_NULL)
+        MPI_Comm_free(&ca);
+    return rc == DMESH_ERR_SPAWN ? 77 : failures != 0;
 }
 
 static int is_listed(const char *list, int r)
@@ -629,6 +716,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(world, &rank);
     if ((strcmp(argv[1], "grow") == 0 || strcmp(argv[1], "growkill") == 0) && argc >= 5)
         rc = case_grow(world, argc, argv);
+    else if (strcmp(argv[1], "growname") == 0)
+        rc = case_grow_by_name(world, argc, argv);
     else if (strcmp(argv[1], "respawn") == 0 && argc >= 4)
         rc = case_respawn(world, argc, argv);
     else if (strcmp(argv[1], "again") == 0 && argc >= 4)
