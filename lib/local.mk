@@ -48,17 +48,20 @@ lib_libdmesh_core_la_SOURCES += lib/ulfm.c lib/ulfm.h
 # includes its headers as "ft/<name>.h"): dmesh_revoke, dmesh_get_failed,
 # dmesh_shrink (shrink.c).
 lib_libdmesh_core_la_SOURCES += lib/ft/shrink.c lib/ft/shrink.h
-# Coming back whole: dmesh_respawn and dmesh_grow, the parents' side
-# (respawn.c), dmesh_join, the new processes' side (join.c), what both
-# sides do alike (join_merge.c), the parents' message (join_message.c),
-# the pure parts, the grown mesh and the hosts (respawn_plan.c), the
-# program they start (respawn_command.c) and the bound on the merge with
-# the new processes (call_bound.c). MPI_Finalize's bound
+# Coming back whole: the parents' side of dmesh_respawn (respawn.c) and of
+# dmesh_grow (grow.c), through the spawn they share (spawn.c); dmesh_join,
+# the new processes' side (join.c); what both sides do alike
+# (join_merge.c); the parents' message (join_message.c); the pure parts,
+# the hosts of a respawn (respawn_plan.c) and the grown mesh
+# (grow_plan.c); the program they start (program.c) and the bound on the
+# merge with the new processes (call_bound.c). MPI_Finalize's bound
 # (finalize_bound.c) stays beside finalize.c.
-lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn.h lib/ft/respawn_plan.c lib/ft/respawn_plan.h \
+lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/respawn_plan.h \
+	lib/ft/grow.c lib/ft/grow.h lib/ft/grow_plan.c lib/ft/grow_plan.h \
+	lib/ft/spawn.c lib/ft/spawn.h \
 	lib/ft/join.c lib/ft/join_merge.c lib/ft/join_merge.h \
 	lib/ft/join_message.c lib/ft/join_message.h \
-	lib/ft/respawn_command.c lib/ft/respawn_command.h lib/ft/call_bound.c lib/ft/call_bound.h \
+	lib/ft/program.c lib/ft/program.h lib/ft/call_bound.c lib/ft/call_bound.h \
 	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), their memory (copies_mem.c),
 # store and restore (copies_xfer.c), the schemes (the table copies_scheme.c,

@@ -10,7 +10,7 @@
 
 #include "mesh_dim.h"
 #include "error.h"
-#include "ft/respawn.h"
+#include "ft/grow.h"
 #include "ft/shrink.h"
 #include "mesh.h"
 #include "mesh_derived.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The mesh that dmesh_shrink makes (lib/ft/shrink.h, dmesh_shrink_plan): which
  * indices of the shrunk dimension go, where the spares go, when the shape
- * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/ft/respawn_plan.h,
+ * cannot stay. The pure parts of dmesh_grow and dmesh_join (lib/ft/grow_plan.h,
  * lib/ft/join_message.h): the grown mesh's rank map, and the parents'
  * message, which a process must refuse when dmesh did not write it; where
  * dmesh_respawn's new processes go when hosts are named
@@ -18,6 +18,7 @@
 
 #include "dmesh.h"
 #include "ft/shrink.h"
+#include "ft/grow_plan.h"
 #include "ft/join_message.h"
 #include "ft/respawn_plan.h"
 #include "option_value.h"

@@ -10,7 +10,7 @@
  * so a thread waits beside the call and, if it has not returned within the
  * bound, says which call and why on stderr, flushes the program's streams
  * and ends the process with status 1: the job ends, with a failing status,
- * instead of hanging. The bound is the call's dmesh_timeout (respawn.c). */
+ * instead of hanging. The bound is the call's dmesh_timeout (spawn.c). */
 #include "config.h"
 
 #include "ft/call_bound.h"

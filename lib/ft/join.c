@@ -5,7 +5,7 @@
  * merges with the parents whatever else fails, carrying its class into
  * the merge's agreement (join_merge.h), so that no parent waits in a merge
  * it left; then it makes the mesh of the message, as the parents do
- * (respawn.c's opening comment tells the whole exchange). */
+ * (spawn.c's opening comment tells the whole exchange). */
 #include "config.h"
 
 #include "api_impl.h"

@@ -18,7 +18,7 @@
 #include "options.h"
 
 /* The merged communicator is freed here: its processes come from two
- * launches (respawn.c's opening comment). */
+ * launches (spawn.c's opening comment). */
 int dmesh_join_merge(MPI_Comm ic, int high, int key, int err, const char *fn, double bound,
                      MPI_Comm *newcomm)
 {

@@ -3,7 +3,8 @@
  * dmesh_grow and dmesh_join do alike once the new processes run
  * (join_merge.c): merge the spawn's intercommunicator in the new order,
  * let go of it, and make the mesh on the merged communicator. The parents
- * (respawn.c) and the new processes (join.c) call it; private to lib/ft/. */
+ * (spawn.c, respawn.c, grow.c) and the new processes (join.c) call it;
+ * private to lib/ft/. */
 #ifndef DMESH_JOIN_MERGE_H
 #define DMESH_JOIN_MERGE_H
 

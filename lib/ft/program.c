@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (lib/ft/): owns the program that dmesh_respawn and
- * dmesh_grow start (respawn_command.h). Where the launcher started it
+ * dmesh_grow start (program.h). Where the launcher started it
  * through a wrapper (a script that loads modules, sets variables, binds
  * devices, or a venv's interpreter), the new processes start through the
  * same wrapper, with the same arguments: the command from MPI_INFO_ENV, the
@@ -19,7 +19,7 @@
 
 #include "error.h"
 #include "fault.h"
-#include "ft/respawn_command.h"
+#include "ft/program.h"
 #include "options.h"
 
 void dmesh_program_free(dmesh_program_t *p)

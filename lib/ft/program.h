@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (lib/ft/): the program that dmesh_respawn and dmesh_grow
- * start (respawn_command.c): the one the caller names, or the one the
- * launcher started, with this program's own arguments byte for byte. */
-#ifndef DMESH_RESPAWN_COMMAND_H
-#define DMESH_RESPAWN_COMMAND_H
+ * start (program.c): the one the caller names, or the one the launcher
+ * started, with this program's own arguments byte for byte. */
+#ifndef DMESH_FT_PROGRAM_H
+#define DMESH_FT_PROGRAM_H
 
 #include <mpi.h>
 
@@ -27,4 +27,4 @@ int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_I
 
 void dmesh_program_free(dmesh_program_t *p);
 
-#endif /* DMESH_RESPAWN_COMMAND_H */
+#endif /* DMESH_FT_PROGRAM_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Coming back whole, the parents' side (ft/respawn.c): what the library
- * calls besides the entry points' implementations. */
-#ifndef DMESH_FT_RESPAWN_H
-#define DMESH_FT_RESPAWN_H
+/* Fault tolerance (lib/ft/): growing a mesh with new processes (grow.c):
+ * what the library calls besides the entry point's implementation. */
+#ifndef DMESH_FT_GROW_H
+#define DMESH_FT_GROW_H
 
 #include <mpi.h>
 
@@ -15,4 +15,4 @@ int dmesh_grow_named(dmesh_t mesh, int dim, const char *name_fn, const char *dim
                      const char *command, char *const argv[], MPI_Info info, MPI_Comm *newcomm,
                      dmesh_t *newmesh);
 
-#endif /* DMESH_FT_RESPAWN_H */
+#endif /* DMESH_FT_GROW_H */
