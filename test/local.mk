@@ -32,3 +32,10 @@ test_test_cxx_headers_CPPFLAGS = $(AM_CPPFLAGS) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_
 if DMESH_HAVE_NCCL
 test_test_cxx_headers_CPPFLAGS += -DDMESH_TEST_NCCL_HEADER $(NCCL_CPPFLAGS) $(CUDA_CPPFLAGS)
 endif
+
+# make list-tests-above-4: the MPI tests of more than 4 ranks, one a line
+# (test/trixie/inside.sh runs them at 8 under mpiexec --with-ft ulfm after
+# the whole suite at 4).
+list-tests-above-4:
+	@for t in $(TESTS); do case $$t in *-np[5-9].mpi | *-np[1-9][0-9].mpi) echo $$t ;; esac; done
+.PHONY: list-tests-above-4

@@ -69,7 +69,7 @@ if [ "${1:-}" = --inside ]; then
         return 1
     }
     args="48 40 60"
-    DMESH_EXAMPLE_KILLS= job "$log/clean.out" ./examples/heat_respawn $args
+    DMESH_EXAMPLE_KILLS='' job "$log/clean.out" ./examples/heat_respawn $args
     rc=$?
     final "$log/clean.out" >"$log/want"
     if [ $rc -ne 0 ] || [ ! -s "$log/want" ]; then

@@ -21,9 +21,9 @@
 #   ulfm        ./quickstart.sh check configured --enable-fault-injection,
 #               every test under mpiexec --with-ft ulfm, up to 4 ranks (the
 #               kill sweeps at every step of every call at 4, the store's
-#               and the restore's too), then the fault-tolerance tests in
-#               the same build at 8 ranks: ft, the respawns, heat_respawn,
-#               particles and copies
+#               and the restore's too), then every test of more than 4
+#               ranks in the same build at 8: ft, the respawns,
+#               heat_respawn, particles, copies and the rest of the suite
 #               (_build-<label>-faults; .ci/run's stage debian13)
 #   faults      Open MPI configured --enable-fault-injection, in
 #               _build-<label>-faults: the fault-tolerance tests only
