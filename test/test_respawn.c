@@ -90,6 +90,13 @@ static void finalize_bounded(int bound)
         }                                                                                          \
     } while (0)
 
+/* MPI_Comm_free of a communicator that a failed call left MPI_COMM_NULL. */
+static void comm_free(MPI_Comm *comm)
+{
+    if (*comm != MPI_COMM_NULL)
+        MPI_Comm_free(comm);
+}
+
 typedef struct {
     int ndims, shape[DMESH_MAX_DIMS], old[DMESH_MAX_DIMS], dim, n, size;
 } expect_t;
@@ -282,8 +289,7 @@ static int again_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e, int argc,
     }
     dmesh_free(&m2);
     dmesh_free(&mesh);
-    if (back != MPI_COMM_NULL)
-        MPI_Comm_free(&back);
+    comm_free(&back);
     MPI_Comm_free(&comm);
     return 0;
 }
@@ -312,8 +318,7 @@ static int growkill_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e)
         CHECK(verify(back, m2, e), "a process found the respawned grown mesh wrong");
     dmesh_free(&m2);
     dmesh_free(&mesh);
-    if (back != MPI_COMM_NULL)
-        MPI_Comm_free(&back);
+    comm_free(&back);
     MPI_Comm_free(&comm);
     return failures != 0;
 }
@@ -414,8 +419,7 @@ static int child(int argc, char **argv)
         if (rc == DMESH_SUCCESS)
             verify(again, m2, &e);
         dmesh_free(&m2);
-        if (again != MPI_COMM_NULL)
-            MPI_Comm_free(&again);
+        comm_free(&again);
     }
     dmesh_free(&mesh);
     MPI_Comm_free(&comm);
@@ -487,8 +491,7 @@ static int case_grow(MPI_Comm world, int argc, char **argv)
     }
     dmesh_free(&grown);
     dmesh_free(&mesh);
-    if (comm != MPI_COMM_NULL)
-        MPI_Comm_free(&comm);
+    comm_free(&comm);
     return failures != 0;
 }
 
@@ -519,10 +522,8 @@ static int case_grow_by_name(MPI_Comm world, int argc, char **argv)
     dmesh_free(&b);
     dmesh_free(&a);
     dmesh_free(&mesh);
-    if (cb != MPI_COMM_NULL)
-        MPI_Comm_free(&cb);
-    if (ca != MPI_COMM_NULL)
-        MPI_Comm_free(&ca);
+    comm_free(&cb);
+    comm_free(&ca);
     return rc == DMESH_ERR_SPAWN ? 77 : failures != 0;
 }
 
@@ -609,10 +610,8 @@ static int case_respawn(MPI_Comm world, int argc, char **argv)
     dmesh_free(&m2);
     dmesh_free(&back);
     dmesh_free(&mesh);
-    if (again != MPI_COMM_NULL)
-        MPI_Comm_free(&again);
-    if (comm != MPI_COMM_NULL)
-        MPI_Comm_free(&comm);
+    comm_free(&again);
+    comm_free(&comm);
     return failures != 0;
 }
 
