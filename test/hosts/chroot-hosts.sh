@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Sourced by test/hosts/host-loss.sh and copies-host-loss.sh (not run by
-# itself): chroot_hosts NAME [-n RUNS] [BUILD] reads their arguments and
+# Sourced by test/hosts/host-loss.sh, copies-host-loss.sh and
+# test/slurm/node-loss.sh (not run by itself): chroot_hosts NAME [-n RUNS] [BUILD] reads their arguments and
 # checks what they need, setting runs, build (absolute), root (the Debian
 # 13 chroot: DMESH_CHROOT_ROOT, default /var/tmp/dmesh-trixie) and log
 # (DMESH_HOSTS_LOG, default _build-hosts, /NAME: emptied of its *.out).
@@ -35,3 +35,17 @@ chroot_hosts() {
     log=$(cd "$log" && pwd)
     case $log in "$top"/*) ;; *) skip "$log is outside the source tree (the chroot sees that tree only)" ;; esac
 }
+
+# heat_inside BUILD LOG: on h1 in the chroot, into BUILD with Open MPI's
+# consent to root and IPv4 between the hosts, heat_respawn made there
+# (make's output in LOG/make.out); exits when that fails.
+heat_inside() {
+    cd "$1" || exit 1
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_tcp_disable_family=6
+    make -j2 examples/heat_respawn >"$2/make.out" 2>&1 || { tail -n 20 "$2/make.out"; exit 1; }
+}
+
+# heat_final FILE: heat_respawn's answer in FILE (residual and field),
+# wherever its lines start on a line (Open MPI 5's banner under
+# --with-ft ulfm can end without a newline)
+heat_final() { grep -a -o -E '(iteration [0-9]+: residual|field: FNV-1a ).*$' "$1"; }

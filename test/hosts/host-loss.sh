@@ -40,13 +40,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "${1:-}" = --inside ]; then
     # On h1 in the chroot, under hosts.sh: host-loss.sh --inside BUILD RUNS LOG
     build=$2 runs=$3 log=$4
-    cd "$build" || exit 1
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_tcp_disable_family=6
-    make -j2 examples/heat_respawn >"$log/make.out" 2>&1 || { tail -n 20 "$log/make.out"; exit 1; }
+    # shellcheck source=test/hosts/chroot-hosts.sh
+    . "$top/test/hosts/chroot-hosts.sh"
+    heat_inside "$build" "$log"
     args="48 40 60"
-    # the program's lines wherever they start on a line (Open MPI 5's banner
-    # under --with-ft ulfm can end without a newline)
-    final() { grep -a -o -E '(iteration [0-9]+: residual|field: FNV-1a ).*$' "$1"; }
     launch() {
         # the bound scales with the load (test/load-scale.sh)
         # --mca coll ^han: Open MPI's hierarchical collectives are not
@@ -59,7 +56,7 @@ if [ "${1:-}" = --inside ]; then
         DMESH_RESPAWN_HOSTS=h3 DMESH_FINALIZE_BOUND=5
     launch >"$log/clean.out" 2>&1
     rc=$?
-    final "$log/clean.out" >"$log/want"
+    heat_final "$log/clean.out" >"$log/want"
     if [ $rc -ne 0 ] || [ ! -s "$log/want" ]; then
         echo "host-loss: the clean run failed (exit $rc)"
         tail -n 30 "$log/clean.out"
@@ -78,7 +75,7 @@ if [ "${1:-}" = --inside ]; then
         what="exit $rc"
         [ $rc -ne 124 ] && [ $rc -ne 137 ] && ended=$((ended + 1)) || what="did not end in 120 s"
         [ $rc -ne 0 ] || zero=$((zero + 1))
-        final "$out" >"$log/got"
+        heat_final "$out" >"$log/got"
         ok=0
         if cmp -s "$log/want" "$log/got" && grep -aq 'heat_respawn: 1 recoveries' "$out" &&
             grep -aqE "$start_want" "$out" && grep -aqE "$after_want" "$out"; then

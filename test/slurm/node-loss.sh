@@ -38,9 +38,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "${1:-}" = --inside ]; then
     # On h1 in the chroot, SLURM_CONF set: node-loss.sh --inside BUILD RUNS LOG
     build=$2 runs=$3 log=$4
-    cd "$build" || exit 1
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_tcp_disable_family=6
-    make -j2 examples/heat_respawn >"$log/make.out" 2>&1 || { tail -n 20 "$log/make.out"; exit 1; }
+    # shellcheck source=test/hosts/chroot-hosts.sh
+    . "$top/test/hosts/chroot-hosts.sh"
+    heat_inside "$build" "$log"
     mpicc "$top/test/hosts/host_loss_mpi.c" -o "$log/host_loss_mpi" >>"$log/make.out" 2>&1 ||
         { tail -n 20 "$log/make.out"; exit 1; }
     # TCP over the hosts' links for the launcher and the ranks, which yield
@@ -48,7 +48,6 @@ if [ "${1:-}" = --inside ]; then
     export MPIEXEC_FLAGS="--prtemca oob_tcp_if_include eth0 --mca btl self,sm,tcp
         --mca btl_tcp_if_include eth0 --mca mpi_yield_when_idle 1"
     export DMESH_EXAMPLE_HYBRID=2 DMESH_FINALIZE_BOUND=5
-    final() { grep -a -o -E '(iteration [0-9]+: residual|field: FNV-1a ).*$' "$1"; }
     # job OUT PROGRAM...: sbatch --wait of the example job script, bounded
     # (test/load-scale.sh); its exit status (124: it did not end)
     job() {
@@ -71,7 +70,7 @@ if [ "${1:-}" = --inside ]; then
     args="48 40 60"
     DMESH_EXAMPLE_KILLS='' job "$log/clean.out" ./examples/heat_respawn $args
     rc=$?
-    final "$log/clean.out" >"$log/want"
+    heat_final "$log/clean.out" >"$log/want"
     if [ $rc -ne 0 ] || [ ! -s "$log/want" ]; then
         echo "node-loss: the clean job failed (exit $rc)"
         tail -n 30 "$log/clean.out"
@@ -90,7 +89,7 @@ if [ "${1:-}" = --inside ]; then
         rc=$?
         [ $rc -eq 124 ] || [ $rc -eq 137 ] || p_ended=$((p_ended + 1))
         [ $rc -ne 0 ] || p_zero=$((p_zero + 1))
-        final "$out" >"$log/got"
+        heat_final "$out" >"$log/got"
         if cmp -s "$log/want" "$log/got" && grep -aq 'heat_respawn: 1 recoveries' "$out" &&
             grep -aqE "$start_want" "$out" && grep -aqE "$after_want" "$out"; then
             p_right=$((p_right + 1))
@@ -116,7 +115,7 @@ if [ "${1:-}" = --inside ]; then
             ended=1 lost=0 right=0
             [ $rc -ne 124 ] && [ $rc -ne 137 ] || { ended=0 bad=$((bad + 1)); }
             ! grep -aq 'PRTE has lost communication with a remote daemon' "$out" || lost=1
-            final "$out" >"$log/got"
+            heat_final "$out" >"$log/got"
             [ $what = mpi ] || ! cmp -s "$log/want" "$log/got" || right=1
             echo "node-loss: run $i, node h2 ($what): job exit $rc, $((SECONDS - t0)) s:" \
                 "$([ $ended = 1 ] && echo ended by itself || echo DID NOT END)," \
