@@ -92,15 +92,19 @@ if [ "${1:-}" = --inside ]; then
         # process ... Operation now in progress" (the job fails or hangs);
         # once the two ranks on h1 died so (test_comm_mpi -n 6 cyclic)
         # without that line, and the others waited until the timeout.
-        # Not understood yet: that run, and only that, is run once more,
-        # and the retry is printed (grep "once more" in the stage's output)
-        if [ $rc -ne 0 ] && [ "$want" = pass ] &&
-            grep -qE 'failed to TCP connect|Failing at address: \(nil\)' "$o"; then
+        # Not understood yet: that run, and only that, is run again, twice
+        # at most (one retry met it again in a CI run, with SMPI's
+        # simulation beside it), and each retry is printed (grep "once
+        # more" in the stage's output)
+        local tries=0
+        while [ $rc -ne 0 ] && [ "$want" = pass ] && [ $tries -lt 2 ] &&
+            grep -qE 'failed to TCP connect|Failing at address: \(nil\)' "$o"; do
+            tries=$((tries + 1))
             echo "== $name: exit $rc after Open MPI's TCP connect failure or null-address SIGSEGV; once more:"
             grep -E 'Signal:|Local host|connect\(\)' "$o" | head -n 4
             timeout -k 5 120 srun "$@" >"$o" 2>&1
             rc=$?
-        fi
+        done
         echo "== $name: rc $rc ($((SECONDS - start)) s)"
         grep -E '^(table|dmesh_node|[0-9]+ node|uneven|100%|heat2d|field|.*DMESH_ERR)' "$o" | head -n 8
         if { [ $rc -ne 0 ] && [ "$want" = pass ]; } || { [ $rc -eq 0 ] && [ "$want" = fail ]; }; then
