@@ -23,7 +23,10 @@
 #               kill sweeps at every step of every call at 4, the store's
 #               and the restore's too), then every test of more than 4
 #               ranks in the same build at 8: ft, the respawns,
-#               heat_respawn, particles, copies and the rest of the suite
+#               heat_respawn, particles, copies and the rest of the suite;
+#               then ft, respawn, copies, heat_respawn and particles at 4
+#               and 8 again beside one CPU hog per core (test/repeat.sh,
+#               their kill sweeps left out: test-suite-load.log)
 #               (_build-<label>-faults; .ci/run's stage debian13)
 #   faults      Open MPI configured --enable-fault-injection, in
 #               _build-<label>-faults: the fault-tolerance tests only
