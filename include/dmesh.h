@@ -275,7 +275,9 @@ DMESH_EXPORT int dmesh_from_comms(MPI_Comm comm, const char *device_type, int nd
  *       was never a handle, also after new meshes are made. dmesh_free()
  *       fails only on such a handle (or one that another thread freed
  *       first: of threads freeing copies of one handle, one frees it), so
- *       it raises on MPI_COMM_SELF's error handler.
+ *       it raises on MPI_COMM_SELF's error handler. No other thread may
+ *       use the mesh while it is freed (a query that began before the
+ *       free reads freed memory), as for any MPI object.
  */
 DMESH_EXPORT int dmesh_free(dmesh_t *mesh);
 
@@ -1192,6 +1194,13 @@ DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, c
  * host copy and back at a restore; the copies themselves, and what goes
  * between processes, stay in host memory. On a "cpu" mesh buffers are
  * host memory.
+ *
+ * Threads (MPI_THREAD_MULTIPLE): threads may open, store, restore and free
+ * copies of different handles at once, and dmesh_revoke() may come from
+ * any thread while another frees a handle. One handle is used by one
+ * thread at a time, except dmesh_copies_get_partners() and
+ * dmesh_copies_get_survival(), which any thread may call even while
+ * another frees the handle (DMESH_ERR_ARG once it is freed).
  * @{ */
 
 /** \brief Handle of a process's copies (opaque). */

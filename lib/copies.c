@@ -38,7 +38,9 @@
  * MPI_THREAD_MULTIPLE threads may open, store, restore and free copies on
  * different handles at once (as collective calls on different
  * communicators), and dmesh_revoke may come from any thread (a watchdog)
- * while another frees a handle; one handle is used by one thread at a time.
+ * while another frees a handle; one handle is used by one thread at a time,
+ * but for the local queries, which any thread may make even while another
+ * frees the handle (query_begin).
  * So the two lists are walked and changed under the lock, never held across
  * an MPI call that waits for other processes: a handle leaves the list of
  * live handles before its communicators go, so a revocation that found it
@@ -47,21 +49,27 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dmesh_copies_data_t *registry;
 static struct dmesh_copies_s *live;
 
+static struct dmesh_copies_s *live_find_locked(dmesh_copies_t h)
+{
+    struct dmesh_copies_s *x;
+
+    for (x = live; x != NULL && x != h; x = x->next_live)
+        ;
+    return x;
+}
+
 static struct dmesh_copies_s *live_find(dmesh_copies_t h)
 {
     struct dmesh_copies_s *x;
 
     pthread_mutex_lock(&lock);
-    for (x = live; x != NULL && x != h; x = x->next_live)
-        ;
+    x = live_find_locked(h);
     pthread_mutex_unlock(&lock);
     return x;
 }
 
-int dmesh_copies_get(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c)
+static int usable(const struct dmesh_copies_s *x, const char *fn)
 {
-    struct dmesh_copies_s *x = live_find(h);
-
     if (x == NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle", fn);
     if (x->d == NULL)
@@ -69,15 +77,52 @@ int dmesh_copies_get(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c
                                "%s: these copies were opened again on another mesh: use the "
                                "handle of that dmesh_copies_open",
                                fn);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_copies_get(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c)
+{
+    struct dmesh_copies_s *x = live_find(h);
+
+    DMESH_TRY(usable(x, fn));
     *c = x;
     return DMESH_SUCCESS;
 }
 
+/* A local query (dmesh_copies_get_partners, _get_survival) may come from
+ * any thread while another frees the handle: it finds the handle and reads
+ * it under the lock, and dmesh_copies_free takes the handle off the live
+ * list under the lock before it frees anything, so the query either ends
+ * first or finds no handle (DMESH_ERR_ARG), never reads freed memory. On
+ * success the lock is held until query_end. */
+static int query_begin(dmesh_copies_t h, const char *fn, struct dmesh_copies_s **c)
+{
+    int rc;
+
+    pthread_mutex_lock(&lock);
+    *c = live_find_locked(h);
+    rc = usable(*c, fn);
+    if (rc != DMESH_SUCCESS)
+        pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+static int query_end(int rc)
+{
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
 MPI_Comm dmesh_copies_raise_comm(dmesh_copies_t h)
 {
-    struct dmesh_copies_s *x = live_find(h);
+    struct dmesh_copies_s *x;
+    MPI_Comm raise;
 
-    return x != NULL ? x->raise : MPI_COMM_NULL;
+    pthread_mutex_lock(&lock);
+    x = live_find_locked(h);
+    raise = x != NULL ? x->raise : MPI_COMM_NULL;
+    pthread_mutex_unlock(&lock);
+    return raise;
 }
 
 /* dmesh_revoke of universe u: the copies opened on its meshes are revoked
@@ -430,12 +475,10 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int dmesh_copies_get_partners_impl(dmesh_copies_t h, int maxranks, int ranks[], int *n)
+static int partners_of(const struct dmesh_copies_s *c, int maxranks, int ranks[], int *n)
 {
-    struct dmesh_copies_s *c;
     int *out, m = 0, k;
 
-    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_get_partners", &c));
     DMESH_CHECK_PTR_OF("dmesh_copies_get_partners", n);
     if (maxranks < 0 || (maxranks > 0 && ranks == NULL))
         return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d with %s ranks",
@@ -454,15 +497,28 @@ int dmesh_copies_get_partners_impl(dmesh_copies_t h, int maxranks, int ranks[], 
     return DMESH_SUCCESS;
 }
 
-int dmesh_copies_get_survival_impl(dmesh_copies_t h, int *kind)
+int dmesh_copies_get_partners_impl(dmesh_copies_t h, int maxranks, int ranks[], int *n)
 {
     struct dmesh_copies_s *c;
 
-    DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_get_survival", &c));
+    DMESH_TRY(query_begin(h, "dmesh_copies_get_partners", &c));
+    return query_end(partners_of(c, maxranks, ranks, n));
+}
+
+static int survival_of(const struct dmesh_copies_s *c, int *kind)
+{
     DMESH_CHECK_PTR_OF("dmesh_copies_get_survival", kind);
     *kind = c->comm == MPI_COMM_NULL ? DMESH_COPIES_SURVIVES_NOTHING
                                      : dmesh_copies_survives(&c->plan, c->domain, c->me);
     return DMESH_SUCCESS;
+}
+
+int dmesh_copies_get_survival_impl(dmesh_copies_t h, int *kind)
+{
+    struct dmesh_copies_s *c;
+
+    DMESH_TRY(query_begin(h, "dmesh_copies_get_survival", &c));
+    return query_end(survival_of(c, kind));
 }
 
 static void data_free(dmesh_copies_data_t *d)

@@ -16,6 +16,9 @@ EXTRA_DIST += test/mpirun.sh.in test/check.sh test/load-scale.sh test/repeat.sh
 # check-programs.sh: the check programs a subset of the tests runs (CI's
 # stages that run a subset build only those)
 EXTRA_DIST += test/check-programs.sh
+# tsan.sh: the threads tests under ThreadSanitizer (CI's stage tsan-threads);
+# tsan-reports.py sorts its reports into dmesh's and the MPI's
+EXTRA_DIST += test/tsan.sh test/tsan-reports.py
 DMESH_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 DMESH_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 DMESH_TEST_LIBS = lib/libdmesh.la $(CHECK_LIBS)

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh handles under MPI_THREAD_MULTIPLE: threads make meshes (dmesh_slice,
- * local), read them through copies of their handles and free copies of
- * the same handle at once, for a few seconds. Checked:
- *   - a handle that reads successfully reads its own mesh (the dimension
- *     name it was sliced with), never a later mesh made in its slot;
+ * local), free copies of the same handle at once, and read meshes, for a
+ * few seconds. A mesh is never read while it is being freed (a query of a
+ * mesh that another thread frees meanwhile is erroneous, as for any MPI
+ * object: dmesh.h's threads rule); the reads go to meshes that live
+ * through the run and to handles already freed, while other meshes of the
+ * same universe are made and freed. Checked:
+ *   - a live mesh reads as itself (the dimension name it was sliced with);
+ *   - a freed handle reads as DMESH_ERR_ARG, never as the mesh made later
+ *     in its slot of the handle table;
  *   - of the threads freeing copies of one handle, exactly one succeeds
  *     and the others get DMESH_ERR_ARG;
  *   - no handle value is handed out twice while its mesh lives (a slot on
  *     the free list twice would give two meshes one handle).
- * Prints the counts; exits 1 on any failed check. */
+ * Prints the counts; exits 1 on any failed check. Run under
+ * ThreadSanitizer it shows the races of the handle table (test/tsan.sh). */
 #include "config.h"
 
 #include <pthread.h>
@@ -22,15 +28,20 @@
 #include "dmesh.h"
 
 #define NSLOTS 2
+#define NLIVE 2
+#define NFREED 64 /* the handles freed last */
 #define NTHREADS 8
 #define ITERS 20000
 #define TABLE (1u << 20)
 
 static dmesh_t root;
 static uintptr_t slots[NSLOTS];
+static dmesh_t live[NLIVE]; /* never freed while the threads run */
+static uintptr_t freed[NFREED];
+static unsigned nfreed;
 static uintptr_t table_key[TABLE];
 static int table_kind[TABLE];
-static long bad, frees, refused, reads;
+static long bad, frees, refused, reads, stale;
 
 static const char *const names[2] = {"a", "b"};
 
@@ -84,18 +95,39 @@ static uintptr_t make(unsigned *seed)
     return (uintptr_t)m;
 }
 
-static void check_read(uintptr_t h)
+/* A live mesh reads as itself. */
+static void check_read(int k)
 {
     const char *name = NULL;
-    int rc = dmesh_get_dim_name((dmesh_t)h, 0, &name);
+    int rc = dmesh_get_dim_name(live[k], 0, &name);
 
     __atomic_add_fetch(&reads, 1, __ATOMIC_RELAXED);
-    if (rc == DMESH_SUCCESS && strcmp(name, names[kind_of(h)]) != 0) {
+    if (rc != DMESH_SUCCESS || strcmp(name, names[k]) != 0) {
         __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
-        fprintf(stderr, "a handle read another mesh (%s, made as %s)\n", name, names[kind_of(h)]);
-    } else if (rc != DMESH_SUCCESS && rc != DMESH_ERR_ARG) {
+        fprintf(stderr, "a live mesh read %d (%s, made as %s)\n", rc, rc ? "-" : name, names[k]);
+    }
+}
+
+/* A freed handle reads as DMESH_ERR_ARG (its free returned before it was
+ * listed), whatever its slot holds now. */
+static void check_stale(unsigned *seed)
+{
+    unsigned n = __atomic_load_n(&nfreed, __ATOMIC_ACQUIRE);
+    uintptr_t h;
+    const char *name = NULL;
+    int rc;
+
+    if (n == 0)
+        return;
+    h = __atomic_load_n(&freed[rand_r(seed) % (n < NFREED ? n : NFREED)], __ATOMIC_ACQUIRE);
+    if (h == 0)
+        return;
+    rc = dmesh_get_dim_name((dmesh_t)h, 0, &name);
+    __atomic_add_fetch(&stale, 1, __ATOMIC_RELAXED);
+    if (rc != DMESH_ERR_ARG) {
         __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
-        fprintf(stderr, "a read returned %d\n", rc);
+        fprintf(stderr, "a freed handle read %d (%s, made as %s)\n", rc, rc ? "-" : name,
+                names[kind_of(h)]);
     }
 }
 
@@ -114,6 +146,8 @@ static void try_free(uintptr_t h, unsigned *seed, int i)
         return;
     }
     __atomic_add_fetch(&frees, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&freed[__atomic_fetch_add(&nfreed, 1, __ATOMIC_ACQ_REL) % NFREED], h,
+                     __ATOMIC_RELEASE);
     next = make(seed);
     /* only the thread that freed h replaces it: a second success fails here */
     if (!__atomic_compare_exchange_n(&slots[i], &h, next, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -131,12 +165,17 @@ static void *work(void *arg)
     for (int it = 0; it < ITERS; it++) {
         int i = (int)(rand_r(&seed) % NSLOTS);
         uintptr_t h = __atomic_load_n(&slots[i], __ATOMIC_ACQUIRE);
-        if (h == 0)
-            continue;
-        if (rand_r(&seed) % 2 == 0)
-            try_free(h, &seed, i);
-        else
-            check_read(h);
+        switch (rand_r(&seed) % 3) {
+        case 0:
+            if (h != 0)
+                try_free(h, &seed, i);
+            break;
+        case 1:
+            check_read((int)(rand_r(&seed) % NLIVE));
+            break;
+        default:
+            check_stale(&seed);
+        }
     }
     return NULL;
 }
@@ -161,6 +200,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "dmesh_init: %s\n", dmesh_last_error());
         return 1;
     }
+    for (i = 0; i < NLIVE; i++) {
+        const char *dim[1] = {names[i]};
+        if (dmesh_slice(root, 1, dim, &live[i]) != DMESH_SUCCESS) {
+            fprintf(stderr, "dmesh_slice: %s\n", dmesh_last_error());
+            return 1;
+        }
+    }
     for (i = 0; i < NSLOTS; i++)
         slots[i] = make(&seed);
     for (i = 0; i < NTHREADS; i++)
@@ -172,11 +218,14 @@ int main(int argc, char **argv)
         if (dmesh_free(&m) != DMESH_SUCCESS)
             bad++;
     }
+    for (i = 0; i < NLIVE; i++)
+        if (dmesh_free(&live[i]) != DMESH_SUCCESS)
+            bad++;
     dmesh_free(&root);
     MPI_Comm_free(&comm);
-    printf("test_handle_threads: %d threads: %ld reads, %ld frees, %ld frees refused (freed by "
-           "another thread), %ld failed checks\n",
-           NTHREADS, reads, frees, refused, bad);
+    printf("test_handle_threads: %d threads: %ld reads, %ld reads of freed handles, %ld frees, "
+           "%ld frees refused (freed by another thread), %ld failed checks\n",
+           NTHREADS, reads, stale, frees, refused, bad);
     MPI_Finalize();
     return bad != 0;
 }
