@@ -45,9 +45,10 @@ lib_libdmesh_core_la_SOURCES += lib/mesh_sim.c lib/mesh_cart.c \
 # error.c and agree.c.
 lib_libdmesh_core_la_SOURCES += lib/ulfm.c lib/ulfm.h
 # Fault tolerance built on them, in its own folder (lib/ft/; the library
-# includes its headers as "ft/<name>.h"): dmesh_revoke, dmesh_get_failed,
-# dmesh_shrink (shrink.c).
-lib_libdmesh_core_la_SOURCES += lib/ft/shrink.c lib/ft/shrink.h
+# includes its headers as "ft/<name>.h"): dmesh_revoke, dmesh_get_failed
+# (failed.c), dmesh_shrink (shrink.c).
+lib_libdmesh_core_la_SOURCES += lib/ft/failed.c lib/ft/failed.h \
+	lib/ft/shrink.c lib/ft/shrink.h
 # Coming back whole: the parents' side of dmesh_respawn (respawn.c) and of
 # dmesh_grow (grow.c), through the spawn they share (spawn.c); dmesh_join,
 # the new processes' side (join.c); what both sides do alike

@@ -31,8 +31,8 @@ int dmesh_join_merge(MPI_Comm ic, int high, int key, int err, const char *fn, do
 void dmesh_join_leave(MPI_Comm *ic);
 
 /* Both sides: the mesh of the message m on *newcomm (freed on failure;
- * *out on success), after every process met each new one
- * (dmesh_shrink_introduce). newcomm gets its error handler eh first, so that
+ * *out on success), after every process met each new one (join_merge.c
+ * says why). newcomm gets its error handler eh first, so that
  * the new universe records it and hands it on to every communicator of the
  * mesh, as the old one did. Collective over newcomm. fn: the call the
  * program made, for the detail. */

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
+#include "ft/failed.h"
 #include "ft/shrink.h"
 #include "ft/join_merge.h"
 #include "ft/join_message.h"
@@ -58,7 +59,7 @@ int dmesh_respawn_impl(dmesh_t handle, const char *command, char *const argv[], 
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_respawn", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_shrink_unsupported("dmesh_respawn");
+        return dmesh_failed_unsupported("dmesh_respawn");
     /* outputs checked before anything is revoked: a call with a NULL one
      * takes part (the others must not wait for it) and revokes nothing */
     DMESH_TRY(

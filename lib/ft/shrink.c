@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/): owns dmesh_revoke, dmesh_get_failed and
- * dmesh_shrink, what the survivors of a lost process call to recover (shrink.h).
- * Fault tolerance needs an MPI with the ULFM extension launched with it
- * (ulfm.h); without it every call here returns DMESH_ERR_UNSUPPORTED, saying
- * how to get it. */
+/* Fault tolerance (lib/ft/): owns dmesh_shrink, what the survivors of a
+ * lost process call to recover (shrink.h), and the shrink of the universe's
+ * communicator that dmesh_respawn shares; dmesh_revoke and
+ * dmesh_get_failed are failed.c's. Fault tolerance needs an MPI with the
+ * ULFM extension launched with it (ulfm.h); without it dmesh_shrink
+ * returns DMESH_ERR_UNSUPPORTED, saying how to get it (failed.h). */
 #include "config.h"
 
 #include "api_impl.h"
@@ -18,6 +19,7 @@
 #include "error.h"
 #include "fault.h"
 #include "finalize_bound.h"
+#include "ft/failed.h"
 #include "ft/shrink.h"
 #include "ulfm.h"
 #include "hash.h"
@@ -26,7 +28,6 @@
 #include "universe_comms.h"
 
 #define SPARES_KEY "dmesh_spares"
-#define INTRODUCE_TAG 27750 /* dmesh_shrink_introduce's empty messages */
 
 /* With fault tolerance on, the universes make their communicators with
  * MPI_Comm_split over the private communicator, never with
@@ -36,93 +37,6 @@
  * kill sweep of dmesh_init hung there, on the dead process's group mate),
  * where MPI_Comm_split fails, and a revocation of the private communicator
  * reaches every rank still in it. */
-
-int dmesh_shrink_unsupported(const char *fn)
-{
-    return dmesh_error_set(DMESH_ERR_UNSUPPORTED, "%s: the MPI offers no fault tolerance: %s", fn,
-                           dmesh_ulfm_how());
-}
-
-int dmesh_revoke_impl(dmesh_t handle)
-{
-    struct dmesh_mesh *mesh;
-
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_revoke", &mesh));
-    if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_shrink_unsupported("dmesh_revoke");
-    return dmesh_universe_revoke(mesh->u);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* The ranks of comm that group holds, ascending; *n of them (out malloc'd). */
-static int ranks_in_comm(MPI_Comm comm, MPI_Group group, int **out, int *n)
-{
-    MPI_Group all = MPI_GROUP_NULL;
-    int *in = NULL, *at = NULL, rc = MPI_SUCCESS, count = 0, i;
-
-    if ((rc = MPI_Group_size(group, &count)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "MPI_Group_size of the failed processes");
-    in = malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
-    at = malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
-    if (in == NULL || at == NULL) {
-        free(in);
-        free(at);
-        return dmesh_error_set(DMESH_ERR_NOMEM, "failed processes: out of memory");
-    }
-    for (i = 0; i < count; i++)
-        in[i] = i;
-    if (count > 0 && (rc = MPI_Comm_group(comm, &all)) == MPI_SUCCESS)
-        rc = MPI_Group_translate_ranks(group, count, in, all, at);
-    if (all != MPI_GROUP_NULL)
-        MPI_Group_free(&all);
-    free(in);
-    if (rc != MPI_SUCCESS) {
-        free(at);
-        return dmesh_error_mpi(rc, "MPI_Group_translate_ranks of the failed processes");
-    }
-    qsort(at, (size_t)count, sizeof(int), cmp_int);
-    *out = at;
-    *n = count;
-    return DMESH_SUCCESS;
-}
-
-int dmesh_get_failed_impl(dmesh_t handle, int maxranks, int ranks[], int *nfailed)
-{
-    struct dmesh_mesh *mesh;
-    MPI_Comm comm;
-    MPI_Group failed = MPI_GROUP_NULL;
-    int *found = NULL, n = 0, rc, err;
-
-    DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_get_failed", &mesh));
-    DMESH_CHECK_PTR_OF("dmesh_get_failed", nfailed);
-    if (maxranks < 0)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: maxranks %d is negative", "dmesh_get_failed",
-                               maxranks);
-    if (maxranks > 0 && ranks == NULL)
-        return dmesh_error_set(DMESH_ERR_ARG, "%s: ranks is NULL with maxranks %d",
-                               "dmesh_get_failed", maxranks);
-    comm = dmesh_universe_comm(mesh->u);
-    if (!dmesh_ulfm_enabled(comm))
-        return dmesh_shrink_unsupported("dmesh_get_failed");
-    if ((rc = dmesh_ulfm_get_failed(comm, &failed)) != MPI_SUCCESS)
-        return dmesh_error_set(DMESH_ERR_MPI, "%s: MPIX_Comm_get_failed failed (MPI error %d)",
-                               "dmesh_get_failed", rc);
-    err = ranks_in_comm(comm, failed, &found, &n);
-    MPI_Group_free(&failed);
-    if (err != DMESH_SUCCESS)
-        return err;
-    if (n > 0 && maxranks > 0)
-        memcpy(ranks, found, (size_t)(n < maxranks ? n : maxranks) * sizeof(int));
-    free(found);
-    *nfailed = n;
-    return DMESH_SUCCESS;
-}
 
 /* The spares (survivors outside the tensor, lowest first) take the places
  * of the failed ranks of the tensor, lowest failed rank first; returns how
@@ -374,7 +288,7 @@ int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char 
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_shrink", &mesh));
     if (!dmesh_ulfm_enabled(dmesh_universe_comm(mesh->u)))
-        return dmesh_shrink_unsupported("dmesh_shrink");
+        return dmesh_failed_unsupported("dmesh_shrink");
     DMESH_TRY(dmesh_shrink_comm(mesh->u, "dmesh_shrink", newmesh != NULL, &comm));
     /* From here every survivor holds comm: the checks are agreed on it. */
     memset(&s, 0, sizeof(s));
@@ -418,48 +332,4 @@ int dmesh_shrink_named(dmesh_t handle, int dim, const char *name_fn, const char 
         *survivors = comm;
     *newmesh = made;
     return DMESH_SUCCESS;
-}
-
-/* Open MPI 5.0.7 looks a peer's addresses up (PMIx_Get) at the first
- * message to it. For a process of a spawned job that has since died that
- * lookup never returns (its job's records went with it), and the
- * revocation's reliable broadcast sends to peers that never spoke: a
- * survivor forwarding a revocation to a dead replacement it never talked
- * to blocked there for ever, holding every other survivor in
- * MPIX_Comm_shrink (heat_respawn at 8 ranks, the last rank killed and then
- * its replacement). Introduced while alive, every peer's addresses are
- * known. A local failure revokes comm, so that no peer waits on a message
- * that will not come. */
-int dmesh_shrink_introduce(MPI_Comm comm, int nnewcomers, const int newcomer_rank[], const char *fn)
-{
-    MPI_Request *req;
-    int size, me, i, peer, n = 0, is_new = 0, rc = MPI_SUCCESS;
-
-    if (nnewcomers == 0 || !dmesh_ulfm_enabled(comm))
-        return DMESH_SUCCESS;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &me);
-    for (i = 0; i < nnewcomers; i++)
-        is_new |= newcomer_rank[i] == me;
-    if ((req = DMESH_FAULT_MALLOC(2 * (size_t)(is_new ? size : nnewcomers) * sizeof(*req))) ==
-        NULL) {
-        dmesh_ulfm_revoke(comm);
-        return dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn);
-    }
-    /* a new process with every other, the others with each new one */
-    for (i = 0; rc == MPI_SUCCESS && i < (is_new ? size : nnewcomers); i++) {
-        peer = is_new ? i : newcomer_rank[i];
-        if (peer == me)
-            continue;
-        rc = MPI_Irecv(NULL, 0, MPI_BYTE, peer, INTRODUCE_TAG, comm, &req[n++]);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Isend(NULL, 0, MPI_BYTE, peer, INTRODUCE_TAG, comm, &req[n++]);
-    }
-    if (rc != MPI_SUCCESS)
-        dmesh_ulfm_revoke(comm);
-    i = MPI_Waitall(rc == MPI_SUCCESS ? n : n - 1, req, MPI_STATUSES_IGNORE);
-    if (rc == MPI_SUCCESS)
-        rc = i;
-    free(req);
-    return rc == MPI_SUCCESS ? DMESH_SUCCESS : dmesh_error_mpi(rc, fn);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fault tolerance (lib/ft/) at the mesh level (shrink.c): dmesh_revoke,
- * dmesh_get_failed, dmesh_shrink. The MPI's calls are ulfm.c's; the
- * failure-aware agreement is agree.c's. What follows is the pure part of
- * dmesh_shrink, declared here so that it is tested without a failing
- * process. */
+/* Fault tolerance (lib/ft/) at the mesh level (shrink.c): dmesh_shrink
+ * (dmesh_revoke and dmesh_get_failed are failed.h's). The MPI's calls are
+ * ulfm.c's; the failure-aware agreement is agree.c's. What follows is the
+ * pure part of dmesh_shrink, declared here so that it is tested without a
+ * failing process, and what dmesh_respawn shares with it. */
 #ifndef DMESH_SHRINK_H
 #define DMESH_SHRINK_H
 
@@ -25,9 +25,6 @@
 int dmesh_shrink_plan(int ndims, const int shape[], int n, const int ranks[], int size,
                       const int survivor_rank[], int dim, int spares, int new_shape[],
                       int new_ranks[], int *new_n);
-
-/* DMESH_ERR_UNSUPPORTED for fn, saying how to get fault tolerance. */
-int dmesh_shrink_unsupported(const char *fn);
 
 /* A failed rank's entry in survivor_rank[] (dmesh_shrink_survivor_ranks):
  * it has no rank among the survivors. dmesh_respawn starts a newcomer for
@@ -51,16 +48,5 @@ int dmesh_shrink_named(dmesh_t mesh, int dim, const char *name_fn, const char *d
  * shrink its private communicator: the survivors' (MPIX_Comm_shrink),
  * collective over them. fn: the call the program made, for the detail. */
 int dmesh_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
-
-/* On comm, just made by dmesh_respawn, dmesh_grow or dmesh_join, whose
- * new processes have the ranks newcomer_rank[0..nnewcomers-1]: each new process
- * exchanges an empty message with every other process, before anything
- * else is sent on comm, so that every process knows every new one's
- * addresses while it lives (ft.c says why). With fault tolerance on only.
- * Collective over comm; a failure is returned (DMESH_ERR_PROC_FAILED, ...,
- * after revoking comm where it was local), for the caller to agree on.
- * fn: the call the program made, for the detail. */
-int dmesh_shrink_introduce(MPI_Comm comm, int nnewcomers, const int newcomer_rank[],
-                           const char *fn);
 
 #endif /* DMESH_SHRINK_H */
