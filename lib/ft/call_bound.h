@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault tolerance (lib/ft/): the bound on one blocking MPI call that the
  * MPI may never return from (call_bound.c). */
-#ifndef DMESH_CALL_BOUND_H
-#define DMESH_CALL_BOUND_H
+#ifndef DMESH_FT_CALL_BOUND_H
+#define DMESH_FT_CALL_BOUND_H
 
 #include <pthread.h>
 
@@ -23,4 +23,4 @@ void dmesh_call_bound_start(dmesh_call_bound_t *b, double seconds, const char *w
 /* The call returned: the bound ends (joined). */
 void dmesh_call_bound_stop(dmesh_call_bound_t *b);
 
-#endif /* DMESH_CALL_BOUND_H */
+#endif /* DMESH_FT_CALL_BOUND_H */

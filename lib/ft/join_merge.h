@@ -5,8 +5,8 @@
  * let go of it, and make the mesh on the merged communicator. The parents
  * (spawn.c, respawn.c, grow.c) and the new processes (join.c) call it;
  * private to lib/ft/. */
-#ifndef DMESH_JOIN_MERGE_H
-#define DMESH_JOIN_MERGE_H
+#ifndef DMESH_FT_JOIN_MERGE_H
+#define DMESH_FT_JOIN_MERGE_H
 
 #include <mpi.h>
 
@@ -39,4 +39,4 @@ void dmesh_join_leave(MPI_Comm *ic);
 int dmesh_join_make_mesh(const char *fn, const dmesh_join_message_t *m, MPI_Comm *newcomm,
                          MPI_Errhandler eh, MPI_Comm *out, dmesh_t *newmesh);
 
-#endif /* DMESH_JOIN_MERGE_H */
+#endif /* DMESH_FT_JOIN_MERGE_H */

@@ -3,8 +3,8 @@
  * and dmesh_grow send their new processes, described once: the struct
  * below, and its bytes on the wire (join_message.c packs and unpacks it).
  * No MPI call here, so that it is tested alone. */
-#ifndef DMESH_JOIN_MESSAGE_H
-#define DMESH_JOIN_MESSAGE_H
+#ifndef DMESH_FT_JOIN_MESSAGE_H
+#define DMESH_FT_JOIN_MESSAGE_H
 
 #define DMESH_JOIN_MAGIC 0x646d6a6eu /* "dmjn" */
 #define DMESH_JOIN_VERSION 1
@@ -40,4 +40,4 @@ int dmesh_join_unpack(const char *buf, int len, dmesh_join_message_t *m);
 /* Free what dmesh_join_unpack (or the parents) allocated in m; m zeroed. */
 void dmesh_join_message_free(dmesh_join_message_t *m);
 
-#endif /* DMESH_JOIN_MESSAGE_H */
+#endif /* DMESH_FT_JOIN_MESSAGE_H */

@@ -2,8 +2,8 @@
 /* Fault tolerance (lib/ft/): the pure part of dmesh_respawn (respawn.c,
  * respawn_plan.c): the hosts of its new processes. No MPI call here, so
  * that it is tested alone. The parents' message is join_message.h's. */
-#ifndef DMESH_RESPAWN_PLAN_H
-#define DMESH_RESPAWN_PLAN_H
+#ifndef DMESH_FT_RESPAWN_PLAN_H
+#define DMESH_FT_RESPAWN_PLAN_H
 
 /* Where dmesh_respawn's new processes go when hosts are named
  * (dmesh_respawn_hosts): the nnewcomers ranks of newcomer_rank (ascending: the failed ranks) are
@@ -17,4 +17,4 @@
 int dmesh_respawn_hosts_plan(int nnewcomers, int newcomer_rank[], const int node_low[], int nhosts,
                              int count[]);
 
-#endif /* DMESH_RESPAWN_PLAN_H */
+#endif /* DMESH_FT_RESPAWN_PLAN_H */

@@ -4,8 +4,8 @@
  * ulfm.c's; the failure-aware agreement is agree.c's. What follows is the
  * pure part of dmesh_shrink, declared here so that it is tested without a
  * failing process, and what dmesh_respawn shares with it. */
-#ifndef DMESH_SHRINK_H
-#define DMESH_SHRINK_H
+#ifndef DMESH_FT_SHRINK_H
+#define DMESH_FT_SHRINK_H
 
 #include <mpi.h>
 
@@ -49,4 +49,4 @@ int dmesh_shrink_named(dmesh_t mesh, int dim, const char *name_fn, const char *d
  * collective over them. fn: the call the program made, for the detail. */
 int dmesh_shrink_comm(dmesh_universe_t *u, const char *fn, int revoke, MPI_Comm *survivors);
 
-#endif /* DMESH_SHRINK_H */
+#endif /* DMESH_FT_SHRINK_H */
