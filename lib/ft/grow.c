@@ -60,6 +60,47 @@ int dmesh_grow_impl(dmesh_t handle, int dim, int n, const char *command, char *c
     return dmesh_grow_named(handle, dim, NULL, NULL, n, command, argv, info, newcomm, newmesh);
 }
 
+/* Local: the call's arguments and the universe's state; with name_fn,
+ * the dimension dim_name's index in *dim, so that a name that fails fails
+ * here, where a bad index does (agreed by the caller). */
+static int check_grow(struct dmesh_mesh *mesh, const char *name_fn, const char *dim_name, int n,
+                      const MPI_Comm *newcomm, const dmesh_t *newmesh, int *dim)
+{
+    if (newcomm == NULL || newmesh == NULL)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_grow",
+                               newcomm == NULL ? "newcomm" : "newmesh");
+    if (name_fn != NULL)
+        DMESH_TRY(dmesh_mesh_dim_by_name(mesh, dim_name, name_fn, dim));
+    if (*dim < 0 || *dim >= dmesh_mesh_ndims(mesh))
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", "dmesh_grow", *dim,
+                               dmesh_mesh_ndims(mesh));
+    if (n < 1)
+        return dmesh_error_set(DMESH_ERR_ARG, "%s: n %d: at least 1 index to add", "dmesh_grow", n);
+    if (dmesh_universe_revoked(mesh->u))
+        return dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", "dmesh_grow");
+    return DMESH_SUCCESS;
+}
+
+/* Local: the parents' message of a grow of n indices of dim, in a
+ * universe of size processes: the grown mesh's text, the call's shared
+ * keys, and the new processes' ranks, after the old ones. */
+static int grow_message(dmesh_t mesh, int dim, int n, int size, MPI_Info info,
+                        dmesh_join_message_t *p)
+{
+    int i, err = grown_text(mesh, dim, n, size, &p->text, &p->nnewcomers);
+
+    if (err == DMESH_SUCCESS)
+        err = dmesh_options_shared_text(info, &p->keys);
+    p->size = size + p->nnewcomers;
+    if (err == DMESH_SUCCESS &&
+        (p->newcomer_rank = DMESH_FAULT_MALLOC((size_t)(p->nnewcomers > 0 ? p->nnewcomers : 1) *
+                                               sizeof(int))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_grow");
+    for (i = 0; err == DMESH_SUCCESS && i < p->nnewcomers; i++)
+        p->newcomer_rank[i] = size + i;
+    return err;
+}
+
 int dmesh_grow_named(dmesh_t handle, int dim, const char *name_fn, const char *dim_name, int n,
                      const char *command, char *const argv[], MPI_Info info, MPI_Comm *newcomm,
                      dmesh_t *newmesh)
@@ -68,38 +109,16 @@ int dmesh_grow_named(dmesh_t handle, int dim, const char *name_fn, const char *d
     dmesh_join_message_t p;
     MPI_Comm comm, made = MPI_COMM_NULL;
     uint64_t hash;
-    int rank = 0, i, err;
+    int rank = 0, err;
 
     DMESH_TRY(dmesh_mesh_get(handle, DMESH_ANY_DIM, "dmesh_grow", &mesh));
     comm = dmesh_universe_comm(mesh->u);
     MPI_Comm_rank(comm, &rank);
     memset(&p, 0, sizeof(p));
     p.reason = DMESH_JOIN_GROW;
-    err = newcomm == NULL || newmesh == NULL
-              ? dmesh_error_set(DMESH_ERR_ARG, "%s: argument '%s' is NULL", "dmesh_grow",
-                                newcomm == NULL ? "newcomm" : "newmesh")
-              : DMESH_SUCCESS;
-    /* a name that fails fails here, where a bad index does: agreed below */
-    if (err == DMESH_SUCCESS && name_fn != NULL)
-        err = dmesh_mesh_dim_by_name(mesh, dim_name, name_fn, &dim);
-    if (err == DMESH_SUCCESS && (dim < 0 || dim >= dmesh_mesh_ndims(mesh)))
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: dim %d out of range [0, %d)", "dmesh_grow", dim,
-                              dmesh_mesh_ndims(mesh));
-    if (err == DMESH_SUCCESS && n < 1)
-        err = dmesh_error_set(DMESH_ERR_ARG, "%s: n %d: at least 1 index to add", "dmesh_grow", n);
-    if (err == DMESH_SUCCESS && dmesh_universe_revoked(mesh->u))
-        err = dmesh_error_set(DMESH_ERR_PROC_FAILED, "%s: the universe was revoked", "dmesh_grow");
+    err = check_grow(mesh, name_fn, dim_name, n, newcomm, newmesh, &dim);
     if (err == DMESH_SUCCESS)
-        err = grown_text(handle, dim, n, dmesh_universe_comm_size(mesh->u), &p.text, &p.nnewcomers);
-    if (err == DMESH_SUCCESS)
-        err = dmesh_options_shared_text(info, &p.keys);
-    p.size = dmesh_universe_comm_size(mesh->u) + p.nnewcomers;
-    if (err == DMESH_SUCCESS &&
-        (p.newcomer_rank = DMESH_FAULT_MALLOC((size_t)(p.nnewcomers > 0 ? p.nnewcomers : 1) *
-                                              sizeof(int))) == NULL)
-        err = dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", "dmesh_grow");
-    for (i = 0; err == DMESH_SUCCESS && i < p.nnewcomers; i++)
-        p.newcomer_rank[i] = dmesh_universe_comm_size(mesh->u) + i;
+        err = grow_message(handle, dim, n, dmesh_universe_comm_size(mesh->u), info, &p);
     hash = dmesh_hash(0, &dim, sizeof(dim));
     hash = dmesh_hash(hash, &n, sizeof(n));
     err = dmesh_agree(comm, hash, err, "dmesh_grow");

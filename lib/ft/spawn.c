@@ -209,56 +209,95 @@ static int spawn_where(const dmesh_program_t *prog, MPI_Info info, int nnewcomer
                                    a->infos, 0, comm, ic, codes);
 }
 
+/* The parents' pieces of one spawn, made before it is agreed. */
+typedef struct {
+    dmesh_program_t prog;
+    spawn_hosts_t hosts;
+    int *codes; /* per new process, MPI_Comm_spawn's error code */
+    char *plan; /* rank 0: the parents' message, packed; len bytes */
+    int len;
+} spawn_call_t;
+
+/* Local: the pieces of the spawn in s (which it clears first), the
+ * message packed on rank 0 only; the first failure's class. */
+static int prepare_spawn(const char *fn, const char *command, char *const argv[], MPI_Info info,
+                         const dmesh_spawn_where_t *w, const dmesh_join_message_t *p, int rank,
+                         spawn_call_t *s)
+{
+    int err;
+
+    memset(s, 0, sizeof(*s));
+    s->codes = DMESH_FAULT_MALLOC((size_t)p->nnewcomers * sizeof(int));
+    err = s->codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
+                           : dmesh_program(fn, command, argv, info, &s->prog);
+    if (err == DMESH_SUCCESS && w != NULL && w->nhosts > 0)
+        err = hosts_args(fn, &s->prog, info, w, &s->hosts);
+    if (err == DMESH_SUCCESS && rank == 0)
+        err = dmesh_join_pack(p, &s->plan, &s->len);
+    return err;
+}
+
+/* Start the new processes, then agree on the outcome over the parents
+ * (comm); *ic: the spawn's intercommunicator wherever this parent got
+ * one, even where the spawn failed elsewhere. */
+static int start_newcomers(MPI_Comm comm, const char *fn, MPI_Info info, int nnewcomers,
+                           spawn_call_t *s, MPI_Comm *ic)
+{
+    int i, rc, err;
+
+    for (i = 0; i < nnewcomers; i++)
+        s->codes[i] = MPI_SUCCESS;
+    rc = spawn_where(&s->prog, info, nnewcomers, &s->hosts, comm, ic, s->codes);
+    err = spawn_error(fn, rc, nnewcomers, s->codes, s->prog.cmd);
+    if (*ic != MPI_COMM_NULL)
+        MPI_Comm_set_errhandler(*ic, MPI_ERRORS_RETURN);
+    return dmesh_agree_outcome(comm, err, fn);
+}
+
+/* What the spawn itself needed (all of s but the packed message). */
+static void spawn_call_free(spawn_call_t *s)
+{
+    hosts_free(&s->hosts);
+    dmesh_program_free(&s->prog);
+    free(s->codes);
+}
+
+/* Rank 0, where processes started but the spawn failed elsewhere: tell
+ * them (best effort; without it they give up after dmesh_timeout). */
+static void send_cancel(MPI_Comm ic, const dmesh_join_message_t *p, int err)
+{
+    dmesh_join_message_t c = *p; /* the plan, its status the failure */
+    char *cancel = NULL;
+    int n = 0;
+
+    c.status = err;
+    if (dmesh_join_pack(&c, &cancel, &n) == DMESH_SUCCESS)
+        send_plan(ic, p->nnewcomers, cancel, n);
+    free(cancel);
+}
+
 int dmesh_spawn_join(MPI_Comm comm, const char *fn, const char *command, char *const argv[],
                      MPI_Info info, const dmesh_spawn_where_t *w, const dmesh_join_message_t *p,
                      int key, MPI_Comm *newcomm)
 {
     MPI_Comm ic = MPI_COMM_NULL;
-    spawn_hosts_t hosts;
-    dmesh_program_t prog;
-    char *buf = NULL;
-    int *codes, rank = 0, err, rc, len = 0, i, sent = DMESH_SUCCESS;
+    spawn_call_t s;
+    int rank = 0, err, sent = DMESH_SUCCESS;
 
-    memset(&prog, 0, sizeof(prog));
-    memset(&hosts, 0, sizeof(hosts));
     MPI_Comm_rank(comm, &rank);
-    codes = DMESH_FAULT_MALLOC((size_t)p->nnewcomers * sizeof(int));
-    err = codes == NULL ? dmesh_error_set(DMESH_ERR_NOMEM, "%s: out of memory", fn)
-                        : dmesh_program(fn, command, argv, info, &prog);
-    if (err == DMESH_SUCCESS && w != NULL && w->nhosts > 0)
-        err = hosts_args(fn, &prog, info, w, &hosts);
-    if (err == DMESH_SUCCESS && rank == 0)
-        err = dmesh_join_pack(p, &buf, &len);
+    err = prepare_spawn(fn, command, argv, info, w, p, rank, &s);
     err = dmesh_agree_outcome(comm, err, fn);
-    if (err == DMESH_SUCCESS) {
-        for (i = 0; i < p->nnewcomers; i++)
-            codes[i] = MPI_SUCCESS;
-        rc = spawn_where(&prog, info, p->nnewcomers, &hosts, comm, &ic, codes);
-        err = spawn_error(fn, rc, p->nnewcomers, codes, prog.cmd);
-        if (ic != MPI_COMM_NULL)
-            MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
-        err = dmesh_agree_outcome(comm, err, fn);
-    }
-    hosts_free(&hosts);
-    dmesh_program_free(&prog);
-    free(codes);
-    if (ic != MPI_COMM_NULL && err != DMESH_SUCCESS && rank == 0) {
-        /* started where the spawn failed elsewhere: tell them (best effort;
-         * without it they give up after dmesh_timeout) */
-        dmesh_join_message_t c = *p; /* the plan, its status the failure */
-        char *cancel = NULL;
-        int n = 0;
-        c.status = err;
-        if (dmesh_join_pack(&c, &cancel, &n) == DMESH_SUCCESS)
-            send_plan(ic, p->nnewcomers, cancel, n);
-        free(cancel);
-    }
+    if (err == DMESH_SUCCESS)
+        err = start_newcomers(comm, fn, info, p->nnewcomers, &s, &ic);
+    spawn_call_free(&s);
+    if (ic != MPI_COMM_NULL && err != DMESH_SUCCESS && rank == 0)
+        send_cancel(ic, p, err);
     if (ic != MPI_COMM_NULL && err == DMESH_SUCCESS) {
         if (rank == 0)
-            sent = send_plan(ic, p->nnewcomers, buf, len);
+            sent = send_plan(ic, p->nnewcomers, s.plan, s.len);
         err = dmesh_join_merge(ic, 0, key, sent, fn, merge_bound(info), newcomm);
     }
-    free(buf);
+    free(s.plan);
     if (ic != MPI_COMM_NULL)
         dmesh_join_leave(&ic);
     return err;
