@@ -764,7 +764,10 @@ typedef struct {
     int64_t table_n; /* the members it knew at its last open (0: none) */
 } member_rec_t;
 
-/* A number no other process draws (the host, the process, the time). */
+/* A number no other process draws (the host, the process, the time), and
+ * no other open of this process: threads may open copies at once, so the
+ * count is taken atomically (two opens with one count and one clock
+ * reading would draw one identity). */
 static uint64_t draw_id(int rank)
 {
     static uint64_t count;
@@ -778,7 +781,7 @@ static uint64_t draw_id(int rank)
     v[0] = host.hash;
     v[1] = (uint64_t)getpid() << 32 | (uint64_t)(unsigned)rank;
     v[2] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    v[3] = ++count;
+    v[3] = __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
     h = dmesh_hash(DMESH_HASH_INIT, v, sizeof(v));
     return h != 0 ? h : 1;
 }
