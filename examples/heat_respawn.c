@@ -38,6 +38,14 @@
  *   DMESH_RESPAWN_HOSTS=h3 (the library's): the replacements start on h3
  *   (several hosts: a comma list; the processes of one lost node go
  *   together to one host).
+ *   DMESH_EXAMPLE_CHECKPOINT=DIR: every store also writes each block to a
+ *   file of DIR (the step and the block's coordinates in its name, the
+ *   two newest steps kept), and a run started anew (not a new process of
+ *   a respawn) goes on from the newest step every block has there: the
+ *   way back when the copies in memory go with the job (a node lost where
+ *   the launcher then ends the job, a job without fault tolerance). The
+ *   same number of processes must restart it. At the end the corner
+ *   writes DIR/done.
  * A new process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before dmesh_join:
  * the repaired communicator and mesh it gets carry that handler, and a
  * later failure must come back as an error code here, not end the job.
@@ -50,6 +58,8 @@
  * default 60 s): Open MPI 5.0.7's may not return after a process of the
  * launch died.
  */
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +193,109 @@ static void teardown(state_t *s)
     dmesh_free(&s->mesh);
 }
 
+/* DMESH_EXAMPLE_CHECKPOINT: the file of this block at a step. */
+static void ckpt_path(const state_t *s, const char *dir, int step, char *path, size_t len)
+{
+    snprintf(path, len, "%s/heat-%dx%d-step%d-%d.%d-%dx%d", dir, s->gnx, s->gny, step, s->x0, s->y0,
+             s->nx, s->ny);
+}
+
+/* After a store: the block to DIR too (a new file renamed over, so that a
+ * file is whole or absent), and this block's file two stores back
+ * removed. A failed write leaves the older files: the restart goes back
+ * further. */
+static void ckpt_write(const state_t *s, int step)
+{
+    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+    char path[4096], tmp[4200];
+    FILE *f;
+    int ok;
+
+    if (dir == NULL || dir[0] == '\0' || !s->member)
+        return;
+    ckpt_path(s, dir, step, path, sizeof(path));
+    snprintf(tmp, sizeof(tmp), "%s.new", path);
+    f = fopen(tmp, "wb");
+    if (f == NULL)
+        return;
+    ok = fwrite(s->u, sizeof(double), block_len(s), f) == block_len(s);
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "heat_respawn: checkpoint %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return;
+    }
+    ckpt_path(s, dir, step - 2 * CKPT, path, sizeof(path));
+    remove(path);
+}
+
+/* A member's newest step on disk (-1: none), of the two a block keeps. */
+static int ckpt_newest(const state_t *s, const char *dir, int iterations)
+{
+    char path[4096];
+    int step;
+
+    for (step = iterations / CKPT * CKPT; step >= 0; step -= CKPT) {
+        ckpt_path(s, dir, step, path, sizeof(path));
+        if (access(path, R_OK) == 0)
+            return step;
+    }
+    return -1;
+}
+
+/* A run started anew with DMESH_EXAMPLE_CHECKPOINT: the newest step that
+ * every block has on disk (a process may have died before writing the
+ * newest store's file: then every block goes back one store, which every
+ * block kept), read into the blocks. Returns that step, 0 for none; every
+ * process alike. */
+static int ckpt_read(state_t *s, int iterations)
+{
+    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+    char path[4096];
+    int mine = INT_MAX, step = -1, bad = 0;
+    FILE *f;
+
+    if (dir == NULL || dir[0] == '\0')
+        return 0;
+    if (s->member)
+        mine = ckpt_newest(s, dir, iterations);
+    MPI_Allreduce(&mine, &step, 1, MPI_INT, MPI_MIN, s->comm);
+    if (step <= 0)
+        return 0;
+    if (s->member) {
+        ckpt_path(s, dir, step, path, sizeof(path));
+        f = fopen(path, "rb");
+        bad = f == NULL || fread(s->u, sizeof(double), block_len(s), f) != block_len(s);
+        if (f != NULL)
+            fclose(f);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, s->comm);
+    if (bad) {
+        if (s->member)
+            heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
+        return 0;
+    }
+    if (s->member && s->x0 == 0 && s->y0 == 0)
+        printf("heat_respawn: restarted from the checkpoint of step %d\n", step);
+    return step;
+}
+
+/* DMESH_EXAMPLE_CHECKPOINT: DIR/done, once the run's lines are out. */
+static void ckpt_done(void)
+{
+    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+    char path[4096];
+    FILE *f;
+
+    if (dir == NULL || dir[0] == '\0')
+        return;
+    fflush(stdout);
+    snprintf(path, sizeof(path), "%s/done", dir);
+    f = fopen(path, "w");
+    if (f != NULL)
+        fclose(f);
+}
+
 /* The block is u, which moves between u and v every step: registered
  * again before each store and restore (the same id replaces it). */
 static int store(state_t *s, int it)
@@ -191,6 +304,7 @@ static int store(state_t *s, int it)
     if (dmesh_copies_store(s->copies, it) != DMESH_SUCCESS)
         return 1;
     s->stored = it;
+    ckpt_write(s, it);
     return 0;
 }
 
@@ -395,6 +509,8 @@ int main(int argc, char **argv)
             heat2d_print_problem(s.gnx, s.gny, iterations);
         if (restore(&s, &it) != 0) /* opens the copies: nothing stored yet */
             it = repair(&s);
+        if (it == 0) /* DMESH_EXAMPLE_CHECKPOINT: a state on disk */
+            it = ckpt_read(&s, iterations);
         report_hosts(&s);
     } else {
         /* a new process: the mesh and the communicator of the survivors,
@@ -473,6 +589,7 @@ int main(int argc, char **argv)
             }
             heat2d_print_field(s.gnx, s.gny, field);
             printf("heat_respawn: %d recoveries\n", s.recoveries);
+            ckpt_done();
         }
         free(blk);
         free(field);

@@ -101,6 +101,12 @@ dist_example_DATA += examples/heat_respawn.c
 TESTS += test/heat-respawn-np4.mpi test/heat-respawn-np8.mpi
 EXTRA_DIST += test/heat-respawn.sh
 CLEANFILES += test/heat-respawn-np*.out
+# test/heat-restart.sh: heat_respawn with its state on disk too
+# (DMESH_EXAMPLE_CHECKPOINT), a kill that ends the job (a plain launch), and
+# the same command again going on from the newest step every block has
+TESTS += test/heat-restart-np4.mpi
+EXTRA_DIST += test/heat-restart.sh
+CLEANFILES += test/heat-restart-np*.out*
 # particles: particles that migrate between the cells of a mesh (a count
 # per process that changes every step), kept by dmesh_copies_add_sized;
 # test/particles.sh checks that 1 process, NP, and NP with processes killed
