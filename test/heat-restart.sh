@@ -26,6 +26,11 @@ out=test/heat-restart-np$np.out
 dir=test/heat-restart-np$np.dir
 args="48 40 60"
 final() { grep -a -E '^(iteration [0-9]+: residual|field: )' "$1"; }
+# blocks STEP: how many blocks of STEP are on disk
+blocks() {
+    set -- "$dir"/heat-*-step"$1"-*
+    [ -e "$1" ] && echo $# || echo 0
+}
 
 rm -rf "$dir"
 mkdir -p "$dir" || { check_fail "cannot make $dir"; check_exit; }
@@ -41,10 +46,10 @@ rc=$?
 [ $rc -ne 0 ] || check_fail "a process killed at step 37 without fault tolerance: mpiexec exit 0"
 [ ! -e "$dir/done" ] || check_fail "the killed run wrote done"
 for step in 20 30; do
-    n=$(ls "$dir" | grep -c -- "-step$step-")
+    n=$(blocks $step)
     [ "$n" -eq "$np" ] || check_fail "after the kill: $n blocks of step $step on disk, not $np"
 done
-ls "$dir" | grep -q -- "-step40-" && check_fail "after the kill at step 37: a block of step 40 on disk"
+[ "$(blocks 40)" -eq 0 ] || check_fail "after the kill at step 37: a block of step 40 on disk"
 echo "heat-restart.sh: rank 1 killed at step 37: mpiexec exit $rc, the blocks of steps 20 and 30 on disk"
 
 # again RUN STEP: the same command goes on from STEP with the reference
@@ -63,9 +68,9 @@ again() {
 }
 again "the same command again" 30
 # 4. the newest step (50) of one block missing: back to 40, which every block has
-victim=$(ls "$dir" | grep -- "-step50-" | head -n 1)
-[ -n "$victim" ] || check_fail "no block of step 50 after the run"
-rm -f "$dir/$victim"
+set -- "$dir"/heat-*-step50-*
+[ -e "$1" ] || check_fail "no block of step 50 after the run"
+rm -f "$1"
 again "one block's newest file gone" 40
 rm -rf "$dir" "$out.run" "$out.got" "$out.ref"
 check_exit
