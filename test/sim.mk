@@ -104,7 +104,7 @@ CLEANFILES += test/heat-respawn-np*.out
 # test/heat-restart.sh: heat_respawn with its state on disk too
 # (DMESH_EXAMPLE_CHECKPOINT), a kill that ends the job (a plain launch), and
 # the same command again going on from the newest step every block has
-TESTS += test/heat-restart-np4.mpi
+TESTS += test/heat-restart-np2.mpi test/heat-restart-np4.mpi
 EXTRA_DIST += test/heat-restart.sh
 CLEANFILES += test/heat-restart-np*.out*
 # particles: particles that migrate between the cells of a mesh (a count
