@@ -26,6 +26,14 @@
 #   node, without dmesh: the same with test/hosts/host_loss_mpi.c (a
 #              plain MPI program that shrinks and spawns on the spare) in
 #              the same job script: the reproducer of the launcher's end.
+#   node, the state on disk too: the node killed as above, heat_respawn
+#              writing its blocks at every store
+#              (DMESH_EXAMPLE_CHECKPOINT) and the job script told the
+#              file the program writes at its end (RESTART_DONE): after
+#              the launcher's end the script finds h2 silent and starts
+#              the program again on h1 h3 h4, which goes on from step 30.
+#              Each run must end by itself with the clean run's residual
+#              and field.
 # Then "k of n" for each. RUNS (default 1) runs of each case.
 # BUILD: a build configured in the chroot (default: test/trixie/run.sh's
 # _build-debian13-faults, else _build-debian13-openmpi); heat_respawn is
@@ -57,14 +65,19 @@ if [ "${1:-}" = --inside ]; then
             -o "$out" "$top/examples/slurm-respawn.sbatch" "$@" >/dev/null 2>>"$log/sbatch.err"
     }
     # idle: every node idle again (a killed node's slurmd started anew)
+    # and no job left: a job that ended while a node of it was silent
+    # stays completing until that node's slurmd takes Slurm's next
+    # request to end it (sent again about once a minute), and holds the
+    # nodes the next job needs
     idle() {
         local _
-        for _ in $(seq 1 60); do
-            [ "$(sinfo -h -N -o '%T' | grep -c '^idle$')" -eq 4 ] && return 0
+        for _ in $(seq 1 150); do
+            [ "$(sinfo -h -N -o '%T' | grep -c '^idle$')" -eq 4 ] && [ -z "$(squeue -h)" ] && return 0
             sleep 1
         done
         echo "node-loss: the nodes did not come back idle:"
         sinfo -N
+        squeue
         return 1
     }
     args="48 40 60"
@@ -79,9 +92,10 @@ if [ "${1:-}" = --inside ]; then
     echo "node-loss: clean job on h1 h2 h3: $(tr '\n' ' ' <"$log/want")"
     start_want='heat_respawn: after 0 recoveries: hosts h1 h1 h2 h2 h3 h3; y inside one node: yes; copies held on other hosts: yes'
     after_want='heat_respawn: after 1 recoveries: hosts h1 h1 h4 h4 h3 h3; y inside one node: yes; copies held on other hosts: yes'
-    p_ended=0 p_right=0 p_zero=0 n_ended=0 n_lost=0 n_right=0 m_ended=0 m_lost=0 bad=0
+    p_ended=0 p_right=0 p_zero=0 n_ended=0 n_lost=0 n_right=0 m_ended=0 m_lost=0 r_ended=0 r_right=0 bad=0
     for ((i = 1; i <= runs; i++)); do
         # the node's processes
+        idle || exit 1
         out=$log/processes$i.out
         t0=$SECONDS
         DMESH_EXAMPLE_KILLS=0:37 DMESH_EXAMPLE_KILL_COMMAND="$DMESH_HOSTS_DIR/kill-host -a h2" \
@@ -101,12 +115,20 @@ if [ "${1:-}" = --inside ]; then
         fi
         [ $rc -eq 0 ] || bad=$((bad + 1))
         # the node (slurmd and Open MPI's daemon with it), with dmesh and without
-        for what in heat_respawn mpi; do
+        for what in heat_respawn mpi restart; do
             idle || exit 1
             out=$log/node-$what$i.out
             t0=$SECONDS
             if [ $what = mpi ]; then
                 KILL_CMD="$DMESH_HOSTS_DIR/kill-host h2" SPAWN_HOST=h4:2 job "$out" "$log/host_loss_mpi"
+            elif [ $what = restart ]; then
+                # the state on disk as well; the job script starts the
+                # program again on the nodes that answer; the kill once
+                ck=$log/ckpt$i
+                rm -rf "$ck" && mkdir -p "$ck" || exit 1
+                DMESH_EXAMPLE_CHECKPOINT=$ck RESTART_DONE=$ck/done DMESH_EXAMPLE_KILLS=0:37 \
+                    DMESH_EXAMPLE_KILL_COMMAND="[ -e $ck/killed ] || { touch $ck/killed; $DMESH_HOSTS_DIR/kill-host h2; }" \
+                    job "$out" ./examples/heat_respawn $args
             else
                 DMESH_EXAMPLE_KILLS=0:37 DMESH_EXAMPLE_KILL_COMMAND="$DMESH_HOSTS_DIR/kill-host h2" \
                     job "$out" ./examples/heat_respawn $args
@@ -117,14 +139,22 @@ if [ "${1:-}" = --inside ]; then
             ! grep -aq 'PRTE has lost communication with a remote daemon' "$out" || lost=1
             heat_final "$out" >"$log/got"
             [ $what = mpi ] || ! cmp -s "$log/want" "$log/got" || right=1
+            if [ $what = restart ]; then
+                grep -aq '^heat_respawn: restarted from the checkpoint of step 30$' "$out" &&
+                    grep -aq 'slurm-respawn: a node no longer answers; restart 1 on h1 h3 h4$' "$out" &&
+                    [ -e "$ck/done" ] || right=0
+                [ $right = 1 ] || bad=$((bad + 1))
+            fi
             echo "node-loss: run $i, node h2 ($what): job exit $rc, $((SECONDS - t0)) s:" \
                 "$([ $ended = 1 ] && echo ended by itself || echo DID NOT END)," \
                 "$([ $lost = 1 ] && echo "the launcher lost h2's daemon and ended the job" || echo "no launcher message")" \
                 "$([ $right = 1 ] && echo ", the clean run's answer")"
-            grep -a -o -E '^(start|survivors|spawn|merged|finalize|done).*|heat_respawn: (after|[0-9]+ recoveries).*' "$out" |
+            grep -a -o -E '^(start|survivors|spawn|merged|finalize|done).*|(slurm-respawn|heat_respawn): (after|restarted|[0-9]+ recoveries|a node).*' "$out" |
                 sed 's/^/    /'
             if [ $what = mpi ]; then
                 m_ended=$((m_ended + ended)) m_lost=$((m_lost + lost))
+            elif [ $what = restart ]; then
+                r_ended=$((r_ended + ended)) r_right=$((r_right + right))
             else
                 n_ended=$((n_ended + ended)) n_lost=$((n_lost + lost)) n_right=$((n_right + right))
             fi
@@ -138,6 +168,9 @@ if [ "${1:-}" = --inside ]; then
     echo "node-loss: node h2: of $runs runs $n_ended ended by themselves, $n_lost ended by the launcher" \
         "(lost daemon), $n_right with the clean run's answer; without dmesh: $m_ended ended by" \
         "themselves, $m_lost ended by the launcher"
+    echo "node-loss: node h2, the state on disk too (the job script starts the program again): of" \
+        "$runs runs $r_ended ended by themselves, $r_right went on from step 30 on h1 h3 h4 with the" \
+        "clean run's answer"
     idle >/dev/null
     [ $bad -eq 0 ]
     exit $?
