@@ -193,6 +193,14 @@ static void teardown(state_t *s)
     dmesh_free(&s->mesh);
 }
 
+/* DMESH_EXAMPLE_CHECKPOINT's directory, NULL when not set (or empty). */
+static const char *ckpt_dir(void)
+{
+    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+
+    return dir != NULL && dir[0] != '\0' ? dir : NULL;
+}
+
 /* DMESH_EXAMPLE_CHECKPOINT: the file of this block at a step. */
 static void ckpt_path(const state_t *s, const char *dir, int step, char *path, size_t len)
 {
@@ -206,12 +214,12 @@ static void ckpt_path(const state_t *s, const char *dir, int step, char *path, s
  * further. */
 static void ckpt_write(const state_t *s, int step)
 {
-    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+    const char *dir = ckpt_dir();
     char path[4096], tmp[4200];
     FILE *f;
     int ok;
 
-    if (dir == NULL || dir[0] == '\0' || !s->member)
+    if (dir == NULL || !s->member)
         return;
     ckpt_path(s, dir, step, path, sizeof(path));
     snprintf(tmp, sizeof(tmp), "%s.new", path);
@@ -250,12 +258,12 @@ static int ckpt_newest(const state_t *s, const char *dir, int iterations)
  * process alike. */
 static int ckpt_read(state_t *s, int iterations)
 {
-    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+    const char *dir = ckpt_dir();
     char path[4096];
     int mine = INT_MAX, step = -1, bad = 0;
     FILE *f;
 
-    if (dir == NULL || dir[0] == '\0')
+    if (dir == NULL)
         return 0;
     if (s->member)
         mine = ckpt_newest(s, dir, iterations);
@@ -283,11 +291,11 @@ static int ckpt_read(state_t *s, int iterations)
 /* DMESH_EXAMPLE_CHECKPOINT: DIR/done, once the run's lines are out. */
 static void ckpt_done(void)
 {
-    const char *dir = getenv("DMESH_EXAMPLE_CHECKPOINT");
+    const char *dir = ckpt_dir();
     char path[4096];
     FILE *f;
 
-    if (dir == NULL || dir[0] == '\0')
+    if (dir == NULL)
         return;
     fflush(stdout);
     snprintf(path, sizeof(path), "%s/done", dir);
