@@ -16,4 +16,4 @@ EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh test/trixie/respawn-count
 # Network-namespace hosts on one machine, for CI (.ci/run, stage hosts).
 EXTRA_DIST += test/hosts/hosts.sh test/hosts/run.sh test/hosts/host-loss.sh test/hosts/host-loss-mpi.sh \
 	test/hosts/host_loss_mpi.c test/hosts/copies-host-loss.sh test/hosts/copies_hosts.c \
-	test/hosts/chroot-hosts.sh
+	test/hosts/chroot-hosts.sh test/hosts/recover-time.sh
