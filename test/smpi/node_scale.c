@@ -171,23 +171,32 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
-    MPI_Comm_dup(MPI_COMM_WORLD, &c_first);
-    MPI_Comm_dup(MPI_COMM_WORLD, &c_split);
-    MPI_Comm_dup(MPI_COMM_WORLD, &c_auto);
-    MPI_Comm_dup(MPI_COMM_WORLD, &c_shared);
     MPI_Info_create(&shared);
     MPI_Info_set(shared, "dmesh_node", "shared");
 
     /* the library's first call (its error classes, its attribute key) out
-     * of the figures: a 1-D mesh, which finds no nodes */
+     * of the figures: a 1-D mesh, which finds no nodes, kept. Each step's
+     * communicators are made just before it and freed once it is checked:
+     * SMPI's groups cost every rank O(job) each (doc/performance.md), so
+     * what is held at once bounds the ranks a simulation can reach. */
+    MPI_Comm_dup(MPI_COMM_WORLD, &c_first);
     expect(dmesh_init(c_first, "cpu", 1, &world_size, NULL, MPI_INFO_NULL, &first) == 0,
            "dmesh_init");
+    MPI_Comm_dup(MPI_COMM_WORLD, &c_split);
     t0 = step_begin(c_split, &heap0);
     MPI_Comm_split_type(c_split, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
     split = step_end(c_split, t0, heap0);
+    MPI_Comm_free(&c_split);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c_auto);
     cold = hybrid(c_auto, MPI_INFO_NULL, shm, &m_auto);
-    warm = hybrid(c_auto, MPI_INFO_NULL, shm, &m_warm);
+    warm = hybrid(c_auto, MPI_INFO_NULL, shm, &m_warm); /* m_auto kept: the nodes known */
+    dmesh_free(&m_warm);
+    dmesh_free(&m_auto);
+    MPI_Comm_free(&c_auto);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c_shared);
     by_shared = hybrid(c_shared, shared, shm, &m_shared);
+    dmesh_free(&m_shared);
+    MPI_Comm_free(&c_shared);
 
     MPI_Allreduce(&failures, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (world_rank == 0)
@@ -196,15 +205,9 @@ int main(int argc, char **argv)
                world_size, all ? "FAILED" : "ok", split.secs * 1e6, split.bytes_per_rank,
                cold.secs * 1e6, cold.bytes_per_rank, warm.secs * 1e6, by_shared.secs * 1e6,
                by_shared.bytes_per_rank, cold.secs / by_shared.secs);
-    dmesh_free(&m_shared);
-    dmesh_free(&m_warm);
-    dmesh_free(&m_auto);
     dmesh_free(&first);
     MPI_Info_free(&shared);
     MPI_Comm_free(&shm);
-    MPI_Comm_free(&c_shared);
-    MPI_Comm_free(&c_auto);
-    MPI_Comm_free(&c_split);
     MPI_Comm_free(&c_first);
     MPI_Finalize();
     return all ? 1 : 0;
