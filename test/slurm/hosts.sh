@@ -121,7 +121,10 @@ done
 "$top/test/hosts/hosts.sh" --check || exit $?
 if [ ${#chroot[@]} -eq 0 ]; then
     slurm_install || exit 1
-elif [ ! -x "${chroot[1]}/usr/sbin/slurmd" ] || [ ! -x "${chroot[1]}/usr/sbin/munged" ]; then
+# looked for inside the chroot: Debian's slurmd is a link through
+# /etc/alternatives, absolute, which the host would resolve in its own /etc
+elif ! chroot "${chroot[1]}" /usr/bin/test -x /usr/sbin/slurmd ||
+    ! chroot "${chroot[1]}" /usr/bin/test -x /usr/sbin/munged; then
     echo "slurm hosts: skipped: no Slurm in ${chroot[1]} (test/trixie/run.sh setup installs it)"
     exit 77
 fi

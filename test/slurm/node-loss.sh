@@ -179,7 +179,9 @@ fi
 # shellcheck source=test/hosts/chroot-hosts.sh
 . "$top/test/hosts/chroot-hosts.sh"
 chroot_hosts node-loss "$@"
-[ -x "$root/usr/sbin/slurmd" ] || { echo "node-loss: skipped: no Slurm in $root (test/trixie/run.sh setup installs it)"; exit 77; }
+# inside the chroot: Debian's slurmd is a link through /etc/alternatives,
+# absolute, which the host would resolve in its own /etc
+chroot "$root" /usr/bin/test -x /usr/sbin/slurmd || { echo "node-loss: skipped: no Slurm in $root (test/trixie/run.sh setup installs it)"; exit 77; }
 start=$SECONDS
 "$top/test/slurm/hosts.sh" -n 3 -e 1 -c 2 --chroot "$root" -- "$0" --inside "$build" "$runs" "$log"
 rc=$?
