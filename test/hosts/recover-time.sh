@@ -60,7 +60,7 @@ if [ "${1:-}" = --inside ]; then
     for i in $(seq 1 "$runs"); do
         t0=$(date +%s.%N)
         DMESH_EXAMPLE_KILLS='' launch | stamp >"$log/clean$i.out"
-        heat_final "$log/clean$i.out" | sed 's/^[0-9.]* //' >"$log/want"
+        heat_final "$log/clean$i.out" >"$log/want"
         read -r c1 c2 < <(first_last "$log/clean$i.out")
         rm -f "$log/killed"
         DMESH_EXAMPLE_KILLS=0:37 DMESH_EXAMPLE_KILL_COMMAND="date +%s.%N > $log/killed; $DMESH_HOSTS_DIR/kill-host -a h2" \
