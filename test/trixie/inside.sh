@@ -65,12 +65,13 @@ abi)
     # MPICH's libmpi_abi.so.1: its library, whatever ldconfig chose
     mpich_abi=$(ls /usr/lib/*/libmpi_abi_mpich.so.1* 2>/dev/null | head -n 1)
     [ -n "$mpich_abi" ] || { echo "$label: abi: MPICH's libmpi_abi_mpich.so.1 is missing"; exit 1; }
-    # up to 2 ranks, and a subset (CI's time: it runs twice, under each
-    # MPI; the native builds run everything): meshes, errors through the
-    # handlers, communicators, saving, copies, respawn's plain cases, the
-    # examples, the tools
+    # up to 2 ranks; without TESTS a subset (it runs twice, under each
+    # MPI): meshes, errors through the handlers, communicators, saving,
+    # copies, respawn's plain cases, the examples, the tools; TESTS=all:
+    # the whole suite under each
     set -- --with-mpi-abi --prefix="$dir/prefix" DMESH_TEST_MAX_NP="${max_np:-2}"
     tests=${tests:-test/test_layout test/test_mesh-np2.mpi test/test_mesh_errors-np2.mpi test/test_errors-np2.mpi test/errors-fatal-np2.mpi test/test_comm_mpi-np2.mpi test/test_sub_comm-np2.mpi test/test_serialize-np2.mpi test/test_mesh_sim-np2.mpi test/test_handout-np2.mpi test/sessions-np2.mpi test/copies-np2.mpi test/respawn-np2.mpi examples/hello_mesh-np2.mpi examples/flatten-np2.mpi test/info-ranks-np2.mpi test/test_version}
+    [ "$tests" != all ] || tests=
     ;;
 *) exit 2 ;;
 esac

@@ -63,7 +63,8 @@
 #   TESTS                a subset for make check, e.g.
 #                        TESTS='test/test_mesh-np4.mpi' test/trixie/run.sh openmpi
 #                        (with the quickstart step, which has no TESTS, the
-#                        openmpi step runs instead)
+#                        openmpi step runs instead); for the abi step, which
+#                        runs a subset by default, TESTS=all is the whole suite
 #   DMESH_TEST_MAX_NP    overrides the rank limits (8 Open MPI, 4 MPICH)
 #   JOBS                 make -j (default: the number of CPUs)
 # For the ulfm and faults steps and a shell, the host's /usr/local/cuda (CUDA and NCCL),
