@@ -147,8 +147,7 @@ if [ "${1:-}" = --inside ]; then
             fi
             echo "node-loss: run $i, node h2 ($what): job exit $rc, $((SECONDS - t0)) s:" \
                 "$([ $ended = 1 ] && echo ended by itself || echo DID NOT END)," \
-                "$([ $lost = 1 ] && echo "the launcher lost h2's daemon and ended the job" || echo "no launcher message")" \
-                "$([ $right = 1 ] && echo ", the clean run's answer")"
+                "$([ $lost = 1 ] && echo "the launcher lost h2's daemon and ended the job" || echo "no launcher message")$([ $right = 1 ] && echo ", the clean run's answer")"
             grep -a -o -E '^(start|survivors|spawn|merged|finalize|done).*|(slurm-respawn|heat_respawn): (after|restarted|[0-9]+ recoveries|a node).*' "$out" |
                 sed 's/^/    /'
             if [ $what = mpi ]; then
