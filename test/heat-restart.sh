@@ -7,8 +7,12 @@
 # fault tolerance). Launched plainly (DMESH_TEST_LAUNCH=plain: without
 # --with-ft ulfm a process's death ends the job, as a lost node's does):
 #   1. a clean run gives the reference (its residual and field, every bit);
-#   2. rank 1 dies at step 37: the job ends, not done, with the blocks of
-#      steps 20 and 30 on disk;
+#   2. rank 1 dies at step 37: the job ends, not done (no field printed,
+#      no done file), with the blocks of steps 20 and 30 on disk; the
+#      launcher's status is not 0, or 0 from MPICH 4.2's mpiexec, which
+#      exits 0 in some runs in which a process was killed (13 of 20 for a
+#      two-process MPI program whose rank 1 raises SIGKILL, without dmesh):
+#      reported, not failed;
 #   3. the same command again goes on from step 30 and gives the
 #      reference, and writes done;
 #   4. one block's newest file removed (a process that died before writing
@@ -43,14 +47,21 @@ export DMESH_EXAMPLE_CHECKPOINT
 # 2. the kill ends the job
 DMESH_EXAMPLE_KILLS=1:37 "$MPIRUN" "$np" $prog $args >"$out.run" 2>&1
 rc=$?
-[ $rc -ne 0 ] || check_fail "a process killed at step 37 without fault tolerance: mpiexec exit 0"
+final "$out.run" >"$out.got"
+[ ! -s "$out.got" ] || { cat "$out.run"; check_fail "the killed run printed its field"; }
+if [ $rc -eq 0 ]; then
+    # the launcher's: MPICH 4.2's mpiexec, say (the header)
+    "$MPIRUN" --version | grep -q '^HYDRA' ||
+        check_fail "a process killed at step 37 without fault tolerance: mpiexec exit 0"
+    note=" (MPICH's mpiexec: its own status after a killed process, reported, not failed)"
+fi
 [ ! -e "$dir/done" ] || check_fail "the killed run wrote done"
 for step in 20 30; do
     n=$(blocks $step)
     [ "$n" -eq "$np" ] || check_fail "after the kill: $n blocks of step $step on disk, not $np"
 done
 [ "$(blocks 40)" -eq 0 ] || check_fail "after the kill at step 37: a block of step 40 on disk"
-echo "heat-restart.sh: rank 1 killed at step 37: mpiexec exit $rc, the blocks of steps 20 and 30 on disk"
+echo "heat-restart.sh: rank 1 killed at step 37: mpiexec exit $rc${note:-}, the blocks of steps 20 and 30 on disk"
 
 # again RUN STEP: the same command goes on from STEP with the reference
 again() {
