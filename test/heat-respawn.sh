@@ -80,8 +80,9 @@ run() {
 }
 
 run "0:37" 0 1
-# a middle and the last rank too with DMESH_HEAT_RESPAWN_ALL=1 (CI's time:
-# the first rank and the cases below cover the same paths)
+# a middle and the last rank too with DMESH_HEAT_RESPAWN_ALL=1 (set by
+# test/trixie/run.sh's ulfm step, CI's Debian 13 stage; the first rank and
+# the cases below cover the same paths)
 if [ "${DMESH_HEAT_RESPAWN_ALL:-0}" = 1 ]; then
     run "$((np / 2)):37" 0 1
     run "$((np - 1)):37" 0 1

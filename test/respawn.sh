@@ -21,9 +21,11 @@
 #      (the job ends as a run without a failure does) and every survivor
 #      must pass; DMESH_RESPAWN_REPEAT (default 1) runs each case so many
 #      times.
-#   5. At 4 ranks, under the same launch: a second failure, of the process
-#      that the first respawn started (again), and the failure of a process
-#      that dmesh_grow added (growkill): every survivor respawns and checks.
+#   5. At 4 ranks and more, under the same launch: the respawned process's
+#      arguments and environment are the survivors' (test_respawn_args), a
+#      second failure, of the process that the first respawn started
+#      (again), and the failure of a process that dmesh_grow added
+#      (growkill): every survivor respawns and checks.
 # Skips (77) when NP is above DMESH_TEST_MAX_NP.
 . "$top_srcdir/test/check.sh"
 np=$1
@@ -101,7 +103,7 @@ args_case() {
     fi
     rm -f "$log.1"
 }
-if [ "$np" -eq 4 ]; then
+if [ "$np" -ge 4 ]; then
     long=$(printf 'x%.0s' $(seq 1 300))
     args_case ./test/test_respawn_args
     DMESH_COMM_CREATE=split args_case ./test/test_respawn_args a "b c" "" d
@@ -130,8 +132,8 @@ launcher_ended_well() {
 }
 # A second failure, of a process that the first respawn started: every
 # survivor must respawn again, with DMESH_SUCCESS, and check the mesh; at 4
-# ranks only, for CI's time.
-if [ "$np" -eq 4 ]; then
+# ranks and more.
+if [ "$np" -ge 4 ]; then
     run_outcomes again again 1 2 2
     got=$(grep -a 'again: second dmesh_respawn on rank' "$log.1" | sed 's/.*: //' | sort -u)
     n=$(grep -ac 'again: second dmesh_respawn on rank' "$log.1")
@@ -147,8 +149,8 @@ if [ "$np" -eq 4 ]; then
 fi
 # A process that dmesh_grow added dies (test_respawn growkill: a 1-D mesh
 # of np grows by one process, which then dies): every survivor must respawn
-# the grown mesh and check it; at 4 ranks only, for CI's time.
-if [ "$np" -eq 4 ]; then
+# the grown mesh and check it; at 4 ranks and more.
+if [ "$np" -ge 4 ]; then
     run_outcomes growkill growkill 0 1 "$np"
     n=$(grep -ao '^test_respawn: growkill passed on rank [0-9]*' "$log.1" | sort -u | wc -l)
     grep -aq '^test_respawn: growkill skipped\|grow skipped' "$log.1" && n=skip
