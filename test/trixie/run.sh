@@ -9,8 +9,8 @@
 # Suites: trixie (Debian 13: Open MPI 5, MPICH 4.2; the default) and forky
 # (Debian 14, testing: Open MPI 6, MPICH 5, both with the MPI-5 standard ABI).
 # STEPs (default: quickstart on trixie, openmpi mpich abi on forky; MPICH 4.2,
-# trixie's, sits between the host's MPICH 4.0 and forky's MPICH 5, which CI
-# runs: its step is there to be asked for):
+# trixie's, sits between the host's MPICH 4.0 and forky's MPICH 5: CI asks
+# for its step after the ulfm step):
 #   quickstart  ./quickstart.sh check in the chroot, with Open MPI at up to 8
 #               ranks, built in _build-<label>-openmpi: this is the Open MPI
 #               build and make check (quickstart.sh checks that it finds every
