@@ -4,7 +4,7 @@
 # as test/heat-respawn-npN.mpi. A run without a failure gives the reference
 # (its final residual and field hash, every bit); with ULFM in the build,
 # under mpiexec --with-ft ulfm, the first rank (and with
-# DMESH_HEAT_RESPAWN_ALL=1 a middle one and the last) dies at step 37
+# DMESH_TEST_HEAT_RESPAWN_ALL=1 a middle one and the last) dies at step 37
 # (after the copy of step 30), and then a spare (a process
 # outside the mesh, SPARES=1) at step 12; two processes one after the
 # other (once right after the restore, before any new copy); a process and
@@ -80,10 +80,10 @@ run() {
 }
 
 run "0:37" 0 1
-# a middle and the last rank too with DMESH_HEAT_RESPAWN_ALL=1 (set by
+# a middle and the last rank too with DMESH_TEST_HEAT_RESPAWN_ALL=1 (set by
 # test/trixie/run.sh's ulfm step, CI's Debian 13 stage; the first rank and
 # the cases below cover the same paths)
-if [ "${DMESH_HEAT_RESPAWN_ALL:-0}" = 1 ]; then
+if [ "${DMESH_TEST_HEAT_RESPAWN_ALL:-0}" = 1 ]; then
     run "$((np / 2)):37" 0 1
     run "$((np - 1)):37" 0 1
 fi
