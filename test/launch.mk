@@ -12,7 +12,7 @@ EXTRA_DIST += test/slurm/one-node.sh test/slurm/run.sh test/slurm/lib.sh \
 # debian13).
 EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh test/trixie/respawn-counts.sh \
 	test/trixie/merge-dead-peer.c test/trixie/spawn-kill.c test/trixie/grow-kill.c \
-	test/trixie/agree-threads.c
+	test/trixie/agree-threads.c test/trixie/threads-traffic.c
 # Network-namespace hosts on one machine, for CI (.ci/run, stage hosts).
 EXTRA_DIST += test/hosts/hosts.sh test/hosts/run.sh test/hosts/host-loss.sh test/hosts/host-loss-mpi.sh \
 	test/hosts/host_loss_mpi.c test/hosts/copies-host-loss.sh test/hosts/copies_hosts.c \
