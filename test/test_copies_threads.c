@@ -159,6 +159,8 @@ int main(int argc, char **argv)
 {
     pthread_t th[THREADS];
     int provided = 0, all = 0, finished = 0, lookups = 0;
+    const char *turns; /* why the collective calls take turns, or NULL */
+    char why[64] = "";
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     if (provided < MPI_THREAD_MULTIPLE) {
@@ -167,7 +169,10 @@ int main(int argc, char **argv)
         return 77;
     }
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    serial = test_launched_ft() || openmpi_major() >= 6;
+    turns = test_launched_ft() ? "fault tolerance" : openmpi_major() >= 6 ? "Open MPI 6" : NULL;
+    serial = turns != NULL;
+    if (serial)
+        snprintf(why, sizeof(why), " (collective calls in turns: %s)", turns);
     for (int t = 0; t < THREADS; t++) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
         MPI_Comm_set_errhandler(comms[t], MPI_ERRORS_RETURN);
@@ -194,11 +199,7 @@ int main(int argc, char **argv)
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (all == 0)
         printf("test_copies_threads: %d threads, %d rounds each%s, %d lookups: passed\n", THREADS,
-               ROUNDS,
-               !serial              ? ""
-               : test_launched_ft() ? " (collective calls in turns: fault tolerance)"
-                                    : " (collective calls in turns: Open MPI 6)",
-               lookups);
+               ROUNDS, why, lookups);
     MPI_Finalize();
     return all == 0 ? 0 : 1;
 }

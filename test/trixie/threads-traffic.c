@@ -39,7 +39,8 @@
 #define BIG ((size_t)6 << 20)
 #define CHUNK ((size_t)1 << 20)
 
-static int rounds = 6, done, bad, mode; /* 0 all at once, 1 splits in turns, 2 no splits */
+static enum { ALL_AT_ONCE, SPLITS_IN_TURNS, NO_SPLITS } mode = ALL_AT_ONCE;
+static int rounds = 6, done, bad;
 static MPI_Comm comms[THREADS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn_cv = PTHREAD_COND_INITIALIZER;
@@ -49,18 +50,18 @@ static int turn;
  * every process */
 static void split(int t, int r, int rank, MPI_Comm *c)
 {
-    if (mode == 2) {
+    if (mode == NO_SPLITS) {
         *c = comms[t];
         return;
     }
-    if (mode == 1) {
+    if (mode == SPLITS_IN_TURNS) {
         pthread_mutex_lock(&lock);
         while (turn != r * THREADS + t)
             pthread_cond_wait(&turn_cv, &lock);
         pthread_mutex_unlock(&lock);
     }
     MPI_Comm_split(comms[t], 0, rank, c);
-    if (mode == 1) {
+    if (mode == SPLITS_IN_TURNS) {
         pthread_mutex_lock(&lock);
         turn++;
         pthread_cond_broadcast(&turn_cv);
@@ -112,7 +113,7 @@ static void *work(void *arg)
                 break;
             }
         free(all);
-        if (mode != 2)
+        if (mode != NO_SPLITS)
             MPI_Comm_free(&c);
     }
     free(out);
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         rounds = atoi(argv[1]);
     if (argc > 2)
-        mode = argv[2][0] == 't' ? 1 : argv[2][0] == 'n' ? 2 : 0;
+        mode = argv[2][0] == 't' ? SPLITS_IN_TURNS : argv[2][0] == 'n' ? NO_SPLITS : ALL_AT_ONCE;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int t = 0; t < THREADS; t++)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
