@@ -81,4 +81,4 @@ test_test_respawn_args_LDADD = $(DMESH_TEST_LIBS)
 test_test_respawn_args_LDFLAGS = -no-install
 TESTS += test/respawn-np2.mpi test/respawn-np4.mpi test/respawn-np8.mpi
 EXTRA_DIST += test/respawn.sh test/respawn-wrap.sh
-CLEANFILES += test/respawn-np*.out test/respawn-again.*
+CLEANFILES += test/respawn-np*.out test/respawn-np*-again.* test/respawn-np*-growkill.*

@@ -112,16 +112,19 @@ if [ "$np" -ge 4 ]; then
 fi
 # The cases in which a started process dies (again, growkill):
 # run_outcomes NAME ARGS... runs test_respawn ARGS at np ranks, bounded at
-# 60 s; each survivor also writes its outcome to test/respawn-NAME.RANK
-# (the launcher may end before it passes their output on), added to $log.1.
+# 60 s; each survivor also writes its outcome to test/respawn-npN-NAME.RANK
+# (DMESH_TEST_OUTCOME: the launcher may end before it passes their output
+# on), added to $log.1. The names hold np: make -j runs this script at 4
+# and 8 ranks at once, in one directory.
 run_outcomes() {
     name=$1
     shift
-    rm -f test/respawn-"$name".*
-    DMESH_TEST_TIMEOUT=60 "$MPIRUN" "$np" "$prog" "$@" >"$log.1" 2>&1
+    outcome=test/respawn-np$np-$name
+    rm -f "$outcome".*
+    DMESH_TEST_OUTCOME=$outcome DMESH_TEST_TIMEOUT=60 "$MPIRUN" "$np" "$prog" "$@" >"$log.1" 2>&1
     rc=$?
-    cat test/respawn-"$name".* >>"$log.1" 2>/dev/null
-    rm -f test/respawn-"$name".*
+    cat "$outcome".* >>"$log.1" 2>/dev/null
+    rm -f "$outcome".*
     cat "$log.1" >>"$log"
 }
 # launcher_ended_well: the launcher's status is 0, or 137 with its report

@@ -246,6 +246,23 @@ static void die_after_all(MPI_Comm comm, int victim)
     raise(SIGKILL);
 }
 
+/* The file of this process's outcome, for the cases whose launcher may
+ * end before it passes the output on: DMESH_TEST_OUTCOME.RANK, where the
+ * harness names a prefix of its own (test/respawn.sh: one per rank count,
+ * since make -j runs test/respawn-np4 and -np8 at once in one directory),
+ * test/respawn-CASE.RANK otherwise. NULL where it cannot be opened. */
+static FILE *outcome_file(const char *name, int rank)
+{
+    const char *prefix = getenv("DMESH_TEST_OUTCOME");
+    char path[4096];
+
+    if (prefix != NULL && prefix[0] != '\0')
+        snprintf(path, sizeof(path), "%s.%d", prefix, rank);
+    else
+        snprintf(path, sizeof(path), "test/respawn-%s.%d", name, rank);
+    return fopen(path, "w");
+}
+
 /* The second round of "again": the process of rank KILL (a started one
  * now) dies, and every survivor, started or not, respawns again. Whatever
  * the MPI does, every survivor must return, with one class: each prints
@@ -274,10 +291,7 @@ static int again_round(MPI_Comm comm, dmesh_t mesh, const expect_t *e, int argc,
     {
         /* each survivor's outcome in a file of its own: the launcher, which
          * may never exit here, may not pass its output on */
-        char path[64];
-        FILE *f;
-        snprintf(path, sizeof(path), "test/respawn-again.%d", rank);
-        f = fopen(path, "w");
+        FILE *f = outcome_file("again", rank);
         if (f != NULL) {
             fprintf(f, "test_respawn: again: second dmesh_respawn on rank %d: %s\n", rank,
                     rc == DMESH_SUCCESS ? "DMESH_SUCCESS" : dmesh_error_string(rc));
@@ -737,10 +751,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "growkill") == 0) {
         /* the outcome in a file too: Open MPI 5.0.7's launcher, after a
          * started process died, may end before it passes this output on */
-        char path[64];
-        FILE *f;
-        snprintf(path, sizeof(path), "test/respawn-growkill.%d", rank);
-        if ((f = fopen(path, "w")) != NULL) {
+        FILE *f = outcome_file("growkill", rank);
+        if (f != NULL) {
             fprintf(f, "test_respawn: growkill %s on rank %d\n",
                     rc == 0    ? "passed"
                     : rc == 77 ? "skipped"
