@@ -74,8 +74,9 @@ static int usable(const struct dmesh_copies_s *x, const char *fn)
         return dmesh_error_set(DMESH_ERR_ARG, "%s: freed or invalid copies handle", fn);
     if (x->d == NULL)
         return dmesh_error_set(DMESH_ERR_ARG,
-                               "%s: these copies were opened again on another mesh: use the "
-                               "handle of that dmesh_copies_open",
+                               "%s: these copies were opened again on another mesh (or an "
+                               "open on another mesh failed and keeps them for the next "
+                               "dmesh_copies_open): use the handle of that open",
                                fn);
     return DMESH_SUCCESS;
 }
@@ -135,6 +136,8 @@ static void universe_revoked(const void *u)
         if (x->universe == u) {
             if (x->set != MPI_COMM_NULL)
                 dmesh_ulfm_revoke(x->set);
+            if (x->next_set != MPI_COMM_NULL)
+                dmesh_ulfm_revoke(x->next_set);
             if (x->comm != MPI_COMM_NULL)
                 dmesh_ulfm_revoke(x->comm);
         }
@@ -536,9 +539,39 @@ static void data_free(dmesh_copies_data_t *d)
     free(d);
 }
 
+void dmesh_copies_swap_next(struct dmesh_copies_s *c)
+{
+    dmesh_copies_plan_t p;
+    MPI_Comm s;
+
+    pthread_mutex_lock(&lock);
+    p = c->plan;
+    c->plan = c->next;
+    c->next = p;
+    s = c->set;
+    c->set = c->next_set;
+    c->next_set = s;
+    pthread_mutex_unlock(&lock);
+}
+
+void dmesh_copies_drop_next(struct dmesh_copies_s *c)
+{
+    MPI_Comm s;
+
+    pthread_mutex_lock(&lock);
+    s = c->next_set;
+    c->next_set = MPI_COMM_NULL;
+    pthread_mutex_unlock(&lock);
+    if (s != MPI_COMM_NULL)
+        MPI_Comm_free(&s);
+    dmesh_copies_plan_free(&c->next);
+    c->next.n = 0;
+}
+
 /* What a handle owns (its communicators, plan and tables). */
 static void handle_free_parts(struct dmesh_copies_s *c)
 {
+    dmesh_copies_drop_next(c);
     if (c->set != MPI_COMM_NULL)
         MPI_Comm_free(&c->set);
     if (c->comm != MPI_COMM_NULL)
@@ -549,8 +582,10 @@ static void handle_free_parts(struct dmesh_copies_s *c)
     free(c->ranks);
     free(c->ids);
     free(c->domain);
+    free(c->placed);
+    dmesh_copies_slot_free(&c->remade);
     c->ranks = NULL;
-    c->ids = c->domain = NULL;
+    c->ids = c->domain = c->placed = NULL;
 }
 
 static void handle_free(struct dmesh_copies_s *c)
@@ -645,6 +680,16 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
         free(d->table);
         d->table = table;
         d->table_n = c->plan.n;
+        d->epoch = c->epoch;
+    }
+    if (c->remade.version != DMESH_COPIES_NONE) { /* the held copies the open made */
+        dmesh_copies_release(d->slot.held);
+        d->slot.held = c->remade.held;
+        d->slot.held_len = c->remade.held_len;
+        d->slot.held_version = c->remade.held_version;
+        d->slot.held_for = c->remade.held_for;
+        c->remade.held = NULL;
+        c->remade.version = DMESH_COPIES_NONE;
     }
     c->d = d;
     c->magic = COPIES_MAGIC;
@@ -653,6 +698,22 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
     pthread_mutex_unlock(&lock);
     *out = c;
     return DMESH_SUCCESS;
+}
+
+/* A failed open on a mesh of another universe than the handle that has d
+ * (a repair's new mesh) takes d from that handle and keeps it in the
+ * process for the next open: a program that frees the old handle whatever
+ * the open returned (its repair is over with that mesh) must not lose its
+ * copies, which the next try of the repair needs. The old handle answers
+ * DMESH_ERR_ARG from then on, as after a successful open elsewhere. */
+static void park(dmesh_copies_data_t *d, const void *universe)
+{
+    pthread_mutex_lock(&lock);
+    if (d->open != NULL && d->open->universe != universe) {
+        d->open->d = NULL;
+        d->open = NULL;
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 static int get_key(MPI_Info info, const char *key, char *val, int *flag)
@@ -758,11 +819,26 @@ static int carried(MPI_Comm ucomm, const dmesh_copies_data_t *d, open_args_t *a,
 
 /* What each member tells the others at an open. */
 typedef struct {
-    uint64_t id;     /* its identity, 0: none yet */
-    uint64_t drawn;  /* the identity it takes when it has no predecessor */
-    uint64_t domain; /* its failure domain */
-    int64_t table_n; /* the members it knew at its last open (0: none) */
+    uint64_t id;      /* its identity, 0: none yet */
+    uint64_t drawn;   /* the identity it takes when it has no predecessor */
+    uint64_t domain;  /* its failure domain */
+    int64_t table_n;  /* the members it knew at its last open (0: none) */
+    int64_t epoch;    /* that open's */
+    int64_t version;  /* of its own copy, DMESH_COPIES_NONE */
+    uint64_t nothing; /* it has an identity and nothing stored to give back */
 } member_rec_t;
+
+#define MEMBER_REC_WORDS 7
+
+/* What the members learn from each other at an open, the same on all. */
+typedef struct {
+    uint64_t *table;   /* the newest table of the members (3n), NULL: not of n */
+    uint64_t *nothing; /* each member has nothing to get back (n) */
+    int64_t epoch;     /* the newest table's */
+    int64_t newest;    /* the newest version a member holds, DMESH_COPIES_NONE */
+    int kept;          /* the same identities in the same places as that table */
+    int all_own;       /* every member holds that version's own copy or has nothing */
+} learnt_t;
 
 /* A number no other process draws (the host, the process, the time), and
  * no other open of this process: threads may open copies at once, so the
@@ -786,55 +862,176 @@ static uint64_t draw_id(int rank)
     return h != 0 ? h : 1;
 }
 
-/* The members' identities, with a new member's predecessor's when the
- * members' last table names one, and their domains; one allgather (and a
- * broadcast of a table when a member has no identity yet). */
-static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, const open_args_t *a,
-                      const int *lows, int *born)
+/* The newest table of the members (*root: its member, -1 when it is not of
+ * n members: the members changed since), and the newest version. */
+static void newest_of(const member_rec_t *all, int n, int *root, learnt_t *l)
 {
-    int n = c->plan.n, root = -1, need = 0, err = DMESH_SUCCESS, rc, *b;
-    member_rec_t mine = {d->id, draw_id(c->ranks[c->me]), 0, d->table != NULL ? d->table_n : 0};
+    *root = -1;
+    l->epoch = 0;
+    l->newest = DMESH_COPIES_NONE;
+    for (int r = 0; r < n; r++) {
+        if (all[r].table_n > 0 && (*root < 0 || all[r].epoch > l->epoch)) {
+            *root = r;
+            l->epoch = all[r].epoch;
+        }
+        if (all[r].version > l->newest)
+            l->newest = all[r].version;
+    }
+    if (*root >= 0 && all[*root].table_n != n)
+        *root = -1;
+}
+
+/* After the identities are adopted (b: drew its own or took a predecessor
+ * that had nothing): who has nothing, whether the placement can be kept
+ * and whether every member holds its own copy of the newest version. */
+static void learn(struct dmesh_copies_s *c, const member_rec_t *all, const int *b, int root,
+                  learnt_t *l)
+{
+    int n = c->plan.n;
+
+    l->kept = root >= 0 && memcmp(c->ids, l->table, (size_t)n * sizeof(uint64_t)) == 0;
+    l->all_own = 1;
+    for (int r = 0; r < n; r++) {
+        l->nothing[r] = all[r].id != 0 ? all[r].nothing : (uint64_t)b[r];
+        if (!l->nothing[r] && (all[r].id == 0 || all[r].version != l->newest))
+            l->all_own = 0; /* a replacement, or a process that missed a version */
+    }
+}
+
+/* The members' identities, with a new member's predecessor's when the
+ * members' newest table names one, and their domains: one allgather and a
+ * broadcast of that table (its identities, the domains its placement was
+ * made with, who had nothing stored). */
+static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, const open_args_t *a,
+                      const int *lows, int *born, learnt_t *l)
+{
+    int n = c->plan.n, root = -1, err = DMESH_SUCCESS, rc, *b;
+    member_rec_t mine = {d->id,
+                         draw_id(c->ranks[c->me]),
+                         0,
+                         d->table != NULL ? d->table_n : 0,
+                         d->epoch,
+                         d->slot.version,
+                         d->id != 0 && d->born && d->slot.version == DMESH_COPIES_NONE};
     member_rec_t *all = malloc((size_t)n * sizeof(*all));
-    uint64_t *drawn = malloc((size_t)n * sizeof(uint64_t)),
-             *table = malloc((size_t)n * sizeof(uint64_t));
+    uint64_t *drawn = malloc((size_t)n * sizeof(uint64_t));
 
     mine.domain = a->domain_given ? a->domain : (uint64_t)lows[c->ranks[c->me]];
+    l->table = malloc(3 * (size_t)n * sizeof(uint64_t));
+    l->nothing = malloc((size_t)n * sizeof(uint64_t));
     c->ids = malloc((size_t)n * sizeof(uint64_t));
     c->domain = malloc((size_t)n * sizeof(uint64_t));
     b = calloc((size_t)n, sizeof(int));
-    if (all == NULL || drawn == NULL || table == NULL || c->ids == NULL || c->domain == NULL ||
-        b == NULL)
+    if (all == NULL || drawn == NULL || l->table == NULL || l->nothing == NULL || c->ids == NULL ||
+        c->domain == NULL || b == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d members", n);
     /* every member's memory agreed before the allgather, its outcome before
      * the broadcast that only some would take part in otherwise */
     err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open");
-    if (!err &&
-        (rc = MPI_Allgather(&mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, c->comm)) != MPI_SUCCESS)
+    if (!err && (rc = MPI_Allgather(&mine, MEMBER_REC_WORDS, MPI_UINT64_T, all, MEMBER_REC_WORDS,
+                                    MPI_UINT64_T, c->comm)) != MPI_SUCCESS)
         err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Allgather");
     err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open");
     for (int r = 0; !err && r < n; r++) {
         c->ids[r] = all[r].id;
         drawn[r] = all[r].drawn;
         c->domain[r] = all[r].domain;
-        need |= all[r].id == 0;
-        if (root < 0 && all[r].table_n == n)
-            root = r;
     }
-    if (!err && need && root >= 0) { /* the predecessors' identities: the same on every member */
+    if (!err)
+        newest_of(all, n, &root, l);
+    if (!err && root >= 0) { /* the same table on every member */
         if (c->me == root)
-            memcpy(table, d->table, (size_t)n * sizeof(uint64_t));
-        if ((rc = MPI_Bcast(table, n, MPI_UINT64_T, root, c->comm)) != MPI_SUCCESS)
+            memcpy(l->table, d->table, 3 * (size_t)n * sizeof(uint64_t));
+        if ((rc = MPI_Bcast(l->table, 3 * n, MPI_UINT64_T, root, c->comm)) != MPI_SUCCESS)
             err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Bcast"); /* agreed by the caller */
     }
     if (!err)
-        err = dmesh_copies_adopt(n, c->ids, drawn, need && root >= 0 ? table : NULL,
-                                 need && root >= 0 ? n : 0, b);
+        err = dmesh_copies_adopt(n, c->ids, drawn, root >= 0 ? l->table : NULL,
+                                 root >= 0 ? l->table + 2 * n : NULL, root >= 0 ? n : 0, b);
+    if (!err)
+        learn(c, all, b, root, l);
     *born = !err ? b[c->me] : 0;
     free(b);
     free(all);
     free(drawn);
-    free(table);
     return err;
+}
+
+/* ---- the placement -------------------------------------------------------- */
+
+/* p (its shape from c's plan) placed for the members in domains dom[]
+ * (NULL: not known). */
+static int plan_for(struct dmesh_copies_s *c, const open_args_t *a, const uint64_t *dom,
+                    dmesh_copies_plan_t *p)
+{
+    p->ndims = c->plan.ndims;
+    memcpy(p->shape, c->plan.shape, sizeof(p->shape));
+    p->n = c->plan.n;
+    p->dim = a->dim == DMESH_COPIES_DIM_DEFAULT ? dmesh_copies_pick_dim(p->n, dom) : a->dim;
+    p->scheme = a->scheme;
+    p->k = a->k;
+    return dmesh_copies_plan_make(p, dom);
+}
+
+static int plans_equal(const dmesh_copies_plan_t *x, const dmesh_copies_plan_t *y)
+{
+    return x->dim == y->dim && memcmp(x->holder, y->holder, 6 * (size_t)x->n * sizeof(int)) == 0;
+}
+
+/* The placement (the same on every member). The copies held now were made
+ * for the placement of the members' newest table: while the members are
+ * its identities in its places, that placement is kept (a replacement on
+ * another host or in a new domain finds the sets its predecessor's parity
+ * was made for) until every member holds its own copy again: a store then
+ * moves the copies to the placement the domains ask for (c->next), or the
+ * open itself when every member holds its own copy already (*remake: the
+ * held copies made again there before the old ones go). Members that
+ * changed (a shrink, a grow) take the placement their domains ask for,
+ * remade at once when every member holds its own copy. */
+static int place(struct dmesh_copies_s *c, const open_args_t *a, const learnt_t *l, int known,
+                 int *remake)
+{
+    int n = c->plan.n, err;
+    const uint64_t *now = known ? c->domain : NULL;
+    dmesh_copies_plan_t k = c->plan;
+
+    *remake = 0;
+    if ((c->placed = calloc((size_t)n, sizeof(uint64_t))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
+    if ((err = plan_for(c, a, now, &c->plan)) != DMESH_SUCCESS)
+        return err;
+    if (now != NULL)
+        memcpy(c->placed, now, (size_t)n * sizeof(uint64_t));
+    if (l->newest == DMESH_COPIES_NONE)
+        return DMESH_SUCCESS; /* nothing held to keep */
+    if (!l->kept || l->all_own) {
+        *remake = !l->kept || memcmp(c->placed, l->table + n, (size_t)n * sizeof(uint64_t)) != 0;
+        return DMESH_SUCCESS;
+    }
+    if ((err = plan_for(c, a, l->table + n, &k)) != DMESH_SUCCESS)
+        return err;
+    if (plans_equal(&k, &c->plan)) {
+        dmesh_copies_plan_free(&k);
+        return DMESH_SUCCESS;
+    }
+    c->next = c->plan; /* the domains' placement waits for the next store */
+    c->plan = k;
+    memcpy(c->placed, l->table + n, (size_t)n * sizeof(uint64_t));
+    return DMESH_SUCCESS;
+}
+
+/* The table the open leaves (identities, the placement's domains, who has
+ * nothing): into *table. */
+static int table_of(const struct dmesh_copies_s *c, const learnt_t *l, uint64_t **table)
+{
+    size_t n = (size_t)c->plan.n;
+
+    if ((*table = malloc(3 * n * sizeof(uint64_t))) == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
+    memcpy(*table, c->ids, n * sizeof(uint64_t));
+    memcpy(*table + n, c->placed, n * sizeof(uint64_t));
+    memcpy(*table + 2 * n, l->nothing, n * sizeof(uint64_t));
+    return DMESH_SUCCESS;
 }
 
 /* The members' communicator (by flat index); every process takes the step. */
@@ -846,24 +1043,64 @@ static int split_members(MPI_Comm ucomm, struct dmesh_copies_s *c, int member, i
                                      : err;
 }
 
-/* The scheme's communicators (xor: this member's set); every member takes
- * the step. */
+/* The scheme's communicators (xor: this member's set), for the placement
+ * that waits for the next store too; every member takes the steps. */
 static int open_scheme(struct dmesh_copies_s *c, int err)
 {
+    int e;
+
     if (err || c->comm == MPI_COMM_NULL)
         return err; /* err is agreed: every member skips the step alike */
-    return c->plan.scheme->open(c);
+    err = c->plan.scheme->open(c);
+    if (c->next.n == 0) /* agreed: the same on every member */
+        return err;
+    dmesh_copies_swap_next(c);
+    e = c->plan.scheme->open(c);
+    dmesh_copies_swap_next(c);
+    return err ? err : e;
+}
+
+/* The held copies made again where the open placed them, from the own
+ * copies (into c->remade, kept by attach); every member takes the step. */
+static int remake_step(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, int64_t remake,
+                       int err)
+{
+    if (c->comm == MPI_COMM_NULL || remake == DMESH_COPIES_NONE)
+        return err; /* remake is agreed */
+    err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open");
+    return dmesh_copies_remake(c, &d->slot, remake, &c->remade, err);
+}
+
+/* A member's steps: identities, placement, the table it leaves. */
+static int member_steps(struct dmesh_copies_s *c, const dmesh_copies_data_t *d,
+                        const open_args_t *a, const int *lows, uint64_t **table, int *born,
+                        int64_t *remake)
+{
+    learnt_t l = {0};
+    int err = identities(c, d, a, lows, born, &l), again = 0;
+
+    if (!err)
+        err = place(c, a, &l, a->domain_given || lows != NULL, &again);
+    *remake = again ? l.newest : DMESH_COPIES_NONE; /* the version to make again */
+    if (!err)
+        err = table_of(c, &l, table);
+    c->epoch = l.epoch + 1;
+    free(l.table);
+    free(l.nothing);
+    return err;
 }
 
 /* Every process (member or not) of the universe's communicator takes every
  * step, whatever failed before: the arguments agreed, the members' split
- * agreed, then the identities, domains and plan agreed, then the scheme's
- * communicators (the XOR sets). */
+ * agreed, then the identities, domains and placement agreed, then the
+ * scheme's communicators (the XOR sets), then the held copies remade where
+ * the placement changed. */
 static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm ucomm,
                       struct dmesh_copies_s *c, const dmesh_copies_data_t *d, open_args_t *a,
                       uint64_t **table, int *born, int err)
 {
     int member = 0, low = 0, coords[DMESH_MAX_DIMS];
+    int64_t remake = DMESH_COPIES_NONE;
     const int *lows = NULL;
     dmesh_copies_plan_t *p = &c->plan;
     struct dmesh_mesh *m = NULL;
@@ -887,22 +1124,12 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     err = carried(ucomm, d, a, err);
     err = split_members(ucomm, c, member && !err, low, err);
     err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open");
-    if (!err && c->comm != MPI_COMM_NULL) {
-        err = identities(c, d, a, lows, born);
-        p->dim = a->dim;
-        if (!err && a->dim == DMESH_COPIES_DIM_DEFAULT)
-            p->dim = dmesh_copies_pick_dim(p->n, c->domain);
-        p->scheme = a->scheme;
-        p->k = a->k;
-        if (!err)
-            err = dmesh_copies_plan_make(p, a->domain_given || lows != NULL ? c->domain : NULL);
-        if (!err && (*table = malloc((size_t)p->n * sizeof(uint64_t))) == NULL)
-            err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
-        if (!err)
-            memcpy(*table, c->ids, (size_t)p->n * sizeof(uint64_t));
-    }
-    err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open");
-    return open_scheme(c, err);
+    if (!err && c->comm != MPI_COMM_NULL)
+        err = member_steps(c, d, a, lows, table, born, &remake);
+    if ((err = dmesh_agree(ucomm, 0, err, "dmesh_copies_open")) != DMESH_SUCCESS)
+        return err; /* every process alike: remake is whole on every member */
+    err = open_scheme(c, err);
+    return remake_step(c, d, remake, err);
 }
 
 int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
@@ -937,13 +1164,14 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
         fresh->slot.version = fresh->slot.held_version = DMESH_COPIES_NONE;
     }
     if (c != NULL) {
-        c->comm = c->set = c->raise = MPI_COMM_NULL;
+        c->comm = c->set = c->next_set = c->raise = MPI_COMM_NULL;
+        c->remade.version = c->remade.held_version = DMESH_COPIES_NONE;
         err = raise_comm(m, c, err);
         err = open_steps(mesh, name, info, ucomm, c, d, &a, &table, &born, err);
         hash = args_hash(name, &a);
     } else { /* the others must not wait: the steps' collectives with nothing */
         struct dmesh_copies_s z = {0};
-        z.comm = z.set = MPI_COMM_NULL;
+        z.comm = z.set = z.next_set = MPI_COMM_NULL;
         open_steps(mesh, NULL, MPI_INFO_NULL, ucomm, &z, NULL, &a, &table, &born, err);
         handle_free_parts(&z);
         free(table);
@@ -953,6 +1181,8 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     if (err != DMESH_SUCCESS) {
         if (c != NULL)
             handle_free(c);
+        if (d != NULL && fresh == NULL)
+            park(d, m->u);
         free(fresh);
         free(table);
         return err;

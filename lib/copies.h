@@ -51,8 +51,13 @@ typedef struct dmesh_copies_data {
     int dim, k;      /* the plan's, dim as asked (DMESH_COPIES_DIM_DEFAULT) */
     uint64_t id;     /* the owner's identity (0: none yet) */
     int born;        /* id drawn here: no predecessor */
-    uint64_t *table; /* the members' identities at the last open */
+    /* the members at the last open, by flat index, three rows of table_n:
+     * their identities, the failure domains the placement was made with,
+     * and whether each had nothing stored (its restore gives nothing back;
+     * a successful store clears the row) */
+    uint64_t *table;
     int table_n;
+    int64_t epoch;   /* of that open: one more than the newest table of its members */
     struct dmesh_copies_s *open; /* the handle that has them */
     struct dmesh_copies_data *next;
 } dmesh_copies_data_t;
@@ -65,9 +70,19 @@ struct dmesh_copies_s {
     MPI_Comm raise;         /* MPI_COMM_SELF's duplicate with the handler of the
                                communicator the mesh was made from: failures
                                are raised there */
-    dmesh_copies_plan_t plan;
+    dmesh_copies_plan_t plan; /* the placement the copies held now were made for */
+    /* The placement the members' domains ask for, when it differs from
+     * plan's (a replacement on another host keeps the sets it had: a
+     * parity serves the set it was made for): the next store makes its
+     * copies there and then drops plan. n == 0: none. */
+    dmesh_copies_plan_t next;
+    MPI_Comm next_set;    /* xor: this member's set in next */
     uint64_t *ids;        /* the members' identities */
     uint64_t *domain;     /* the members' failure domains */
+    uint64_t *placed;     /* the domains plan was made with */
+    int64_t epoch;        /* the open's (dmesh_copies_data_t's) */
+    dmesh_copies_slot_t remade; /* held copies made anew by the open (version NONE:
+                                   none), kept once the open is agreed */
     int cuda;             /* the mesh is a "cuda" one: buffers may be device memory */
     int me;               /* flat index */
     int *ranks;           /* the members as ranks of the mesh's communicator */
@@ -95,6 +110,22 @@ int dmesh_copies_check(const dmesh_copies_data_t *d, const char *copy, size_t le
 /* Copy a checked copy into the registered buffers (a copy made by
  * dmesh_copies_pack from them). */
 int dmesh_copies_unpack(const dmesh_copies_data_t *d, const char *copy);
+
+/* The held copies (partner) or parities (xor) of version v made again
+ * under c's placement from every member's own copy in s (a member with
+ * nothing stored gives an empty one), into *out's held part (out->held
+ * NULL: none here); s is not changed. Collective over the members: every
+ * member takes the step with err and returns the agreed class; on failure
+ * *out holds nothing. */
+int dmesh_copies_remake(struct dmesh_copies_s *c, const dmesh_copies_slot_t *s, int64_t v,
+                        dmesh_copies_slot_t *out, int err);
+
+/* Swap c's placement and its next one (with their communicators), under
+ * the lock that revocations take. */
+void dmesh_copies_swap_next(struct dmesh_copies_s *c);
+
+/* Drop c's next placement (after a swap: the placement given up). */
+void dmesh_copies_drop_next(struct dmesh_copies_s *c);
 
 /* Replace the slot by a new one (the old one freed). */
 void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n);

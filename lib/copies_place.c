@@ -148,7 +148,8 @@ void dmesh_copies_plan_free(dmesh_copies_plan_t *p)
 
 int dmesh_copies_plan_make(dmesh_copies_plan_t *p, const uint64_t domain[])
 {
-    int n = p->n, *t = malloc(6 * (size_t)(n > 0 ? n : 1) * sizeof(int)), *order, nd = 1, largest;
+    /* zeroed: a scheme fills its own tables only, and plans are compared whole */
+    int n = p->n, *t = calloc(6 * (size_t)(n > 0 ? n : 1), sizeof(int)), *order, nd = 1, largest;
     int err = DMESH_SUCCESS;
 
     if (t == NULL)
@@ -209,8 +210,8 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint64_t *table, int tn,
-                       int born[])
+int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint64_t *table,
+                       const uint64_t *nothing, int tn, int born[])
 {
     uint64_t *live = malloc((size_t)(n > 0 ? n : 1) * sizeof(*live));
     int nlive = 0;
@@ -227,7 +228,7 @@ int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint
             continue;
         if (was != 0 && bsearch(&was, live, (size_t)nlive, sizeof(*live), cmp_u64) == NULL) {
             ids[r] = was; /* its predecessor's: that process is gone */
-            born[r] = 0;
+            born[r] = nothing != NULL && nothing[r] != 0; /* ... with nothing stored */
         } else {
             ids[r] = drawn[r];
             born[r] = 1;

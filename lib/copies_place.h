@@ -91,10 +91,11 @@ int dmesh_copies_survives(const dmesh_copies_plan_t *p, const uint64_t domain[],
  * order, dmesh_copies_set_sign) it was made for.
  *
  * dmesh_copies_adopt: ids[] (n; 0: none yet) completed, from table (tn
- * entries, NULL: none) or drawn[] (n, nonzero); born[r] set where r drew
- * its own (no predecessor). DMESH_ERR_NOMEM. */
-int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint64_t *table, int tn,
-                       int born[]);
+ * entries, NULL: none) or drawn[] (n, nonzero); born[r] set where r has
+ * nothing to get back: it drew its own (no predecessor), or its
+ * predecessor had nothing stored (nothing[r] nonzero; NULL: all had). */
+int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint64_t *table,
+                       const uint64_t *nothing, int tn, int born[]);
 
 /* XOR: the sign of r's set: its members' identities in order. */
 uint64_t dmesh_copies_set_sign(const dmesh_copies_plan_t *p, const uint64_t ids[], int r);

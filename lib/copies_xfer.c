@@ -27,18 +27,23 @@
 
 /* ---- store --------------------------------------------------------------- */
 
+static void stored(struct dmesh_copies_s *c, int moved);
+
 int dmesh_copies_store_impl(dmesh_copies_t h, int version)
 {
     struct dmesh_copies_s *c;
     dmesh_copies_slot_t n = {DMESH_COPIES_NONE, NULL, 0, NULL, 0, DMESH_COPIES_NONE, 0};
     dmesh_copies_xfer_t q = {.n = 0};
-    int err = DMESH_SUCCESS;
+    int err = DMESH_SUCCESS, moved;
     char *scratch = NULL;
     uint64_t hash;
 
     DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_store", &c));
     if (c->comm == MPI_COMM_NULL)
         return DMESH_SUCCESS; /* outside the mesh */
+    moved = c->next.n > 0; /* the same on every member */
+    if (moved)             /* the store's copies go where the domains ask */
+        dmesh_copies_swap_next(c);
     if (version < 0 || version <= c->d->slot.version)
         err = dmesh_error_set(DMESH_ERR_ARG,
                               "%s: version %d is not greater than the last one stored or "
@@ -52,10 +57,12 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
         err = c->plan.scheme->store_moves(c, &n, scratch, &q);
     dmesh_copies_release(scratch);
     err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_store");
-    if (err != DMESH_SUCCESS) { /* the previous version stays */
+    if (err != DMESH_SUCCESS) { /* the previous version stays, and its placement */
         dmesh_copies_drain(&q);
         dmesh_copies_release(n.own);
         dmesh_copies_release(n.held);
+        if (moved)
+            dmesh_copies_swap_next(c);
         return err;
     }
     n.version = n.held_version = version;
@@ -64,6 +71,50 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
         n.held_for = 0;
     }
     dmesh_copies_slot_set(&c->d->slot, &n);
+    stored(c, moved);
+    return DMESH_SUCCESS;
+}
+
+/* After a store: the placement given up dropped, and the table the next
+ * open reads says where the copies are and that every member has some. */
+static void stored(struct dmesh_copies_s *c, int moved)
+{
+    dmesh_copies_data_t *d = c->d;
+    size_t n = (size_t)c->plan.n;
+
+    if (moved) {
+        dmesh_copies_drop_next(c);
+        memcpy(c->placed, c->domain, n * sizeof(uint64_t));
+    }
+    if (d->table != NULL && (size_t)d->table_n == n) {
+        memcpy(d->table + n, c->placed, n * sizeof(uint64_t));
+        memset(d->table + 2 * n, 0, n * sizeof(uint64_t));
+    }
+}
+
+int dmesh_copies_remake(struct dmesh_copies_s *c, const dmesh_copies_slot_t *s, int64_t v,
+                        dmesh_copies_slot_t *out, int err)
+{
+    int mine = s->version == v; /* else nothing stored: an empty copy */
+    dmesh_copies_slot_t n = {v, mine ? s->own : NULL, mine ? s->own_len : 0, NULL, 0,
+                             DMESH_COPIES_NONE, 0};
+    dmesh_copies_xfer_t q = {.n = 0};
+    char *scratch = NULL;
+
+    err = c->plan.scheme->store_alloc(c, &n, &scratch, err);
+    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open")) == DMESH_SUCCESS)
+        err = c->plan.scheme->store_moves(c, &n, scratch, &q);
+    dmesh_copies_release(scratch);
+    if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_open")) != DMESH_SUCCESS) {
+        dmesh_copies_drain(&q);
+        dmesh_copies_release(n.held);
+        return err;
+    }
+    out->version = v;
+    out->held = n.held;
+    out->held_len = n.held != NULL ? n.held_len : 0;
+    out->held_version = n.held != NULL ? v : DMESH_COPIES_NONE;
+    out->held_for = n.held != NULL ? n.held_for : 0;
     return DMESH_SUCCESS;
 }
 

@@ -180,14 +180,19 @@ static size_t store_scratch(const struct dmesh_copies_s *c, const dmesh_copies_s
 
 /* ---- restore ------------------------------------------------------------- */
 
-/* The set's chunk (from its members that hold the version's parity). */
+/* The set's chunk, from its members that hold the version's parity of
+ * this set (t->held_for): a parity made for another set (before a shrink
+ * or a grow dealt the sets again) has that set's chunk, which need not fit
+ * this one's copies. */
 static size_t set_chunk(const dmesh_copies_restore_t *t)
 {
     size_t ch = 0;
 
-    for (int i = 0; i < t->m; i++)
-        if (t->rec[t->members[i]].held == t->v && (size_t)t->rec[t->members[i]].held_len > ch)
-            ch = (size_t)t->rec[t->members[i]].held_len;
+    for (int i = 0; i < t->m; i++) {
+        const dmesh_copies_record_t *r = &t->rec[t->members[i]];
+        if (r->held == t->v && r->held_for == t->held_for && (size_t)r->held_len > ch)
+            ch = (size_t)r->held_len;
+    }
     return ch;
 }
 
@@ -202,6 +207,7 @@ static int restore_alloc(struct dmesh_copies_s *c, dmesh_copies_restore_t *t, in
     for (int i = 0; i < t->m; i++)
         if (t->src[t->members[i]] == DMESH_COPIES_SRC_PARITY)
             t->lost = i;
+    t->held_for = dmesh_copies_set_sign(&c->plan, c->ids, c->me);
     if ((ch = set_chunk(t)) == 0) { /* no parity of the version: from the copies */
         size_t longest = 0;
         for (int i = 0; i < t->m; i++)
@@ -210,7 +216,6 @@ static int restore_alloc(struct dmesh_copies_s *c, dmesh_copies_restore_t *t, in
         ch = dmesh_copies_chunk_size(longest, t->m);
     }
     t->held_len = ch;
-    t->held_for = dmesh_copies_set_sign(&c->plan, c->ids, c->me);
     t->held = dmesh_copies_alloc_or(ch, &err);
     t->scratch = dmesh_copies_alloc_or((size_t)t->m * ch, &err);
     if (t->lost == t->pos) {

@@ -252,7 +252,7 @@ START_TEST(adopt)
     int born[5] = {0};
 
     /* 1 takes 12 (gone); 3's predecessor 13 lives: drawn; 4 is past the table */
-    ck_assert_int_eq(dmesh_copies_adopt(5, ids, drawn, table, 4, born), DMESH_SUCCESS);
+    ck_assert_int_eq(dmesh_copies_adopt(5, ids, drawn, table, NULL, 4, born), DMESH_SUCCESS);
     ck_assert_uint_eq(ids[1], 12);
     ck_assert_int_eq(born[1], 0);
     ck_assert_uint_eq(ids[3], 94);
@@ -260,6 +260,18 @@ START_TEST(adopt)
     ck_assert_uint_eq(ids[4], 95);
     ck_assert_int_eq(born[4], 1);
     ck_assert_uint_eq(ids[0], 11);
+    {
+        /* a predecessor that had nothing stored (a grown process lost
+         * before its first store): its identity, and nothing to get back */
+        uint64_t ids2[3] = {11, 0, 0}, nothing[3] = {0, 1, 0}, table2[3] = {11, 12, 14};
+        int born2[3] = {0};
+        ck_assert_int_eq(dmesh_copies_adopt(3, ids2, drawn, table2, nothing, 3, born2),
+                         DMESH_SUCCESS);
+        ck_assert_uint_eq(ids2[1], 12);
+        ck_assert_int_eq(born2[1], 1);
+        ck_assert_uint_eq(ids2[2], 14);
+        ck_assert_int_eq(born2[2], 0);
+    }
 }
 END_TEST
 
