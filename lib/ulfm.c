@@ -12,6 +12,44 @@
 
 #include "ulfm.h"
 
+/* Under fault tolerance Open MPI 5.0.7 writes to dead peers: a revocation
+ * travels by a reliable broadcast whose messages go to every neighbour, the
+ * dead included, and its TCP transport writes them with writev, which
+ * raises SIGPIPE on a socket the dead peer's end closed. At the default
+ * disposition that ends the writer, a survivor (measured: survivors of a
+ * respawn exiting with status 141, the signal raised in
+ * mca_btl_tcp_frag_send under ompi_comm_rbcast_send_msg, and every other
+ * survivor then hung in MPIX_Comm_shrink). Caught by a handler that does
+ * nothing, the write fails with EPIPE, which the MPI takes as the peer's
+ * failure. Caught, not ignored: an ignored signal stays ignored across
+ * exec, so every program the process starts (system, popen, fork and exec)
+ * would run with SIGPIPE ignored, and the writer of a pipeline there
+ * would get EPIPE (an error message, or a loop that never ends) instead of
+ * the signal that ends it when its reader exits; a caught signal goes back
+ * to its default at exec. SA_RESTART: where the signal comes from
+ * outside, the call it interrupts goes on. A program's own choice (a
+ * handler, or the signal ignored already) is kept: only the default
+ * disposition changes. Outside the #if: every build has it, for the
+ * tests. */
+static void sigpipe_caught(int sig)
+{
+    (void)sig;
+}
+
+void dmesh_ulfm_catch_sigpipe(void)
+{
+    struct sigaction old, caught;
+
+    if (sigaction(SIGPIPE, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+        old.sa_handler != SIG_DFL)
+        return;
+    memset(&caught, 0, sizeof(caught));
+    caught.sa_handler = sigpipe_caught;
+    caught.sa_flags = SA_RESTART;
+    sigemptyset(&caught.sa_mask);
+    sigaction(SIGPIPE, &caught, NULL);
+}
+
 #if DMESH_HAVE_ULFM
 
 #include <mpi-ext.h>
@@ -23,30 +61,6 @@ static atomic_int enabled = -1;
 int dmesh_ulfm_built(void)
 {
     return 1;
-}
-
-/* Under fault tolerance Open MPI 5.0.7 writes to dead peers: a revocation
- * travels by a reliable broadcast whose messages go to every neighbour, the
- * dead included, and its TCP transport writes them with writev, which
- * raises SIGPIPE on a socket the dead peer's end closed. At the default
- * disposition that ends the writer, a survivor (measured: survivors of a
- * respawn exiting with status 141, the signal raised in
- * mca_btl_tcp_frag_send under ompi_comm_rbcast_send_msg, and every other
- * survivor then hung in MPIX_Comm_shrink). Ignored, the write fails with
- * EPIPE, which the MPI takes as the peer's failure. A program's own choice
- * (a handler, or the signal ignored already) is kept: only the
- * default disposition changes, once fault tolerance is found on. */
-static void ignore_sigpipe(void)
-{
-    struct sigaction old, ign;
-
-    if (sigaction(SIGPIPE, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
-        old.sa_handler != SIG_DFL)
-        return;
-    memset(&ign, 0, sizeof(ign));
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, NULL);
 }
 
 int dmesh_ulfm_enabled(MPI_Comm comm)
@@ -68,7 +82,7 @@ int dmesh_ulfm_enabled(MPI_Comm comm)
         flag = 0;
     on = flag && value != NULL && *value != 0;
     if (on)
-        ignore_sigpipe();
+        dmesh_ulfm_catch_sigpipe();
     atomic_store_explicit(&enabled, on, memory_order_relaxed);
     return on;
 }

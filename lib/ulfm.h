@@ -16,9 +16,17 @@ int dmesh_ulfm_built(void);
 /* Whether fault tolerance is on for comm's MPI run: built with the
  * extension and the MPI reports it (Open MPI's MPIX_FT attribute, set by
  * mpiexec --with-ft ulfm). Decided once per process, then a load. When it
- * is on, SIGPIPE, if at its default disposition, is ignored from then on:
- * the MPI writes to dead peers (ulfm.c says why). */
+ * is on, dmesh_ulfm_catch_sigpipe is called: the MPI writes to dead peers
+ * (ulfm.c says why). */
 int dmesh_ulfm_enabled(MPI_Comm comm);
+
+/* SIGPIPE, if at its default disposition, is caught from then on by a
+ * handler that does nothing (SA_RESTART), so that a write to a closed
+ * socket or pipe fails with EPIPE instead of ending the process, and the
+ * programs it starts get the default again at exec; a handler the program
+ * set, or its choice to ignore the signal, is kept. Every build has it (the
+ * tests call it); only dmesh_ulfm_enabled calls it in the library. */
+void dmesh_ulfm_catch_sigpipe(void);
 
 /* For benchmarks only: with on 0, dmesh_ulfm_enabled says "off" from now
  * on (the plain agreement); with on 1, what the MPI reports again. */

@@ -47,6 +47,15 @@ test_test_ft_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
 test_test_ft_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_test_ft_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_ft_plan
+# SIGPIPE under fault tolerance (lib/ulfm.h): caught, not ignored, so that
+# the programs a process starts get it at its default; the program's own
+# choice kept. No MPI: every build.
+check_PROGRAMS += test/test_sigpipe
+test_test_sigpipe_SOURCES = test/test_sigpipe.c
+test_test_sigpipe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
+test_test_sigpipe_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_test_sigpipe_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/test_sigpipe
 # The Fortran bindings of fault tolerance (module dmesh_f08), run by
 # test/ft.sh: DMESH_ERR_UNSUPPORTED plainly, a killed rank under ULFM.
 if DMESH_HAVE_FORTRAN
@@ -80,5 +89,17 @@ test_test_respawn_args_CFLAGS = $(DMESH_TEST_CFLAGS)
 test_test_respawn_args_LDADD = $(DMESH_TEST_LIBS)
 test_test_respawn_args_LDFLAGS = -no-install
 TESTS += test/respawn-np2.mpi test/respawn-np4.mpi test/respawn-np8.mpi
+# test_respawn_program: the arguments of the program a respawn starts where
+# the system gives no command line (MPI_INFO_ENV's "argv" as Open MPI 4, 5
+# and MPICH fill it, a command line file that does not exist); one
+# process, every build.
+check_PROGRAMS += test/test_respawn_program
+test_test_respawn_program_SOURCES = test/test_respawn_program.c
+test_test_respawn_program_CPPFLAGS = $(DMESH_TEST_CPPFLAGS) -I$(top_srcdir)/lib
+test_test_respawn_program_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_respawn_program_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+# no libtool wrapper: the cases take the program's own path (/proc/self/exe)
+test_test_respawn_program_LDFLAGS = -no-install
+TESTS += test/test_respawn_program-np1.mpi
 EXTRA_DIST += test/respawn.sh test/respawn-wrap.sh
 CLEANFILES += test/respawn-np*.out test/respawn-np*-again.* test/respawn-np*-growkill.*

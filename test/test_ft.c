@@ -22,7 +22,10 @@
  * functions in the program): the sweep also kills rank 1 in the creation
  * of NCCL communicators on a "cuda" mesh, lazy (dmesh_get_nccl_comm) and
  * eager (dmesh_init), without a GPU, and the case nccl_shrink counts the
- * NCCL revocations and shrinks of a "cuda" mesh that loses a process. */
+ * NCCL revocations and shrinks of a "cuda" mesh that loses a process.
+ * Every run under fault tolerance also checks that SIGPIPE, at its default
+ * before the first mesh, is caught after it, not ignored (test_sigpipe
+ * checks what that means for the programs the process starts). */
 #include "config.h"
 
 #include <check.h>
@@ -961,6 +964,20 @@ static int ft_on(void)
     return rc == DMESH_SUCCESS;
 }
 
+/* Whether SIGPIPE is at its default disposition; else whether it is caught
+ * by a handler (neither default nor ignored, which every program the
+ * process starts would inherit). */
+static int sigpipe_is(int dflt)
+{
+    struct sigaction sa;
+
+    if (sigaction(SIGPIPE, NULL, &sa) != 0)
+        return 0;
+    if (sa.sa_flags & SA_SIGINFO)
+        return !dflt;
+    return dflt ? sa.sa_handler == SIG_DFL : sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN;
+}
+
 /* Every case leaves as many communicators alive as it found: what dmesh
  * made (the meshes, the survivors', the private duplicates of the
  * survivors' communicators, anything a failed call rolled back) is freed
@@ -1030,7 +1047,7 @@ static Suite *ft_suite(void)
 
 int main(int argc, char **argv)
 {
-    int failed = 0, ran, bad = 0;
+    int failed = 0, ran, bad = 0, sigpipe_default;
     SRunner *sr;
 
     MPI_Comm parent = MPI_COMM_NULL;
@@ -1064,6 +1081,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
+    sigpipe_default = sigpipe_is(1);
     if (!ft_on()) {
         bad = unsupported();
         MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, world);
@@ -1072,6 +1090,10 @@ int main(int argc, char **argv)
                    dmesh_last_error(), bad ? ": NO" : "");
         MPI_Finalize();
         return bad ? 1 : 77;
+    }
+    if (sigpipe_default && !sigpipe_is(0)) {
+        fprintf(stderr, "test_ft rank %d: SIGPIPE is not caught under fault tolerance\n", me);
+        bad = 1;
     }
 #ifdef DMESH_HAVE_NCCL
     cuda_double_set_devices(NGPU, cuda_double_node_gpus); /* one node's GPUs */
@@ -1086,6 +1108,7 @@ int main(int argc, char **argv)
     failed = srunner_ntests_failed(sr);
     ran = srunner_ntests_run(sr);
     srunner_free(sr);
+    failed += bad;
     /* every survivor prints its outcome: test/ft.sh counts them; also in
      * the file DMESH_TEST_OUTCOME.RANK where that is set (the launcher's
      * output is lost where it ends the job as a started process dies) */

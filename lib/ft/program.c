@@ -30,12 +30,12 @@ void dmesh_program_free(dmesh_program_t *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* This process's command line, byte for byte (/proc/self/cmdline): *len
- * bytes of NUL-terminated strings in *buf (malloc'd); 0 when the system
- * does not give it. */
-static int read_cmdline(char **buf, size_t *len)
+/* This process's command line, byte for byte (the file path:
+ * /proc/self/cmdline): *len bytes of NUL-terminated strings in *buf
+ * (malloc'd); 0 when the system does not give it. */
+static int read_cmdline(const char *path, char **buf, size_t *len)
 {
-    FILE *f = fopen("/proc/self/cmdline", "rb");
+    FILE *f = fopen(path, "rb");
     char *b = NULL, *t;
     size_t n = 0, cap = 0, got = 1;
 
@@ -92,7 +92,7 @@ static int joins_to(const char *s, const char *end, const char *text, int prefix
  * given this program's whole command line, which MPI_INFO_ENV's "argv"
  * shows (Open MPI gives the arguments after "command" there, and
  * "command" itself when there are none). */
-static int first_arg(const char *cmdline, size_t len, const char *argv_text)
+static int first_arg(MPI_Info env, const char *cmdline, size_t len, const char *argv_text)
 {
     const char *end = cmdline + len, *one = cmdline + strlen(cmdline) + 1;
     char command[MPI_MAX_INFO_VAL + 1];
@@ -100,8 +100,7 @@ static int first_arg(const char *cmdline, size_t len, const char *argv_text)
 
     if (argv_text[0] == '\0' || joins_to(one, end, argv_text, 0))
         return 1;
-    if (MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL, command, &flag) != MPI_SUCCESS ||
-        !flag)
+    if (MPI_Info_get(env, "command", MPI_MAX_INFO_VAL, command, &flag) != MPI_SUCCESS || !flag)
         command[0] = '\0';
     if (strcmp(argv_text, command) != 0 && joins_to(cmdline, end, argv_text, 0))
         return 0;
@@ -151,18 +150,18 @@ static int executable(const char *name)
  * "wdir", so that a chdir since does not lose it) where it names an
  * executable from here, else the running executable (Open MPI 4 gives the
  * command's last component only). */
-static int own_command(const char *fn, char *cmd, size_t size, int *from_mpi)
+static int own_command(const char *fn, MPI_Info env, char *cmd, size_t size, int *from_mpi)
 {
     char val[MPI_MAX_INFO_VAL + 1], wdir[MPI_MAX_INFO_VAL + 1];
     int flag = 0, wflag = 0;
     ssize_t n;
 
-    if (MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS)
+    if (MPI_Info_get(env, "command", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS)
         flag = 0;
     if (flag && val[0] != '\0') {
         if (val[0] != '/' && strchr(val, '/') != NULL &&
-            MPI_Info_get(MPI_INFO_ENV, "wdir", MPI_MAX_INFO_VAL, wdir, &wflag) == MPI_SUCCESS &&
-            wflag && wdir[0] == '/')
+            MPI_Info_get(env, "wdir", MPI_MAX_INFO_VAL, wdir, &wflag) == MPI_SUCCESS && wflag &&
+            wdir[0] == '/')
             snprintf(cmd, size, "%s/%s", wdir, val);
         else
             snprintf(cmd, size, "%s", val);
@@ -182,15 +181,22 @@ static int own_command(const char *fn, char *cmd, size_t size, int *from_mpi)
 }
 
 /* MPI_INFO_ENV's "argv" split at spaces, where the system gives no
- * command line. */
-static int info_args(const char *fn, dmesh_program_t *p)
+ * command line. Without arguments Open MPI 5 gives "command" itself there,
+ * Open MPI 4 and MPICH no "argv" (MPICH no "command" either): none. The
+ * comparison is with "command" as the MPI gives it, not with p->cmd, which
+ * the launch's "wdir" may lead (measured: "DIR/./prog" against "./prog",
+ * and the command passed as the new process's argument). A program whose
+ * one argument is that command itself looks the same: it gets none. */
+static int info_args(const char *fn, MPI_Info env, dmesh_program_t *p)
 {
-    char val[MPI_MAX_INFO_VAL + 1];
-    int flag = 0;
+    char val[MPI_MAX_INFO_VAL + 1], command[MPI_MAX_INFO_VAL + 1];
+    int flag = 0, cflag = 0;
     size_t i, len;
 
-    if (MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag ||
-        strcmp(val, p->cmd) == 0)
+    if (MPI_Info_get(env, "argv", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag)
+        return DMESH_SUCCESS; /* none */
+    if (MPI_Info_get(env, "command", MPI_MAX_INFO_VAL, command, &cflag) == MPI_SUCCESS && cflag &&
+        strcmp(val, command) == 0)
         return DMESH_SUCCESS; /* none */
     len = strlen(val);
     if ((p->cmdline = DMESH_FAULT_MALLOC(len + 1)) == NULL)
@@ -204,8 +210,8 @@ static int info_args(const char *fn, dmesh_program_t *p)
  * command of dmesh_respawn_command or DMESH_RESPAWN_COMMAND, else the one
  * that started this program (own_command), and with argv MPI_ARGV_NULL
  * this program's own arguments, byte for byte, from its command line. */
-int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_Info info,
-                  dmesh_program_t *p)
+int dmesh_program_from(const char *fn, const char *command, char *const argv[], MPI_Info info,
+                       MPI_Info env, const char *cmdline, dmesh_program_t *p)
 {
     char argv_text[MPI_MAX_INFO_VAL + 1];
     size_t len = 0, size = PATH_MAX + MPI_MAX_INFO_VAL + 2;
@@ -221,15 +227,20 @@ int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_I
     p->cmd = p->cmdbuf;
     named = dmesh_options_respawn_command(info, p->cmdbuf);
     if (!named)
-        DMESH_TRY(own_command(fn, p->cmdbuf, size, &from_mpi));
+        DMESH_TRY(own_command(fn, env, p->cmdbuf, size, &from_mpi));
     if (argv != MPI_ARGV_NULL)
         return DMESH_SUCCESS;
-    if (!read_cmdline(&p->cmdline, &len))
-        return info_args(fn, p);
+    if (!read_cmdline(cmdline, &p->cmdline, &len))
+        return info_args(fn, env, p);
     /* a wrapper is known only where the command is the MPI's */
-    if (!from_mpi ||
-        MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, argv_text, &flag) != MPI_SUCCESS ||
+    if (!from_mpi || MPI_Info_get(env, "argv", MPI_MAX_INFO_VAL, argv_text, &flag) != MPI_SUCCESS ||
         !flag)
         argv_text[0] = '\0';
-    return own_args(fn, p->cmdline, len, first_arg(p->cmdline, len, argv_text), p);
+    return own_args(fn, p->cmdline, len, first_arg(env, p->cmdline, len, argv_text), p);
+}
+
+int dmesh_program(const char *fn, const char *command, char *const argv[], MPI_Info info,
+                  dmesh_program_t *p)
+{
+    return dmesh_program_from(fn, command, argv, info, MPI_INFO_ENV, "/proc/self/cmdline", p);
 }
