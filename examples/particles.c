@@ -11,9 +11,11 @@
  *    restore, so that a process that replaces a dead one learns how many
  *    particles its predecessor had without any bookkeeping of its own;
  *  - every CKPT steps each member stores them (dmesh_copies_store);
- *  - a process that meets a failure revokes the mesh, the survivors call
- *    dmesh_respawn, the new process calls dmesh_join, and every process
- *    restores the newest version all can get back and goes on from it.
+ *  - every step's outcome is agreed (dmesh_agree_step); after a failure
+ *    every process calls dmesh_repair, which starts a new process in the
+ *    dead one's place and restores the newest version all can get back;
+ *    the new process starts as a first launch does (dmesh_start, then the
+ *    copies opened and restored), and every process goes on from there.
  *
  * The result does not depend on the number of processes nor on failures:
  * each particle moves by itself, and the checksum is a sum of integers
@@ -37,9 +39,6 @@
 #include <string.h>
 
 #include <mpi.h>
-#if defined(OPEN_MPI) && OPEN_MPI
-#include <mpi-ext.h>
-#endif
 #include <dmesh.h>
 
 #define CKPT 10
@@ -182,24 +181,33 @@ static void give_up(state_t *s, const char *what)
     MPI_Abort(s->comm, 1);
 }
 
-/* After a creation, a join or a respawn: the copies opened on this mesh
- * (a survivor's move there), the particles and their count restored to
- * the newest version every process can get back. Returns the step. */
-static int restore(state_t *s, long total)
+/* The copies opened on the mesh, the particles and their count
+ * registered, the newest version every process can get back restored:
+ * a first launch and a new process alike. */
+static int open_copies(state_t *s, int *v)
 {
-    dmesh_copies_t fresh = DMESH_COPIES_NULL;
-    int v = DMESH_COPIES_NONE, rc;
+    int rc = dmesh_copies_open(s->mesh, "particles", MPI_INFO_NULL, &s->copies);
 
-    rc = dmesh_copies_open(s->mesh, "particles", MPI_INFO_NULL, &fresh);
-    dmesh_copies_free(&s->copies); /* after the open: it moved the copies */
-    s->copies = fresh;
-    if (rc == DMESH_SUCCESS) { /* registered anew: a new process's copies start empty */
-        dmesh_copies_add_sized(s->copies, 0, s->p, ROOM, &s->n, s->type);
-        dmesh_copies_add(s->copies, 1, &s->step, 1, MPI_INT);
-        rc = dmesh_copies_restore(s->copies, &v);
-    }
     if (rc != DMESH_SUCCESS)
-        give_up(s, "the copies");
+        return rc;
+    dmesh_copies_add_sized(s->copies, 0, s->p, ROOM, &s->n, s->type);
+    dmesh_copies_add(s->copies, 1, &s->step, 1, MPI_INT);
+    return dmesh_copies_restore(s->copies, v);
+}
+
+/* After a failure (rc DMESH_ERR_PROC_FAILED) the repair, again while
+ * processes die; a new process whose own open failed opens after it.
+ * Then the step to go on from (the start when nothing was stored). */
+static int resume(state_t *s, int rc, int v, long total)
+{
+    while (rc == DMESH_ERR_PROC_FAILED) {
+        rc = dmesh_repair(&s->mesh, &s->comm, MPI_INFO_NULL, &v);
+        s->recoveries++;
+        if (rc == DMESH_SUCCESS && s->copies == DMESH_COPIES_NULL)
+            rc = open_copies(s, &v);
+    }
+    if (rc != DMESH_SUCCESS) /* DMESH_ERR_SPAWN, DMESH_ERR_DATA_LOST */
+        give_up(s, "the repair");
     MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm);
     if (v == DMESH_COPIES_NONE) { /* nothing stored: the start */
         start(s, total);
@@ -224,131 +232,61 @@ static int kill_step_of(int rank, int recoveries)
     return -1;
 }
 
-/* A failure seen here: make every process see it. */
-static void revoke_all(state_t *s)
-{
-    dmesh_revoke(s->mesh);
-#ifdef MPIX_FT
-    MPIX_Comm_revoke(s->comm);
-#endif
-}
-
-/* Whether the step failed on any process: the same answer on every one.
- * Under fault tolerance an MPI call can fail on some processes and succeed
- * on others (a process that died after its own part of an allreduce); a
- * loop that stores when its step succeeded and repairs when it failed
- * would then split, and the processes in dmesh_copies_store would wait in
- * its agreement for those in dmesh_respawn. So every process agrees the
- * step's outcome (MPIX_Comm_agree over the program's communicator, where
- * the launch has fault tolerance), one that failed revoking first, so that
- * a process still blocked in the step returns and agrees too. */
-static int failed_anywhere(state_t *s, int bad)
-{
-#ifdef MPIX_FT
-    int flag = 0, *on = NULL;
-
-    MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &on, &flag);
-    if (!flag || on == NULL || !*on)
-        return bad; /* not launched with fault tolerance */
-    if (bad)
-        revoke_all(s);
-    flag = !bad;
-    if (MPIX_Comm_agree(s->comm, &flag) != MPI_SUCCESS)
-        return 1; /* a process failed: every process is told so */
-    return !flag;
-#else
-    (void)s;
-    return bad;
-#endif
-}
-
-/* A process died: every process comes back on a whole mesh. */
-static void recover(state_t *s)
-{
-    MPI_Comm back = MPI_COMM_NULL;
-    dmesh_t again = DMESH_NULL;
-    int rc;
-
-    revoke_all(s);
-    do /* a process that dies during the repair: the repair again */
-        rc = dmesh_respawn(s->mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
-    while (rc == DMESH_ERR_PROC_FAILED);
-    if (rc != DMESH_SUCCESS) /* DMESH_ERR_SPAWN: no process could be started */
-        give_up(s, "dmesh_respawn");
-    dmesh_free(&s->mesh);
-    MPI_Comm_free(&s->comm);
-    s->comm = back;
-    s->mesh = again;
-    s->recoveries++;
-}
-
 int main(int argc, char **argv)
 {
     const char *names[2] = {"x", "y"};
-    int dims[2] = {0, 0}, steps, size, rank, it;
+    int dims[2] = {0, 0}, steps, size, rank, it, v = DMESH_COPIES_NONE, rc;
     long per, total;
     uint64_t sum = 0, mine;
     MPI_Count n = 0;
-    MPI_Comm parent;
     state_t s;
 
     MPI_Init(&argc, &argv);
-    signal(SIGPIPE, SIG_IGN); /* a dead peer's socket is a failure to repair */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* failures as codes */
     memset(&s, 0, sizeof(s));
     per = argc > 1 ? atol(argv[1]) : 300;
     steps = argc > 2 ? atoi(argv[2]) : 120;
     total = 4 * per;
-    MPI_Comm_get_parent(&parent);
-    if (parent == MPI_COMM_NULL) {
-        MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
-        MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
-        MPI_Comm_size(s.comm, &size);
-        MPI_Dims_create(size, 2, dims);
-        if (dmesh_init(s.comm, "cpu", 2, dims, names, MPI_INFO_NULL, &s.mesh) != DMESH_SUCCESS)
-            give_up(&s, "dmesh_init");
-    } else { /* a new process: errors come back as codes, as the survivors' */
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        if (dmesh_join(MPI_INFO_NULL, NULL, &s.comm, &s.mesh) != DMESH_SUCCESS) {
-            fprintf(stderr, "particles: dmesh_join: %s\n", dmesh_last_error());
-            MPI_Finalize();
-            return 1;
-        }
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size, 2, dims);
+    /* a first launch's mesh, or, in a process a repair started, the mesh it joins */
+    if (dmesh_start(MPI_COMM_WORLD, "cpu", 2, dims, names, MPI_INFO_NULL, &s.comm, &s.mesh) !=
+        DMESH_SUCCESS) {
+        fprintf(stderr, "particles: dmesh_start: %s\n", dmesh_last_error());
+        MPI_Finalize();
+        return 1;
     }
     setup(&s);
-    it = restore(&s, total);
+    rc = open_copies(&s, &v);
+    it = resume(&s, rc, v, total);
     MPI_Comm_rank(s.comm, &rank);
     while (it < steps) {
-        int bad = 0, full = 0, any[2] = {0, 0}, mine2[2];
+        int ok = 1, full = 0, anyfull = 0;
         if (it + 1 == kill_step_of(rank, s.recoveries))
             raise(SIGKILL);
         if (it % CKPT == 0 && it > s.stored) {
             s.step = it;
-            bad = dmesh_copies_store(s.copies, it) != DMESH_SUCCESS;
-            s.stored = bad ? s.stored : it;
+            ok = dmesh_copies_store(s.copies, it) == DMESH_SUCCESS; /* the same on all */
+            s.stored = ok ? it : s.stored;
         }
-        if (!bad) {
-            int rc = advance(&s);
-            bad = rc > 0;
-            full = rc < 0;
+        if (ok) {
+            int r = advance(&s);
+            ok = r == 0;
+            full = r < 0;
         }
-        /* every process meets a failure here; a full cell stops every one */
-        mine2[0] = bad;
-        mine2[1] = full;
-        bad |= failed(MPI_Allreduce(mine2, any, 2, MPI_INT, MPI_MAX, s.comm)) || any[0];
-        bad = failed_anywhere(&s, bad); /* every process stores, or every one repairs */
-        if (!bad && any[1])
+        ok &= !failed(MPI_Allreduce(&full, &anyfull, 1, MPI_INT, MPI_MAX, s.comm));
+        dmesh_agree_step(s.mesh, &ok); /* every process goes on, or every one repairs */
+        if (ok && anyfull)
             give_up(&s, "a cell would hold more particles than its room");
-        if (!bad) {
+        if (ok)
             it++;
-            continue;
-        }
-        recover(&s);
-        it = restore(&s, total);
+        else
+            it = resume(&s, DMESH_ERR_PROC_FAILED, v, total);
+        MPI_Comm_rank(s.comm, &rank);
     }
     mine = checksum(&s);
     MPI_Reduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, s.comm);
     MPI_Allreduce(&s.n, &n, 1, MPI_COUNT, MPI_SUM, s.comm);
-    MPI_Comm_rank(s.comm, &rank);
     if (rank == 0) {
         printf("particles: step %d: %lld particles, checksum %016llx\n", it, (long long)n,
                (unsigned long long)sum);

@@ -1195,10 +1195,15 @@ DMESH_EXPORT int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, c
  * between processes, stay in host memory. On a "cpu" mesh buffers are
  * host memory.
  *
- * Threads (MPI_THREAD_MULTIPLE): threads may open, store, restore and free
- * copies of different handles at once, and dmesh_revoke() may come from
- * any thread while another frees a handle. One handle is used by one
- * thread at a time, except dmesh_copies_get_partners() and
+ * Threads (MPI_THREAD_MULTIPLE): threads may store, restore and free
+ * copies of different handles at once (each handle has communicators of
+ * its own), and open copies at once on meshes of different universes;
+ * two opens on meshes of one universe must not run at once, as two
+ * collective calls on one communicator must not (an open is collective
+ * over the universe's communicator), and neither must an open and a
+ * dmesh_repair() of that universe. dmesh_revoke() may come from any thread
+ * while another frees a handle. One handle is used by one thread at a
+ * time, except dmesh_copies_get_partners() and
  * dmesh_copies_get_survival(), which any thread may call even while
  * another frees the handle (DMESH_ERR_ARG once it is freed).
  * @{ */
@@ -1239,7 +1244,18 @@ typedef struct dmesh_copies_s *dmesh_copies_t;
  *       of the mesh and not, as dmesh_flatten()); every process returns the
  *       same class. A process outside the mesh gets a handle whose store
  *       and restore do nothing. The first call on a universe may find its
- *       nodes (dmesh_get_dim_locality()).
+ *       nodes (dmesh_get_dim_locality()). When the open fails on a mesh of
+ *       another universe than the handle that has the copies (a repair's
+ *       new mesh), the copies leave that handle and wait in the process for
+ *       the next open: freeing the old handle then frees nothing of them.
+ *       Where the copies go: while the members are the processes of the
+ *       last open or their replacements in the same places, the copies
+ *       stay placed as they were made (a replacement on another host finds
+ *       the partners its predecessor had), and the next store places them
+ *       where the members' failure domains ask; where the members changed
+ *       (a shrink, a grow), or every member still holds its own copy, the
+ *       open places them anew and makes the held copies or parities again
+ *       there before the old ones go (one store's moves).
  */
 DMESH_EXPORT int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info,
                                    dmesh_copies_t *copies);
@@ -1258,8 +1274,10 @@ DMESH_EXPORT int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info
  * \param[in] type any datatype MPI_Pack takes (a committed one); kept by
  *            the copies: do not free it while registered
  * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, id, count or
- *         type (a type that is not contiguous needs \p count <= INT_MAX,
- *         and host memory); DMESH_ERR_NOMEM; DMESH_ERR_CUDA or
+ *         type (a type that is not contiguous is packed with MPI_Pack,
+ *         which counts in int: \p count times the type's size, and the
+ *         packed size, at most INT_MAX bytes; and host memory);
+ *         DMESH_ERR_NOMEM; DMESH_ERR_CUDA or
  *         DMESH_ERR_BACKEND when the CUDA runtime cannot say what \p buf is
  * \note Local. A store or restore whose cudaMemcpy() fails returns
  *       DMESH_ERR_CUDA on every process (agreed).
@@ -1392,13 +1410,110 @@ DMESH_EXPORT int dmesh_copies_get_survival(dmesh_copies_t copies, int *kind);
 
 /**
  * \brief Free a copies handle and, unless its name was opened again on
- *        another mesh since, the process's copies of that name.
+ *        another mesh since (or an open on another mesh failed since,
+ *        which keeps the copies for the next open), the process's copies
+ *        of that name.
  * \param[in,out] copies the handle; DMESH_COPIES_NULL afterwards
  *                (DMESH_COPIES_NULL is accepted)
  * \return DMESH_SUCCESS or DMESH_ERR_ARG
  * \note Local.
  */
 DMESH_EXPORT int dmesh_copies_free(dmesh_copies_t *copies);
+
+/**
+ * \brief Start a fault-tolerant program's mesh: on a first launch a mesh
+ *        made by dmesh_init() on a duplicate of \p comm, in a process that
+ *        dmesh_respawn(), dmesh_repair() or dmesh_grow() started the mesh of
+ *        dmesh_join(), so that both take one path (start, open the copies,
+ *        register the buffers, restore).
+ * \param[in] comm the communicator of a first launch (MPI_COMM_WORLD, say;
+ *            duplicated, with its error handler); not read in a new process
+ * \param[in] device_type as dmesh_init() (not read in a new process)
+ * \param[in] ndims as dmesh_init() (not read in a new process)
+ * \param[in] shape as dmesh_init() (not read in a new process)
+ * \param[in] dim_names as dmesh_init() (not read in a new process)
+ * \param[in] info as dmesh_init() in a first launch, as dmesh_join() in a
+ *            new process, or MPI_INFO_NULL
+ * \param[out] newcomm the program's communicator for the run: the
+ *             duplicate, or the communicator dmesh_join() gives (owned by
+ *             the caller; dmesh_repair() replaces it); MPI_COMM_NULL on
+ *             failure
+ * \param[out] mesh the mesh on \p newcomm (DMESH_NULL on failure)
+ * \return a class of dmesh_init() or of dmesh_join()
+ * \note Collective as the call it makes: over \p comm on a first launch,
+ *       with the processes that started it in a new process.
+ */
+DMESH_EXPORT int dmesh_start(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                             const char *const dim_names[], MPI_Info info, MPI_Comm *newcomm,
+                             dmesh_t *mesh);
+
+/**
+ * \brief Agree a step's outcome: \p *ok becomes nonzero on every process
+ *        exactly when it was nonzero on every process and no process
+ *        failed. With it, every process stores after a good step, or every
+ *        one calls dmesh_repair(), and none waits for the others in a call
+ *        they never make.
+ * \param[in] mesh a mesh of the program (any of its universe)
+ * \param[in,out] ok in: whether the step succeeded here; out: agreed
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle or pointer
+ * \note Collective over the communicator the mesh was made from (members
+ *       and not). Under fault tolerance (ULFM) a process that passes 0
+ *       first revokes the mesh's universe (dmesh_revoke()) and that
+ *       communicator, so that processes still blocked in the step's calls
+ *       return, then the failure-aware agreement decides (MPIX_Comm_agree,
+ *       which works on revoked communicators); a process failure makes the
+ *       outcome 0 everywhere. Without fault tolerance a process cannot fail
+ *       alone and the call is local: \p *ok stays as it is, no
+ *       communication.
+ */
+DMESH_EXPORT int dmesh_agree_step(dmesh_t mesh, int *ok);
+
+/**
+ * \brief Repair after a failed step, store or restore: revoke, bring the
+ *        processes back (dmesh_respawn() by default; dmesh_shrink() or
+ *        spares as info asks), again while processes die during the
+ *        repair, replace the program's mesh and communicator, and move
+ *        every copies handle opened on the mesh to the new one and restore
+ *        it (the program's handles stay valid).
+ * \param[in,out] mesh the program's mesh (a root mesh, as dmesh_respawn()
+ *                 takes); replaced by the repaired one, the old one freed
+ * \param[in,out] comm the communicator \p mesh was made from (the one
+ *                 dmesh_start(), dmesh_join() or an earlier repair gave);
+ *                 replaced by the repaired one, the old one freed
+ * \param[in] info `dmesh_repair` = `respawn` (default: one new process in
+ *            each dead one's place, the same mesh), `shrink` (the survivors
+ *            on a smaller mesh: `dmesh_repair_dim`, a dimension's name or
+ *            index, default 0, loses every index whose slice lost a
+ *            process), `spares` (processes outside the mesh take the lost
+ *            places: dmesh_shrink() with `dmesh_spares`); the other keys
+ *            go to dmesh_respawn() or dmesh_shrink(); or MPI_INFO_NULL
+ * \param[out] version the version the first copies handle opened on the
+ *             mesh (in the order this process opened them) restored:
+ *             DMESH_COPIES_NONE when none was stored, or no handle was
+ *             opened on the mesh
+ * \return DMESH_SUCCESS; DMESH_ERR_ARG for a bad handle, pointer, a \p comm
+ *         that is not \p mesh's, or a bad info value (on any process: every
+ *         process returns it, before anything is revoked);
+ *         DMESH_ERR_UNSUPPORTED without fault tolerance; DMESH_ERR_SPAWN
+ *         when no process could be started (\p mesh and \p comm stay);
+ *         DMESH_ERR_DATA_LOST when a process and every holder of its copy
+ *         died: the processes are back (\p mesh and \p comm replaced) but
+ *         nothing was restored, the copies stay for a later store; another
+ *         class of dmesh_copies_restore() likewise
+ * \note Collective over the survivors of the communicator the mesh was
+ *       made from, with the processes it starts: every survivor returns the
+ *       same class. A process that the repair starts runs the program's
+ *       start (dmesh_start(), then dmesh_copies_open(), dmesh_copies_add()
+ *       and dmesh_copies_restore() for each name, in the order the
+ *       survivors opened them); where one of those fails with
+ *       DMESH_ERR_PROC_FAILED it calls dmesh_repair() too, and opens after
+ *       it the names it had no handle of yet. Copies opened on other meshes
+ *       of the universe are not moved. What it costs: the calls a
+ *       hand-written repair makes (a revocation, dmesh_respawn(), an open
+ *       and a restore per handle) and one failure-aware agreement of the
+ *       arguments. Thread level as dmesh_respawn().
+ */
+DMESH_EXPORT int dmesh_repair(dmesh_t *mesh, MPI_Comm *comm, MPI_Info info, int *version);
 /** @} */
 
 /* ------------------------------------------------------------------------ */

@@ -330,6 +330,28 @@ int dmesh_join(MPI_Info info, int *reason, MPI_Comm *newcomm, dmesh_t *newmesh)
     return dmesh_raise_outcome_on_comm(null_mesh(err, newmesh), MPI_COMM_NULL, __func__);
 }
 
+int dmesh_start(MPI_Comm comm, const char *device_type, int ndims, const int shape[],
+                const char *const dim_names[], MPI_Info info, MPI_Comm *newcomm, dmesh_t *mesh)
+{
+    int err = dmesh_start_impl(comm, device_type, ndims, shape, dim_names, info, newcomm, mesh);
+
+    null_comm(err, newcomm);
+    return dmesh_raise_outcome_on_comm(null_mesh(err, mesh), comm, __func__);
+}
+
+int dmesh_agree_step(dmesh_t mesh, int *ok)
+{
+    return dmesh_raise_outcome_on_mesh(dmesh_agree_step_impl(mesh, ok), mesh, __func__);
+}
+
+int dmesh_repair(dmesh_t *mesh, MPI_Comm *comm, MPI_Info info, int *version)
+{
+    int err = dmesh_repair_impl(mesh, comm, info, version);
+
+    return mesh != NULL ? dmesh_raise_outcome_on_mesh(err, *mesh, __func__)
+                        : dmesh_raise_outcome_on_comm(err, MPI_COMM_NULL, __func__);
+}
+
 int dmesh_grow(dmesh_t mesh, int dim, int n, const char *command, char *const argv[], MPI_Info info,
                MPI_Comm *newcomm, dmesh_t *newmesh)
 {

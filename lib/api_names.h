@@ -64,6 +64,9 @@
     X(dmesh_copies_get_partners)                                                                   \
     X(dmesh_copies_get_survival)                                                                   \
     X(dmesh_copies_free)                                                                           \
+    X(dmesh_start)                                                                                 \
+    X(dmesh_agree_step)                                                                            \
+    X(dmesh_repair)                                                                                \
     X(dmesh_get_dim_size)                                                                          \
     X(dmesh_get_dim_size_by_name)                                                                  \
     X(dmesh_get_local_rank_by_name)                                                                \

@@ -47,6 +47,7 @@
  * there revoked them while they still existed. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dmesh_copies_data_t *registry;
+static uint64_t opens; /* the handles' order of opening */
 static struct dmesh_copies_s *live;
 
 static struct dmesh_copies_s *live_find_locked(dmesh_copies_t h)
@@ -198,11 +199,24 @@ static int buf_bytes(MPI_Count count, MPI_Count room, MPI_Datatype type, const c
         *bytes = (size_t)count * (size_t)size;
         return DMESH_SUCCESS;
     }
-    if (room > INT_MAX)
+    /* MPI_Pack and MPI_Pack_size count in int: the packed size too (at least
+     * the data's size; an MPI gives a wrong size past INT_MAX, measured:
+     * Open MPI 4.1, 600 M elements of an 8-byte strided type, 505,032,704) */
+    if (room > INT_MAX || (long long)room * size > INT_MAX)
         return dmesh_error_set(DMESH_ERR_ARG,
-                               "%s: count %lld of a type that is not contiguous exceeds INT_MAX",
+                               "%s: %lld elements of a type that is not contiguous: %lld bytes "
+                               "of data, past what MPI_Pack takes (INT_MAX); register a "
+                               "contiguous type, or the buffer in parts",
+                               fn, (long long)room, (long long)room * size);
+    if ((rc = MPI_Pack_size((int)room, type, MPI_COMM_SELF, &packed)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_copies: MPI_Pack_size");
+    if (packed < 0 || (long long)packed < (long long)room * size)
+        return dmesh_error_set(DMESH_ERR_ARG,
+                               "%s: %lld elements of a type that is not contiguous pack into "
+                               "more than MPI_Pack takes (INT_MAX)",
                                fn, (long long)room);
-    if ((rc = MPI_Pack_size((int)count, type, MPI_COMM_SELF, &packed)) != MPI_SUCCESS)
+    if (count != room &&
+        (rc = MPI_Pack_size((int)count, type, MPI_COMM_SELF, &packed)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_copies: MPI_Pack_size");
     *bytes = (size_t)packed;
     return DMESH_SUCCESS;
@@ -578,6 +592,8 @@ static void handle_free_parts(struct dmesh_copies_s *c)
         MPI_Comm_free(&c->comm);
     if (c->raise != MPI_COMM_NULL)
         MPI_Comm_free(&c->raise);
+    if (c->info != MPI_INFO_NULL)
+        MPI_Info_free(&c->info);
     dmesh_copies_plan_free(&c->plan);
     free(c->ranks);
     free(c->ids);
@@ -692,6 +708,7 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
         c->remade.version = DMESH_COPIES_NONE;
     }
     c->d = d;
+    c->seq = ++opens;
     c->magic = COPIES_MAGIC;
     c->next_live = live;
     live = c;
@@ -1060,6 +1077,32 @@ static int open_scheme(struct dmesh_copies_s *c, int err)
     return err ? err : e;
 }
 
+int dmesh_copies_remake(struct dmesh_copies_s *c, const dmesh_copies_slot_t *s, int64_t v,
+                        dmesh_copies_slot_t *out, int err)
+{
+    int mine = s->version == v; /* else nothing stored: an empty copy */
+    dmesh_copies_slot_t n = {
+        v, mine ? s->own : NULL, mine ? s->own_len : 0, NULL, 0, DMESH_COPIES_NONE, 0};
+    dmesh_copies_xfer_t q = {.n = 0};
+    char *scratch = NULL;
+
+    err = c->plan.scheme->store_alloc(c, &n, &scratch, err);
+    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open")) == DMESH_SUCCESS)
+        err = c->plan.scheme->store_moves(c, &n, scratch, &q);
+    dmesh_copies_release(scratch);
+    if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_open")) != DMESH_SUCCESS) {
+        dmesh_copies_drain(&q);
+        dmesh_copies_release(n.held);
+        return err;
+    }
+    out->version = v;
+    out->held = n.held;
+    out->held_len = n.held != NULL ? n.held_len : 0;
+    out->held_version = n.held != NULL ? v : DMESH_COPIES_NONE;
+    out->held_for = n.held != NULL ? n.held_for : 0;
+    return DMESH_SUCCESS;
+}
+
 /* The held copies made again where the open placed them, from the own
  * copies (into c->remade, kept by attach); every member takes the step. */
 static int remake_step(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, int64_t remake,
@@ -1132,7 +1175,99 @@ static int open_steps(dmesh_t mesh, const char *name, MPI_Info info, MPI_Comm uc
     return remake_step(c, d, remake, err);
 }
 
+static int open_common(dmesh_t mesh, const char *name, MPI_Info info, int keep,
+                       dmesh_copies_t *copies);
+
 int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
+{
+    return open_common(mesh, name, info, 0, copies);
+}
+
+int dmesh_copies_reopen(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies)
+{
+    return open_common(mesh, name, info, 1, copies);
+}
+
+/* The open's record of what it was asked (for dmesh_copies_reopen in a
+ * repair): the info, and the mesh's key. */
+static int remember(struct dmesh_copies_s *c, dmesh_t mesh, MPI_Info info)
+{
+    int rc;
+
+    c->key = dmesh_copies_mesh_key(mesh);
+    if (info == MPI_INFO_NULL)
+        return DMESH_SUCCESS;
+    if ((rc = MPI_Info_dup(info, &c->info)) != MPI_SUCCESS) {
+        c->info = MPI_INFO_NULL;
+        return dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Info_dup");
+    }
+    return DMESH_SUCCESS;
+}
+
+uint64_t dmesh_copies_mesh_key(dmesh_t mesh)
+{
+    int ndims = 0, shape[DMESH_MAX_DIMS] = {0}, n = 0, size = 0, *ranks;
+    uint64_t h = DMESH_HASH_INIT;
+
+    dmesh_get_ndims_impl(mesh, &ndims);
+    dmesh_get_shape_impl(mesh, DMESH_MAX_DIMS, shape);
+    dmesh_get_size_impl(mesh, &size);
+    h = dmesh_hash(h, shape, sizeof(shape));
+    if ((ranks = malloc((size_t)(size > 0 ? size : 1) * sizeof(int))) != NULL &&
+        dmesh_get_ranks_impl(mesh, size, ranks, &n) == DMESH_SUCCESS)
+        h = dmesh_hash(h, ranks, (size_t)n * sizeof(int));
+    free(ranks);
+    return h;
+}
+
+int dmesh_copies_of_mesh(dmesh_t mesh, struct dmesh_copies_s ***out, int *n)
+{
+    struct dmesh_mesh *m;
+    uint64_t key = dmesh_copies_mesh_key(mesh);
+    int count = 0;
+
+    *out = NULL;
+    *n = 0;
+    DMESH_TRY(dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_repair", &m));
+    pthread_mutex_lock(&lock);
+    for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
+        count += x->universe == m->u && x->d != NULL && x->key == key;
+    if (count > 0 && (*out = malloc((size_t)count * sizeof(**out))) != NULL)
+        for (struct dmesh_copies_s *x = live; x != NULL; x = x->next_live)
+            if (x->universe == m->u && x->d != NULL && x->key == key)
+                (*out)[(*n)++] = x;
+    pthread_mutex_unlock(&lock);
+    if (count > 0 && *out == NULL)
+        return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_repair: no memory for %d handles", count);
+    for (int i = 1; i < *n; i++) /* in the order they were opened: few, insertion */
+        for (int j = i; j > 0 && (*out)[j - 1]->seq > (*out)[j]->seq; j--) {
+            struct dmesh_copies_s *t = (*out)[j];
+            (*out)[j] = (*out)[j - 1];
+            (*out)[j - 1] = t;
+        }
+    return DMESH_SUCCESS;
+}
+
+void dmesh_copies_take_over(struct dmesh_copies_s *h, struct dmesh_copies_s *n)
+{
+    struct dmesh_copies_s t;
+
+    pthread_mutex_lock(&lock);
+    t = *h;
+    *h = *n;
+    h->next_live = t.next_live;
+    h->seq = t.seq;
+    t.next_live = n->next_live;
+    t.d = NULL;
+    *n = t;
+    if (h->d != NULL)
+        h->d->open = h;
+    pthread_mutex_unlock(&lock);
+    handle_free(n);
+}
+
+static int open_common(dmesh_t mesh, const char *name, MPI_Info info, int keep,
+                       dmesh_copies_t *copies)
 {
     struct dmesh_mesh *m;
     struct dmesh_copies_s *c = calloc(1, sizeof(*c));
@@ -1165,13 +1300,16 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     }
     if (c != NULL) {
         c->comm = c->set = c->next_set = c->raise = MPI_COMM_NULL;
+        c->info = MPI_INFO_NULL;
         c->remade.version = c->remade.held_version = DMESH_COPIES_NONE;
         err = raise_comm(m, c, err);
+        err = err ? err : remember(c, mesh, info);
         err = open_steps(mesh, name, info, ucomm, c, d, &a, &table, &born, err);
         hash = args_hash(name, &a);
     } else { /* the others must not wait: the steps' collectives with nothing */
         struct dmesh_copies_s z = {0};
         z.comm = z.set = z.next_set = MPI_COMM_NULL;
+        z.info = MPI_INFO_NULL;
         open_steps(mesh, NULL, MPI_INFO_NULL, ucomm, &z, NULL, &a, &table, &born, err);
         handle_free_parts(&z);
         free(table);
@@ -1181,7 +1319,7 @@ int dmesh_copies_open_impl(dmesh_t mesh, const char *name, MPI_Info info, dmesh_
     if (err != DMESH_SUCCESS) {
         if (c != NULL)
             handle_free(c);
-        if (d != NULL && fresh == NULL)
+        if (d != NULL && fresh == NULL && !keep)
             park(d, m->u);
         free(fresh);
         free(table);

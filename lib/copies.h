@@ -48,45 +48,48 @@ typedef struct dmesh_copies_data {
     int nbufs, capbufs;
     dmesh_copies_slot_t slot;
     const struct dmesh_copies_scheme *scheme; /* the plan's */
-    int dim, k;      /* the plan's, dim as asked (DMESH_COPIES_DIM_DEFAULT) */
-    uint64_t id;     /* the owner's identity (0: none yet) */
-    int born;        /* id drawn here: no predecessor */
+    int dim, k;  /* the plan's, dim as asked (DMESH_COPIES_DIM_DEFAULT) */
+    uint64_t id; /* the owner's identity (0: none yet) */
+    int born;    /* id drawn here: no predecessor */
     /* the members at the last open, by flat index, three rows of table_n:
      * their identities, the failure domains the placement was made with,
      * and whether each had nothing stored (its restore gives nothing back;
      * a successful store clears the row) */
     uint64_t *table;
     int table_n;
-    int64_t epoch;   /* of that open: one more than the newest table of its members */
+    int64_t epoch;               /* of that open: one more than the newest table of its members */
     struct dmesh_copies_s *open; /* the handle that has them */
     struct dmesh_copies_data *next;
 } dmesh_copies_data_t;
 
 struct dmesh_copies_s {
     uint64_t magic;
-    dmesh_copies_data_t *d; /* NULL once opened again elsewhere */
-    MPI_Comm comm;          /* the members, by flat index; MPI_COMM_NULL outside */
-    MPI_Comm set;           /* xor: this member's set */
-    MPI_Comm raise;         /* MPI_COMM_SELF's duplicate with the handler of the
-                               communicator the mesh was made from: failures
-                               are raised there */
+    dmesh_copies_data_t *d;   /* NULL once opened again elsewhere */
+    MPI_Comm comm;            /* the members, by flat index; MPI_COMM_NULL outside */
+    MPI_Comm set;             /* xor: this member's set */
+    MPI_Comm raise;           /* MPI_COMM_SELF's duplicate with the handler of the
+                                 communicator the mesh was made from: failures
+                                 are raised there */
     dmesh_copies_plan_t plan; /* the placement the copies held now were made for */
     /* The placement the members' domains ask for, when it differs from
      * plan's (a replacement on another host keeps the sets it had: a
      * parity serves the set it was made for): the next store makes its
      * copies there and then drops plan. n == 0: none. */
     dmesh_copies_plan_t next;
-    MPI_Comm next_set;    /* xor: this member's set in next */
-    uint64_t *ids;        /* the members' identities */
-    uint64_t *domain;     /* the members' failure domains */
-    uint64_t *placed;     /* the domains plan was made with */
-    int64_t epoch;        /* the open's (dmesh_copies_data_t's) */
+    MPI_Comm next_set;          /* xor: this member's set in next */
+    uint64_t *ids;              /* the members' identities */
+    uint64_t *domain;           /* the members' failure domains */
+    uint64_t *placed;           /* the domains plan was made with */
+    int64_t epoch;              /* the open's (dmesh_copies_data_t's) */
+    uint64_t seq;               /* the order of the opens of this process */
+    MPI_Info info;              /* the open's (a duplicate), MPI_INFO_NULL */
+    uint64_t key;               /* of the mesh opened on (dmesh_copies_mesh_key) */
     dmesh_copies_slot_t remade; /* held copies made anew by the open (version NONE:
                                    none), kept once the open is agreed */
-    int cuda;             /* the mesh is a "cuda" one: buffers may be device memory */
-    int me;               /* flat index */
-    int *ranks;           /* the members as ranks of the mesh's communicator */
-    const void *universe; /* of the mesh opened on (compared, never read) */
+    int cuda;                   /* the mesh is a "cuda" one: buffers may be device memory */
+    int me;                     /* flat index */
+    int *ranks;                 /* the members as ranks of the mesh's communicator */
+    const void *universe;       /* of the mesh opened on (compared, never read) */
     struct dmesh_copies_s *next_live;
 };
 
@@ -126,6 +129,24 @@ void dmesh_copies_swap_next(struct dmesh_copies_s *c);
 
 /* Drop c's next placement (after a swap: the placement given up). */
 void dmesh_copies_drop_next(struct dmesh_copies_s *c);
+
+/* ---- repairs (lib/ft/repair.c) ---- */
+
+/* A key of a mesh's shape and ranks: the copies opened on it are the ones a
+ * repair of an equal mesh moves. */
+uint64_t dmesh_copies_mesh_key(dmesh_t mesh);
+
+/* The live handles opened on meshes equal to mesh, of its universe, in
+ * the order this process opened them: *out (malloc'd, n). */
+int dmesh_copies_of_mesh(dmesh_t mesh, struct dmesh_copies_s ***out, int *n);
+
+/* dmesh_copies_open, but a failure leaves the copies with the handle that
+ * has them (the repair that reopens them keeps that handle). */
+int dmesh_copies_reopen(dmesh_t mesh, const char *name, MPI_Info info, dmesh_copies_t *copies);
+
+/* Handle h becomes the handle n that opened h's copies again (the program
+ * keeps its handle across a repair); n, with h's old parts, is freed. */
+void dmesh_copies_take_over(struct dmesh_copies_s *h, struct dmesh_copies_s *n);
 
 /* Replace the slot by a new one (the old one freed). */
 void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n);

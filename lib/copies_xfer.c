@@ -41,8 +41,8 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
     DMESH_TRY(dmesh_copies_get(h, "dmesh_copies_store", &c));
     if (c->comm == MPI_COMM_NULL)
         return DMESH_SUCCESS; /* outside the mesh */
-    moved = c->next.n > 0; /* the same on every member */
-    if (moved)             /* the store's copies go where the domains ask */
+    moved = c->next.n > 0;    /* the same on every member */
+    if (moved)                /* the store's copies go where the domains ask */
         dmesh_copies_swap_next(c);
     if (version < 0 || version <= c->d->slot.version)
         err = dmesh_error_set(DMESH_ERR_ARG,
@@ -90,32 +90,6 @@ static void stored(struct dmesh_copies_s *c, int moved)
         memcpy(d->table + n, c->placed, n * sizeof(uint64_t));
         memset(d->table + 2 * n, 0, n * sizeof(uint64_t));
     }
-}
-
-int dmesh_copies_remake(struct dmesh_copies_s *c, const dmesh_copies_slot_t *s, int64_t v,
-                        dmesh_copies_slot_t *out, int err)
-{
-    int mine = s->version == v; /* else nothing stored: an empty copy */
-    dmesh_copies_slot_t n = {v, mine ? s->own : NULL, mine ? s->own_len : 0, NULL, 0,
-                             DMESH_COPIES_NONE, 0};
-    dmesh_copies_xfer_t q = {.n = 0};
-    char *scratch = NULL;
-
-    err = c->plan.scheme->store_alloc(c, &n, &scratch, err);
-    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open")) == DMESH_SUCCESS)
-        err = c->plan.scheme->store_moves(c, &n, scratch, &q);
-    dmesh_copies_release(scratch);
-    if ((err = dmesh_agree_outcome(c->comm, err, "dmesh_copies_open")) != DMESH_SUCCESS) {
-        dmesh_copies_drain(&q);
-        dmesh_copies_release(n.held);
-        return err;
-    }
-    out->version = v;
-    out->held = n.held;
-    out->held_len = n.held != NULL ? n.held_len : 0;
-    out->held_version = n.held != NULL ? v : DMESH_COPIES_NONE;
-    out->held_for = n.held != NULL ? n.held_for : 0;
-    return DMESH_SUCCESS;
 }
 
 /* ---- restore ------------------------------------------------------------- */

@@ -63,6 +63,7 @@ lib_libdmesh_core_la_SOURCES += lib/ft/respawn.c lib/ft/respawn_plan.c lib/ft/re
 	lib/ft/join.c lib/ft/join_merge.c lib/ft/join_merge.h \
 	lib/ft/join_message.c lib/ft/join_message.h \
 	lib/ft/program.c lib/ft/program.h lib/ft/call_bound.c lib/ft/call_bound.h \
+	lib/ft/repair.c \
 	lib/finalize_bound.c lib/finalize_bound.h
 # Copies in memory: the objects (copies.c), their memory (copies_mem.c),
 # store and restore (copies_xfer.c), the schemes (the table copies_scheme.c,

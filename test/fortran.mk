@@ -50,6 +50,16 @@ $(test_test_names_fortran_OBJECTS) $(test_test_names_f08_OBJECTS): $(DMESH_FORTR
 	test/fortran/test_names_body.inc
 TESTS += test/test_names_fortran-np2.mpi test/test_names_fortran-np4.mpi \
 	test/test_names_f08-np2.mpi test/test_names_f08-np4.mpi
+# dmesh_start, dmesh_agree_step and dmesh_repair without fault tolerance,
+# both modules (test/fortran/test_start_body.inc).
+check_PROGRAMS += test/test_start_fortran test/test_start_f08
+test_test_start_fortran_SOURCES = test/fortran/test_start.F90 test/fortran/test_start_body.inc
+test_test_start_fortran_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+test_test_start_f08_SOURCES = test/fortran/test_start_f08.F90 test/fortran/test_start_body.inc
+test_test_start_f08_LDADD = lib/fortran/libdmesh_fortran.la lib/libdmesh.la
+$(test_test_start_fortran_OBJECTS) $(test_test_start_f08_OBJECTS): $(DMESH_FORTRAN_MODS) \
+	test/fortran/test_start_body.inc
+TESTS += test/test_start_fortran-np2.mpi test/test_start_f08-np2.mpi
 
 endif
 

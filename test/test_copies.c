@@ -642,6 +642,18 @@ static int case_plain(MPI_Comm comm)
     CHECK(rc == DMESH_SUCCESS, "open: %d (%s)", rc, dmesh_last_error());
     add_state(c, &s);
     round_trips(comm, c, &s, rank);
+    {
+        /* a type that is not contiguous whose packed size would pass INT_MAX
+         * (MPI_Pack counts in int): refused at the add, nothing registered */
+        MPI_Datatype sparse;
+        double one = 0;
+        MPI_Type_create_resized(MPI_DOUBLE, 0, 16, &sparse);
+        MPI_Type_commit(&sparse);
+        rc = dmesh_copies_add(c, 7, &one, (MPI_Count)300000000, sparse);
+        CHECK(rc == DMESH_ERR_ARG && strstr(dmesh_last_error(), "INT_MAX") != NULL,
+              "a packed size past INT_MAX: %d (%s)", rc, dmesh_last_error());
+        MPI_Type_free(&sparse);
+    }
     /* partners: on one node the flattened mesh's next member */
     dmesh_get_ranks(mesh, 64, ranks, &n);
     rc = dmesh_copies_get_partners(c, 4, p, &n);

@@ -138,7 +138,7 @@ module dmesh_base
   public :: dmesh_get_dim_locality
   public :: dmesh_push, dmesh_pop, dmesh_get_current
   public :: dmesh_error_string, dmesh_last_error, dmesh_error_class
-  public :: dmesh_revoke, dmesh_get_failed
+  public :: dmesh_revoke, dmesh_get_failed, dmesh_agree_step
   public :: dmesh_get_dim_size
   public :: dmesh_get_local_rank_by_name, dmesh_get_group_ranks_by_name
   public :: dmesh_get_dim_size_by_name, dmesh_get_dim_locality_by_name
@@ -186,6 +186,7 @@ module dmesh_base
   public :: dmesh_f_get_comm_by_name_impl, dmesh_f_quiet_dim
   public :: dmesh_f_unflatten_by_name_impl, dmesh_f_shrink_by_name_impl
   public :: dmesh_f_grow_by_name_impl
+  public :: dmesh_f_start_impl, dmesh_f_repair_impl
 
   !> Names converted to NUL-terminated C strings, and the array of pointers
   !> to them that C takes as `const char *const dim_names[]`.
@@ -547,6 +548,30 @@ module dmesh_base
       integer(c_int), intent(out) :: reason, newcomm
       type(c_ptr), intent(out) :: newmesh
     end function shim_join
+    ! dmesh_start, dmesh_agree_step, dmesh_repair (recovery in one call)
+    integer(c_int) function shim_start(comm, device_type, ndims, shape, names, has_info, info, &
+        newcomm, mesh) bind(C, name="dmesh_f_start")
+      import :: c_int, c_ptr, c_char
+      integer(c_int), value :: comm, ndims, has_info, info
+      character(kind=c_char), intent(in) :: device_type(*)
+      integer(c_int), intent(in) :: shape(*)
+      type(c_ptr), value :: names
+      integer(c_int), intent(out) :: newcomm
+      type(c_ptr), intent(out) :: mesh
+    end function shim_start
+    integer(c_int) function c_agree_step(mesh, ok) bind(C, name="dmesh_agree_step")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mesh
+      integer(c_int), intent(inout) :: ok
+    end function c_agree_step
+    integer(c_int) function shim_repair(mesh, comm, has_info, info, version) &
+        bind(C, name="dmesh_f_repair")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: mesh
+      integer(c_int), intent(inout) :: comm
+      integer(c_int), value :: has_info, info
+      integer(c_int), intent(inout) :: version
+    end function shim_repair
   end interface
 
 contains
@@ -1596,6 +1621,72 @@ contains
     call finish(ierror, err)
   end subroutine dmesh_f_join_impl
 
+  ! dmesh_start: dmesh_init's checks of the names (a new process, which
+  ! joins, reads neither shape nor names); newcomm as an integer handle.
+  subroutine dmesh_f_start_impl(comm, device_type, shape, newcomm, mesh, has_info, info, ierror, &
+                                names)
+    integer, intent(in) :: comm, info
+    character(len=*), intent(in) :: device_type
+    integer, intent(in) :: shape(:)
+    integer, intent(out) :: newcomm
+    type(dmesh_t), intent(inout) :: mesh
+    logical, intent(in) :: has_info
+    integer, optional, intent(out) :: ierror
+    character(len=*), optional, intent(in) :: names(:)
+    type(c_names_t), target :: cn
+    integer(c_int) :: cshape(max(1, size(shape)))
+    integer(c_int) :: err, c
+    type(c_ptr) :: out
+    logical :: ok
+    ok = names_ok("dmesh_start", size(shape), dims_text(size(shape)), names)
+    if (ok) call pack_names(cn, names)
+    cshape(1:size(shape)) = int(shape, c_int)
+    c = 0
+    ! rejected (ok false): 0 dims, then the call fails with the rejection
+    err = shim_start(int(comm, c_int), c_string(device_type), &
+                     int(merge(size(shape), 0, ok), c_int), cshape, cn%array, &
+                     merge(1_c_int, 0_c_int, has_info), int(info, c_int), c, out)
+    newcomm = int(c) ! MPI_COMM_NULL on failure
+    mesh%ptr = out ! DMESH_NULL on failure
+    call finish(ierror, err)
+  end subroutine dmesh_f_start_impl
+
+  !> \brief Agree a step's outcome (dmesh_agree_step()): \p ok becomes
+  !>        .true. on every process exactly when it was .true. on every
+  !>        process and no process failed. Collective over the communicator
+  !>        the mesh was made from under fault tolerance, where a process
+  !>        that passes .false. first revokes the mesh's universe and that
+  !>        communicator; without fault tolerance local, \p ok unchanged.
+  subroutine dmesh_agree_step(mesh, ok, ierror)
+    type(dmesh_t), intent(in) :: mesh  !< a mesh of the program (any of its universe)
+    logical, intent(inout) :: ok  !< in: the step succeeded here; out: agreed
+    integer, optional, intent(out) :: ierror  !< error class
+    integer(c_int) :: flag, err
+    flag = merge(1_c_int, 0_c_int, ok)
+    err = c_agree_step(mesh%ptr, flag)
+    if (err == DMESH_SUCCESS) ok = flag /= 0
+    call finish(ierror, err)
+  end subroutine dmesh_agree_step
+
+  ! dmesh_repair: comm as an integer handle, replaced (with mesh) where the
+  ! library replaces it; version DMESH_COPIES_NONE (-1) on failure, as
+  ! dmesh_copies_restore's.
+  subroutine dmesh_f_repair_impl(mesh, comm, version, has_info, info, ierror)
+    type(dmesh_t), intent(inout) :: mesh
+    integer, intent(inout) :: comm
+    integer, intent(out) :: version
+    logical, intent(in) :: has_info
+    integer, intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: err, c, v
+    c = int(comm, c_int)
+    v = -1
+    err = shim_repair(mesh%ptr, c, merge(1_c_int, 0_c_int, has_info), int(info, c_int), v)
+    comm = int(c)
+    version = int(v)
+    call finish(ierror, err)
+  end subroutine dmesh_f_repair_impl
+
 end module dmesh_base
 
 #include "dmesh_sim.inc"
@@ -1639,6 +1730,8 @@ module dmesh
 #define DMESH_GROW_NAME_S dmesh_grow_by_name_int
 #define DMESH_JOIN_S dmesh_join_int
 #define DMESH_COPIES_OPEN_S dmesh_copies_open_int
+#define DMESH_START_S dmesh_start_int
+#define DMESH_REPAIR_S dmesh_repair_int
 #include "dmesh_handles.inc"
 end module dmesh
 
@@ -1666,5 +1759,7 @@ module dmesh_f08
 #define DMESH_GROW_NAME_S dmesh_grow_by_name_f08
 #define DMESH_JOIN_S dmesh_join_f08
 #define DMESH_COPIES_OPEN_S dmesh_copies_open_f08
+#define DMESH_START_S dmesh_start_f08
+#define DMESH_REPAIR_S dmesh_repair_f08
 #include "dmesh_handles.inc"
 end module dmesh_f08

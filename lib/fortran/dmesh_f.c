@@ -57,6 +57,10 @@ int dmesh_f_shrink_by_name(dmesh_t mesh, const char *dim_name, int has_info, MPI
                            int want_survivors, MPI_Fint *survivors, dmesh_t *newmesh);
 int dmesh_f_grow_by_name(dmesh_t mesh, const char *dim_name, int n, const char *command,
                          int has_info, MPI_Fint info, MPI_Fint *newcomm, dmesh_t *newmesh);
+int dmesh_f_start(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
+                  const char *const *dim_names, int has_info, MPI_Fint info, MPI_Fint *newcomm,
+                  dmesh_t *mesh);
+int dmesh_f_repair(dmesh_t *mesh, MPI_Fint *comm, int has_info, MPI_Fint info, int *version);
 void dmesh_f_set_error(const char *detail);
 void dmesh_f_library_failed(void);
 const char *dmesh_f_last_error(void);
@@ -242,5 +246,30 @@ int dmesh_f_grow_by_name(dmesh_t mesh, const char *dim_name, int n, const char *
                                  MPI_ARGV_NULL, info_f2c(has_info, info), &c, newmesh);
 
     *newcomm = MPI_Comm_c2f(c);
+    return err;
+}
+
+int dmesh_f_start(MPI_Fint comm, const char *device_type, int ndims, const int shape[],
+                  const char *const *dim_names, int has_info, MPI_Fint info, MPI_Fint *newcomm,
+                  dmesh_t *mesh)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    int err = dmesh_start(MPI_Comm_f2c(comm), device_type, ndims, shape, dim_names,
+                          info_f2c(has_info, info), &c, mesh);
+
+    *newcomm = MPI_Comm_c2f(c); /* MPI_COMM_NULL on failure */
+    return err;
+}
+
+/* dmesh_repair compares *comm with the communicator the mesh was made
+ * from: the handle converted back from MPI_Fint is that one. The repaired
+ * communicator goes back to the caller's variable, whatever the outcome
+ * (dmesh_repair replaces it on DMESH_ERR_DATA_LOST too). */
+int dmesh_f_repair(dmesh_t *mesh, MPI_Fint *comm, int has_info, MPI_Fint info, int *version)
+{
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    int err = dmesh_repair(mesh, &c, info_f2c(has_info, info), version);
+
+    *comm = MPI_Comm_c2f(c);
     return err;
 }
