@@ -842,18 +842,19 @@ typedef struct {
     int64_t table_n;  /* the members it knew at its last open (0: none) */
     int64_t epoch;    /* that open's */
     int64_t version;  /* of its own copy, DMESH_COPIES_NONE */
+    int64_t held;     /* of its held copy or parity, DMESH_COPIES_NONE */
     uint64_t nothing; /* it has an identity and nothing stored to give back */
 } member_rec_t;
 
-#define MEMBER_REC_WORDS 7
+#define MEMBER_REC_WORDS 8
 
 /* What the members learn from each other at an open, the same on all. */
 typedef struct {
-    uint64_t *table;   /* the newest table of the members (3n), NULL: not of n */
+    uint64_t *table; /* the members' newest table (rows of tn), NULL: none */
+    int tn;
     uint64_t *nothing; /* each member has nothing to get back (n) */
     int64_t epoch;     /* the newest table's */
     int64_t newest;    /* the newest version a member holds, DMESH_COPIES_NONE */
-    int kept;          /* the same identities in the same places as that table */
     int all_own;       /* every member holds that version's own copy or has nothing */
 } learnt_t;
 
@@ -879,34 +880,57 @@ static uint64_t draw_id(int rank)
     return h != 0 ? h : 1;
 }
 
-/* The newest table of the members (*root: its member, -1 when it is not of
- * n members: the members changed since), and the newest version. */
+/* The newest table of the members (*root: its member, -1: none) and its
+ * size, and the newest version. */
 static void newest_of(const member_rec_t *all, int n, int *root, learnt_t *l)
 {
     *root = -1;
     l->epoch = 0;
+    l->tn = 0;
     l->newest = DMESH_COPIES_NONE;
     for (int r = 0; r < n; r++) {
         if (all[r].table_n > 0 && (*root < 0 || all[r].epoch > l->epoch)) {
             *root = r;
             l->epoch = all[r].epoch;
+            l->tn = (int)all[r].table_n;
         }
-        if (all[r].version > l->newest)
+        if (all[r].version > l->newest) /* held too: every owner of it may be lost */
             l->newest = all[r].version;
+        if (all[r].held > l->newest)
+            l->newest = all[r].held;
     }
-    if (*root >= 0 && all[*root].table_n != n)
-        *root = -1;
+}
+
+/* The members' newest table, the same on every member (one broadcast from
+ * its member); its memory agreed first. */
+static int share_table(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, int root,
+                       learnt_t *l)
+{
+    size_t words = DMESH_COPIES_TABLE_ROWS * (size_t)l->tn;
+    int err = DMESH_SUCCESS, rc;
+
+    if (root < 0)
+        return DMESH_SUCCESS; /* agreed: nobody has one */
+    if ((l->table = malloc(words * sizeof(uint64_t))) == NULL)
+        err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for a table");
+    if ((err = dmesh_agree(c->comm, 0, err, "dmesh_copies_open")) != DMESH_SUCCESS)
+        return err;
+    if (c->me == root)
+        memcpy(l->table, d->table, words * sizeof(uint64_t));
+    if ((rc = MPI_Bcast(l->table, (int)words, MPI_UINT64_T, root, c->comm)) != MPI_SUCCESS)
+        return dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Bcast"); /* agreed by the caller */
+    return DMESH_SUCCESS;
 }
 
 /* After the identities are adopted (b: drew its own or took a predecessor
- * that had nothing): who has nothing, whether the placement can be kept
- * and whether every member holds its own copy of the newest version. */
+ * that had nothing): who has nothing, and whether every member holds its
+ * own copy of the newest version. */
 static void learn(struct dmesh_copies_s *c, const member_rec_t *all, const int *b, int root,
                   learnt_t *l)
 {
     int n = c->plan.n;
 
-    l->kept = root >= 0 && memcmp(c->ids, l->table, (size_t)n * sizeof(uint64_t)) == 0;
+    (void)root;
     l->all_own = 1;
     for (int r = 0; r < n; r++) {
         l->nothing[r] = all[r].id != 0 ? all[r].nothing : (uint64_t)b[r];
@@ -916,9 +940,9 @@ static void learn(struct dmesh_copies_s *c, const member_rec_t *all, const int *
 }
 
 /* The members' identities, with a new member's predecessor's when the
- * members' newest table names one, and their domains: one allgather and a
- * broadcast of that table (its identities, the domains its placement was
- * made with, who had nothing stored). */
+ * members' newest table (of as many members) names one, and their
+ * domains: one allgather and a broadcast of that table (copies_place.h's
+ * rows). */
 static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, const open_args_t *a,
                       const int *lows, int *born, learnt_t *l)
 {
@@ -929,18 +953,18 @@ static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, co
                          d->table != NULL ? d->table_n : 0,
                          d->epoch,
                          d->slot.version,
+                         d->slot.held_version,
                          d->id != 0 && d->born && d->slot.version == DMESH_COPIES_NONE};
     member_rec_t *all = malloc((size_t)n * sizeof(*all));
     uint64_t *drawn = malloc((size_t)n * sizeof(uint64_t));
 
     mine.domain = a->domain_given ? a->domain : (uint64_t)lows[c->ranks[c->me]];
-    l->table = malloc(3 * (size_t)n * sizeof(uint64_t));
     l->nothing = malloc((size_t)n * sizeof(uint64_t));
     c->ids = malloc((size_t)n * sizeof(uint64_t));
     c->domain = malloc((size_t)n * sizeof(uint64_t));
     b = calloc((size_t)n, sizeof(int));
-    if (all == NULL || drawn == NULL || l->table == NULL || l->nothing == NULL || c->ids == NULL ||
-        c->domain == NULL || b == NULL)
+    if (all == NULL || drawn == NULL || l->nothing == NULL || c->ids == NULL || c->domain == NULL ||
+        b == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d members", n);
     /* every member's memory agreed before the allgather, its outcome before
      * the broadcast that only some would take part in otherwise */
@@ -954,17 +978,14 @@ static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, co
         drawn[r] = all[r].drawn;
         c->domain[r] = all[r].domain;
     }
-    if (!err)
+    if (!err) {
         newest_of(all, n, &root, l);
-    if (!err && root >= 0) { /* the same table on every member */
-        if (c->me == root)
-            memcpy(l->table, d->table, 3 * (size_t)n * sizeof(uint64_t));
-        if ((rc = MPI_Bcast(l->table, 3 * n, MPI_UINT64_T, root, c->comm)) != MPI_SUCCESS)
-            err = dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Bcast"); /* agreed by the caller */
+        err = share_table(c, d, root, l);
     }
-    if (!err)
-        err = dmesh_copies_adopt(n, c->ids, drawn, root >= 0 ? l->table : NULL,
-                                 root >= 0 ? l->table + 2 * n : NULL, root >= 0 ? n : 0, b);
+    if (!err && l->tn == n) /* a new member takes its place's predecessor's */
+        err = dmesh_copies_adopt(n, c->ids, drawn, l->table, l->table + 2 * n, n, b);
+    else if (!err)
+        err = dmesh_copies_adopt(n, c->ids, drawn, NULL, NULL, 0, b);
     if (!err)
         learn(c, all, b, root, l);
     *born = !err ? b[c->me] : 0;
@@ -976,65 +997,25 @@ static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, co
 
 /* ---- the placement -------------------------------------------------------- */
 
-/* p (its shape from c's plan) placed for the members in domains dom[]
- * (NULL: not known). */
-static int plan_for(struct dmesh_copies_s *c, const open_args_t *a, const uint64_t *dom,
-                    dmesh_copies_plan_t *p)
-{
-    p->ndims = c->plan.ndims;
-    memcpy(p->shape, c->plan.shape, sizeof(p->shape));
-    p->n = c->plan.n;
-    p->dim = a->dim == DMESH_COPIES_DIM_DEFAULT ? dmesh_copies_pick_dim(p->n, dom) : a->dim;
-    p->scheme = a->scheme;
-    p->k = a->k;
-    return dmesh_copies_plan_make(p, dom);
-}
-
-static int plans_equal(const dmesh_copies_plan_t *x, const dmesh_copies_plan_t *y)
-{
-    return x->dim == y->dim && memcmp(x->holder, y->holder, 6 * (size_t)x->n * sizeof(int)) == 0;
-}
-
-/* The placement (the same on every member). The copies held now were made
- * for the placement of the members' newest table: while the members are
- * its identities in its places, that placement is kept (a replacement on
- * another host or in a new domain finds the sets its predecessor's parity
- * was made for) until every member holds its own copy again: a store then
- * moves the copies to the placement the domains ask for (c->next), or the
- * open itself when every member holds its own copy already (*remake: the
- * held copies made again there before the old ones go). Members that
- * changed (a shrink, a grow) take the placement their domains ask for,
- * remade at once when every member holds its own copy. */
+/* The placement (copies_place.h's dmesh_copies_place_open, the same on
+ * every member) and the domains it was made with. */
 static int place(struct dmesh_copies_s *c, const open_args_t *a, const learnt_t *l, int known,
                  int *remake)
 {
-    int n = c->plan.n, err;
+    int n = c->plan.n, kept_was = 0, err;
     const uint64_t *now = known ? c->domain : NULL;
-    dmesh_copies_plan_t k = c->plan;
 
     *remake = 0;
     if ((c->placed = calloc((size_t)n, sizeof(uint64_t))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
-    if ((err = plan_for(c, a, now, &c->plan)) != DMESH_SUCCESS)
-        return err;
-    if (now != NULL)
-        memcpy(c->placed, now, (size_t)n * sizeof(uint64_t));
-    if (l->newest == DMESH_COPIES_NONE)
-        return DMESH_SUCCESS; /* nothing held to keep */
-    if (!l->kept || l->all_own) {
-        *remake = !l->kept || memcmp(c->placed, l->table + n, (size_t)n * sizeof(uint64_t)) != 0;
-        return DMESH_SUCCESS;
-    }
-    if ((err = plan_for(c, a, l->table + n, &k)) != DMESH_SUCCESS)
-        return err;
-    if (plans_equal(&k, &c->plan)) {
-        dmesh_copies_plan_free(&k);
-        return DMESH_SUCCESS;
-    }
-    c->next = c->plan; /* the domains' placement waits for the next store */
-    c->plan = k;
-    memcpy(c->placed, l->table + n, (size_t)n * sizeof(uint64_t));
-    return DMESH_SUCCESS;
+    c->plan.dim = a->dim;
+    c->plan.scheme = a->scheme;
+    c->plan.k = a->k;
+    err = dmesh_copies_place_open(&c->plan, &c->next, now, c->ids, l->table, l->tn,
+                                  l->newest != DMESH_COPIES_NONE, l->all_own, remake, &kept_was);
+    if (err == DMESH_SUCCESS && (kept_was || now != NULL))
+        memcpy(c->placed, kept_was ? l->table + n : now, (size_t)n * sizeof(uint64_t));
+    return err;
 }
 
 /* The table the open leaves (identities, the placement's domains, who has
@@ -1043,10 +1024,9 @@ static int table_of(const struct dmesh_copies_s *c, const learnt_t *l, uint64_t 
 {
     size_t n = (size_t)c->plan.n;
 
-    if ((*table = malloc(3 * n * sizeof(uint64_t))) == NULL)
+    if ((*table = malloc(DMESH_COPIES_TABLE_ROWS * n * sizeof(uint64_t))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
-    memcpy(*table, c->ids, n * sizeof(uint64_t));
-    memcpy(*table + n, c->placed, n * sizeof(uint64_t));
+    dmesh_copies_table_rows(&c->plan, c->ids, c->placed, *table);
     memcpy(*table + 2 * n, l->nothing, n * sizeof(uint64_t));
     return DMESH_SUCCESS;
 }

@@ -249,3 +249,161 @@ uint64_t dmesh_copies_set_sign(const dmesh_copies_plan_t *p, const uint64_t ids[
         h = dmesh_hash(h, &ids[members[i]], sizeof(uint64_t));
     return h | 1; /* never 0: no parity */
 }
+
+/* ---- the placement of an open --------------------------------------------- */
+
+/* p placed as t asks (its shape, scheme, group and the dimension asked)
+ * for the members in domains dom[] (NULL: not known). */
+static int plan_for(const dmesh_copies_plan_t *t, const uint64_t dom[], dmesh_copies_plan_t *p)
+{
+    *p = *t;
+    p->holder = p->owner = p->set_first = p->set_size = p->set_pos = p->sets = NULL;
+    if (t->dim == DMESH_COPIES_DIM_DEFAULT)
+        p->dim = dmesh_copies_pick_dim(t->n, dom);
+    return dmesh_copies_plan_make(p, dom);
+}
+
+/* Whether x and y place alike: the same sets, in the same order, for every
+ * member (a scheme of sets), or the same holders. */
+static int same_placement(const dmesh_copies_plan_t *x, const dmesh_copies_plan_t *y)
+{
+    if (!x->scheme->grouped)
+        return memcmp(x->holder, y->holder, 2 * (size_t)x->n * sizeof(int)) == 0;
+    for (int r = 0; r < x->n; r++) {
+        const int *a, *b;
+        int ma, mb, pa, pb;
+        dmesh_copies_set(x, r, &a, &ma, &pa);
+        dmesh_copies_set(y, r, &b, &mb, &pb);
+        if (ma != mb || pa != pb || memcmp(a, b, (size_t)ma * sizeof(int)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+void dmesh_copies_table_rows(const dmesh_copies_plan_t *p, const uint64_t ids[],
+                             const uint64_t placed[], uint64_t *table)
+{
+    size_t n = (size_t)p->n;
+
+    memcpy(table, ids, n * sizeof(uint64_t));
+    for (size_t r = 0; r < n; r++) {
+        table[n + r] = placed != NULL ? placed[r] : 0;
+        table[3 * n + r] = p->scheme->grouped ? dmesh_copies_set_sign(p, ids, (int)r) : 0;
+        table[4 * n + r] = p->scheme->grouped ? (uint64_t)p->set_pos[r] : 0;
+    }
+}
+
+typedef struct {
+    uint64_t sign, pos;
+    int r;
+} placed_t;
+
+static int by_set(const void *a, const void *b)
+{
+    const placed_t *x = a, *y = b;
+
+    if (x->sign != y->sign)
+        return x->sign < y->sign ? -1 : 1;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return (x->r > y->r) - (x->r < y->r);
+}
+
+/* The sets the held parities were made for (the table's last two rows),
+ * over the members ids[] of t: each member that the table names in the set
+ * it had there, in its order (a set whose other members left is smaller: its
+ * parity serves none, and a restore makes it again); the members the table
+ * does not name (grown ones, with nothing to get back) in sets of their
+ * own, of about k. */
+static int held_sets(const dmesh_copies_plan_t *t, const uint64_t ids[], const uint64_t *table,
+                     int tn, dmesh_copies_plan_t *h)
+{
+    int n = t->n, at = 0, k = t->k < 2 ? 2 : t->k, fresh = 0;
+    placed_t *m = malloc((size_t)n * sizeof(*m)), *old = malloc((size_t)tn * sizeof(*old));
+
+    *h = *t;
+    h->holder = calloc(6 * (size_t)(n > 0 ? n : 1), sizeof(int));
+    if (m == NULL || old == NULL || h->holder == NULL) {
+        free(m);
+        free(old);
+        free(h->holder);
+        h->holder = NULL;
+        return dmesh_error_set(DMESH_ERR_NOMEM, "copies: no memory to place %d members", n);
+    }
+    for (int j = 0; j < tn; j++) /* the table by identity */
+        old[j] = (placed_t){table[j], 0, j};
+    qsort(old, (size_t)tn, sizeof(*old), by_set);
+    for (int r = 0; r < n; r++) {
+        placed_t key = {ids[r], 0, -1}, *f = NULL;
+        for (int lo = 0, hi = tn; lo < hi && f == NULL;) { /* by identity alone */
+            int mid = lo + (hi - lo) / 2;
+            if (old[mid].sign == key.sign)
+                f = &old[mid];
+            else if (old[mid].sign < key.sign)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        m[r] = f != NULL ? (placed_t){table[3 * tn + f->r], table[4 * tn + f->r], r}
+                         : (placed_t){0, (uint64_t)fresh++, r}; /* sign 0: none was made */
+    }
+    qsort(m, (size_t)n, sizeof(*m), by_set);
+    h->owner = h->holder + n;
+    h->set_first = h->holder + 2 * n;
+    h->set_size = h->holder + 3 * n;
+    h->set_pos = h->holder + 4 * n;
+    h->sets = h->holder + 5 * n;
+    for (int i = 0; i < n;) {
+        int e = i + 1, sz;
+        while (e < n && m[e].sign == m[i].sign && (m[i].sign != 0 || e - i < k))
+            e++;
+        if (m[i].sign == 0 && e == fresh - 1) /* no set of one among the new ones */
+            e = fresh;
+        sz = e - i;
+        for (int q = 0; q < sz; q++) {
+            h->set_first[m[i + q].r] = at;
+            h->set_size[m[i + q].r] = sz;
+            h->set_pos[m[i + q].r] = q;
+            h->sets[at + q] = m[i + q].r;
+        }
+        at += sz;
+        i = e;
+    }
+    free(m);
+    free(old);
+    return DMESH_SUCCESS;
+}
+
+int dmesh_copies_place_open(dmesh_copies_plan_t *p, dmesh_copies_plan_t *next, const uint64_t now[],
+                            const uint64_t ids[], const uint64_t *table, int tn, int stored,
+                            int all_own, int *remake, int *kept_was)
+{
+    dmesh_copies_plan_t t = *p, h;
+    int n = p->n, err, have = 0;
+    int kept = table != NULL && tn == n && memcmp(ids, table, (size_t)n * sizeof(uint64_t)) == 0;
+
+    *remake = *kept_was = 0;
+    next->n = 0;
+    if ((err = plan_for(&t, now, p)) != DMESH_SUCCESS || !stored)
+        return err;                          /* nothing held to keep */
+    if (table != NULL && p->scheme->grouped) /* the held parities' sets, by identity */
+        err = held_sets(p, ids, table, tn, &h), have = 1;
+    else if (kept) /* the held copies' placement: the one its domains give */
+        err = plan_for(&t, table + n, &h), have = 1;
+    if (err != DMESH_SUCCESS)
+        return err;
+    if (have && same_placement(&h, p)) {
+        dmesh_copies_plan_free(&h);
+        return DMESH_SUCCESS;
+    }
+    if (all_own || !have) { /* made again here from the own copies (where it can) */
+        *remake = all_own;
+        if (have)
+            dmesh_copies_plan_free(&h);
+        return DMESH_SUCCESS;
+    }
+    *next = *p; /* the domains' placement waits for the next store */
+    *p = h;
+    *kept_was = kept;
+    return DMESH_SUCCESS;
+}

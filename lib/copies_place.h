@@ -97,6 +97,40 @@ int dmesh_copies_survives(const dmesh_copies_plan_t *p, const uint64_t domain[],
 int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint64_t *table,
                        const uint64_t *nothing, int tn, int born[]);
 
+/* The table an open leaves with every member (and a store updates): five
+ * rows of the members' count, by flat index: their identities, the domains
+ * the placement was made with, whether each had nothing stored, and, for a
+ * scheme of sets, the sign of each one's set and its place in it (the sets
+ * the held parities were made for, found again by identity after a shrink
+ * or a grow). dmesh_copies_table_rows writes all but the third from p, the
+ * identities and the domains (placed: NULL, none known). */
+#define DMESH_COPIES_TABLE_ROWS 5
+void dmesh_copies_table_rows(const dmesh_copies_plan_t *p, const uint64_t ids[],
+                             const uint64_t placed[], uint64_t *table);
+
+/* The placement an open gives (the same on every member, from what they
+ * agreed). p: the template (ndims, shape, n, scheme, k, and dim as asked:
+ * DMESH_COPIES_DIM_DEFAULT for the default placement), then the plan; now:
+ * the members' domains (NULL: not known); ids: their identities; table,
+ * tn: the members' newest table (of tn members, NULL: none); stored: some
+ * member holds a stored version; all_own: every member holds that
+ * version's own copy, or has nothing to get back. The held copies were
+ * made for the table's placement: for a scheme of sets, its sets found
+ * again by identity (the members that left taken out, new ones in sets of
+ * their own); for partner, its domains' placement where the members are
+ * the table's in its places (a partner copy is found by its owner's
+ * identity anywhere: a placement that differs loses none).
+ * - nothing stored, or the held placement is the domains': the domains';
+ * - every member holds its own copy: the domains' placement, *remake set
+ *   (the open makes the held copies again there before the old ones go);
+ * - else the held placement, which the held copies serve, and *next the
+ *   domains' (the next store moves there); next->n == 0 when none.
+ *   *kept_was: the members are the table's, in its places.
+ * DMESH_ERR_NOMEM. */
+int dmesh_copies_place_open(dmesh_copies_plan_t *p, dmesh_copies_plan_t *next, const uint64_t now[],
+                            const uint64_t ids[], const uint64_t *table, int tn, int stored,
+                            int all_own, int *remake, int *kept_was);
+
 /* XOR: the sign of r's set: its members' identities in order. */
 uint64_t dmesh_copies_set_sign(const dmesh_copies_plan_t *p, const uint64_t ids[], int r);
 

@@ -164,10 +164,12 @@ int dmesh_copies_plan_restore(const dmesh_copies_plan_t *p, const dmesh_copies_r
         all_get(&w, v[0], src, from); /* who lacks the newest version */
     for (int r = 0; r < p->n; r++)
         refresh[r] = 0;
-    if (!err && nv == 0)
+    if (!err && nv == 0) /* nothing held anywhere: right when nobody stored */
         for (int r = 0; r < p->n; r++) {
-            src[r] = rec[r].born ? DMESH_COPIES_SRC_NONE : DMESH_COPIES_SRC_SELF;
+            src[r] = rec[r].born ? DMESH_COPIES_SRC_NONE : DMESH_COPIES_SRC_LOST;
             from[r] = -1;
+            if (!rec[r].born) /* a predecessor that stored: its state is gone */
+                err = DMESH_ERR_DATA_LOST;
         }
     else if (!err && found < 0)
         err = DMESH_ERR_DATA_LOST;

@@ -87,7 +87,7 @@ static void stored(struct dmesh_copies_s *c, int moved)
         memcpy(c->placed, c->domain, n * sizeof(uint64_t));
     }
     if (d->table != NULL && (size_t)d->table_n == n) {
-        memcpy(d->table + n, c->placed, n * sizeof(uint64_t));
+        dmesh_copies_table_rows(&c->plan, c->ids, c->placed, d->table);
         memset(d->table + 2 * n, 0, n * sizeof(uint64_t));
     }
 }

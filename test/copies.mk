@@ -17,6 +17,15 @@ test_test_copies_plan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
 test_test_copies_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_test_copies_plan_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
 TESTS += test/test_copies_plan
+# test_copies_model: seeded sequences of stores, losses (replacements in
+# other domains), shrinks, grows and restores through the plan code,
+# against a reference model of which states survive (every build)
+check_PROGRAMS += test/test_copies_model
+test_test_copies_model_SOURCES = test/test_copies_model.c
+test_test_copies_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
+test_test_copies_model_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_test_copies_model_LDADD = lib/libdmesh_core.la $(CHECK_LIBS)
+TESTS += test/test_copies_model
 check_PROGRAMS += test/test_copies
 test_test_copies_SOURCES = test/test_copies.c
 test_test_copies_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)

@@ -332,6 +332,7 @@ static void records(dmesh_copies_record_t rec[], const dmesh_copies_plan_t *p, i
     for (int r = 0; r < p->n; r++) {
         memset(&rec[r], 0, sizeof(rec[r]));
         rec[r].own = rec[r].held = v;
+        rec[r].born = v == DMESH_COPIES_NONE; /* nothing stored yet: drawn at the open */
         rec[r].own_len = rec[r].held_len = 64;
         rec[r].id = ids[r];
         rec[r].held_for = p->scheme == &dmesh_copies_partner ? ids[dmesh_copies_owner(p, r)]
@@ -355,6 +356,12 @@ START_TEST(restore_partner)
     records(rec, &p, DMESH_COPIES_NONE); /* nothing stored */
     ck_assert_int_eq(dmesh_copies_plan_restore(&p, rec, &v, src, from, refresh), DMESH_SUCCESS);
     ck_assert_int_eq(v, DMESH_COPIES_NONE);
+    records(rec, &p, 3); /* every copy lost: not "nothing stored" */
+    for (int r = 0; r < p.n; r++)
+        lose(&rec[r]);
+    ck_assert_int_eq(dmesh_copies_plan_restore(&p, rec, &v, src, from, refresh),
+                     DMESH_ERR_DATA_LOST);
+    ck_assert_int_eq(src[0], DMESH_COPIES_SRC_LOST);
     records(rec, &p, 3); /* nothing lost */
     ck_assert_int_eq(dmesh_copies_plan_restore(&p, rec, &v, src, from, refresh), DMESH_SUCCESS);
     ck_assert_int_eq(v, 3);
