@@ -1248,14 +1248,17 @@ typedef struct dmesh_copies_s *dmesh_copies_t;
  *       another universe than the handle that has the copies (a repair's
  *       new mesh), the copies leave that handle and wait in the process for
  *       the next open: freeing the old handle then frees nothing of them.
- *       Where the copies go: while the members are the processes of the
- *       last open or their replacements in the same places, the copies
- *       stay placed as they were made (a replacement on another host finds
- *       the partners its predecessor had), and the next store places them
- *       where the members' failure domains ask; where the members changed
- *       (a shrink, a grow), or every member still holds its own copy, the
- *       open places them anew and makes the held copies or parities again
- *       there before the old ones go (one store's moves).
+ *       Where the copies go: while some member lacks its own copy (a
+ *       replacement that has not restored yet), the copies and parities
+ *       held stay placed as they were made, found again by identity: a
+ *       replacement on another host or in a new domain, or one whose mesh
+ *       was shrunk or grown meanwhile, finds the partner and the XOR set
+ *       its predecessor had; the next store places the copies where the
+ *       members' failure domains ask. When every member holds its own copy
+ *       and the placement the domains ask differs from the held one (the
+ *       domains moved, a shrink, a grow), the open places them anew and
+ *       makes the held copies or parities again there before the old ones
+ *       go (one store's moves).
  */
 DMESH_EXPORT int dmesh_copies_open(dmesh_t mesh, const char *name, MPI_Info info,
                                    dmesh_copies_t *copies);
