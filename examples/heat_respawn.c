@@ -7,15 +7,15 @@
  *  - every CKPT steps each member stores its block in the mesh's copies
  *    in memory (dmesh_copies_store: here and at a partner member, all or
  *    nothing);
- *  - a process that meets a failure (an MPI call fails) revokes the mesh
- *    and the program's communicator, so that every process meets it too;
- *    every step's outcome is agreed (failed_anywhere): every process
- *    stores, or every process repairs;
- *  - the survivors call dmesh_respawn: one new process per dead one, at
- *    its rank and coordinate; the new one calls dmesh_join;
- *  - every process opens its copies on the new mesh and restores them
- *    (dmesh_copies_restore): the new process gets its predecessor's block,
- *    everyone goes back to the newest version all can get back, and on.
+ *  - every step's outcome is agreed (dmesh_agree_step: a process whose
+ *    step failed revokes first, so that every process meets the failure):
+ *    every process stores, or every process repairs;
+ *  - the repair (dmesh_repair) starts one new process per dead one, at its
+ *    rank and coordinate, opens the survivors' copies on the new mesh and
+ *    restores them; the new process starts as a first launch does
+ *    (dmesh_start, which joins the survivors, then its copies opened and
+ *    restored): it gets its predecessor's block, everyone goes back to the
+ *    newest version all can get back, and on.
  * The final field (its hash, printed to every bit) equals the one of a run
  * without a failure: test/heat-respawn.sh compares them.
  *
@@ -46,11 +46,10 @@
  *   the launcher then ends the job, a job without fault tolerance). The
  *   same number of processes must restart it. At the end the corner
  *   writes DIR/done.
- * A new process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before dmesh_join:
- * the repaired communicator and mesh it gets carry that handler, and a
- * later failure must come back as an error code here, not end the job.
- * A failure during the repair (in dmesh_respawn or in the restore) is
- * retried; a process that dies with every holder of its copy
+ * Every process sets MPI_ERRORS_RETURN on MPI_COMM_WORLD before
+ * dmesh_start: the communicator and mesh it gets carry that handler, and a
+ * failure must come back as an error code here, not end the job. A
+ * failure during the repair is repaired again; a process that dies with every holder of its copy
  * (DMESH_ERR_DATA_LOST), or a respawn that cannot start processes
  * (DMESH_ERR_SPAWN), ends the run with a failing status on every process. Free the mesh
  * and the communicator before MPI_Finalize: they hold processes of two
@@ -67,9 +66,6 @@
 #include <unistd.h>
 
 #include <mpi.h>
-#if defined(OPEN_MPI) && OPEN_MPI
-#include <mpi-ext.h>
-#endif
 #include <dmesh.h>
 
 #include "heat2d_kernel.h"
@@ -92,42 +88,15 @@ static int failed(int rc)
     return rc != MPI_SUCCESS;
 }
 
-/* A failure seen here: make every process see it. */
-static void revoke_all(state_t *s)
-{
-    dmesh_revoke(s->mesh);
-#ifdef MPIX_FT
-    MPIX_Comm_revoke(s->comm);
-#endif
-}
-
-/* Whether the step failed on any process: the same answer on every one.
- * Under fault tolerance an MPI call can fail on some processes and succeed
- * on others (a process that died after its own part of an allreduce); a
- * loop that stores when its step succeeded and repairs when it failed
- * would then split, and the processes in dmesh_copies_store would wait in
- * its agreement for those in dmesh_respawn. So every process agrees the
- * step's outcome (MPIX_Comm_agree over the program's communicator, where
- * the launch has fault tolerance), one that failed revoking first, so that
- * a process still blocked in the step returns and agrees too. */
+/* Whether the step failed on any process: the same answer on every one
+ * (a process whose step failed revokes first, so that one still blocked
+ * in the step returns and agrees too). */
 static int failed_anywhere(state_t *s, int bad)
 {
-#ifdef MPIX_FT
-    int flag = 0, *on = NULL;
+    int ok = !bad;
 
-    MPI_Comm_get_attr(MPI_COMM_WORLD, MPIX_FT, &on, &flag);
-    if (!flag || on == NULL || !*on)
-        return bad; /* not launched with fault tolerance */
-    if (bad)
-        revoke_all(s);
-    flag = !bad;
-    if (MPIX_Comm_agree(s->comm, &flag) != MPI_SUCCESS)
-        return 1; /* a process failed: every process is told so */
-    return !flag;
-#else
-    (void)s;
-    return bad;
-#endif
+    dmesh_agree_step(s->mesh, &ok);
+    return !ok;
 }
 
 static int halo(state_t *s)
@@ -159,12 +128,12 @@ static size_t block_len(const state_t *s)
 }
 
 /* This process's block from the mesh (after a creation or a join):
- * coordinates, arrays, the column type. */
+ * coordinates, arrays, the column type. No collective call: a new process
+ * opens and restores its copies next, where the survivors' repair does. */
 static void setup(state_t *s)
 {
     int shape[2], c[2];
 
-    dmesh_flatten(s->mesh, NULL, MPI_INFO_NULL, &s->flat);
     dmesh_get_shape(s->mesh, 2, shape);
     dmesh_get_size(s->mesh, &s->n);
     dmesh_get_coordinate(s->mesh, 2, c, &s->member);
@@ -332,73 +301,50 @@ static void end_run(const char *what, int rc)
     exit(1);
 }
 
-/* After a creation, a join or a respawn: the copies on this mesh (a
- * survivor's move from the old one), restored to the newest version every
- * member can get back; every process, spares too, goes back to its step
- * (none stored: the start) in *step. Returns 0, 1 when a process died
- * meanwhile (repair again: nothing was restored, the step is unknown), or
- * ends the run. Spares (outside the mesh) learn the members' outcome from
- * the allreduce of the program's communicator. */
-static int restore(state_t *s, int *step)
+/* The copies on this mesh opened, the block registered, the newest
+ * version every member can get back restored (*v): a first launch and a
+ * new process alike. */
+static int open_copies(state_t *s, int *v)
 {
-    dmesh_copies_t fresh = DMESH_COPIES_NULL;
-    int v = DMESH_COPIES_NONE, mine, rc, in[2], out[2] = {1, 0};
+    int rc = dmesh_copies_open(s->mesh, "heat", MPI_INFO_NULL, &s->copies);
 
-    rc = dmesh_copies_open(s->mesh, "heat", MPI_INFO_NULL, &fresh);
-    dmesh_copies_free(&s->copies); /* after the open: it moved the copies */
-    s->copies = fresh;
     if (rc == DMESH_SUCCESS && s->member)
         dmesh_copies_add(s->copies, 0, s->u, (MPI_Count)block_len(s), MPI_DOUBLE);
-    if (rc == DMESH_SUCCESS)
-        rc = dmesh_copies_restore(s->copies, &v);
-    /* 1: a process died (repair again), 2: the run cannot go on */
-    in[0] = rc == DMESH_ERR_PROC_FAILED ? 1 : rc != DMESH_SUCCESS ? 2 : 0;
-    in[1] = rc;
-    if (failed_anywhere(s, MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS))
-        return 1;
-    if (out[0] == 2) /* DMESH_ERR_DATA_LOST: a block is gone */
-        end_run("the copies", rc != DMESH_SUCCESS ? rc : out[1]);
-    if (out[0] == 1)
-        return 1;
-    mine = s->member ? v : -1;
-    if (failed_anywhere(s,
-                        MPI_Allreduce(&mine, step, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
-                            MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX,
-                                          s->comm) != MPI_SUCCESS))
-        return 1;
-    s->stored = *step;
-    if (s->member && *step < 0)
-        heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
-    *step = *step < 0 ? 0 : *step;
-    return 0;
+    return rc == DMESH_SUCCESS ? dmesh_copies_restore(s->copies, v) : rc;
 }
 
-/* A process died: come back whole (dmesh_respawn, again while processes
- * die in it), then go back to the last copy (restore, the repair again
- * while a process dies in that). Returns the step to go on from. */
-static int repair(state_t *s)
+/* After a start (rc, *v: open_copies's) or a failure (rc
+ * DMESH_ERR_PROC_FAILED): the repair, again while processes die in it (a
+ * new process whose own open failed opens after it); then every process,
+ * spares too, back at the newest version's step (none stored: the start),
+ * learnt over the program's communicator. A block lost with every copy of
+ * it (DMESH_ERR_DATA_LOST) or no process started (DMESH_ERR_SPAWN) ends
+ * the run. Returns the step. */
+static int resume(state_t *s, int rc, int v)
 {
-    int rc, step = 0;
+    int step = -1, mine, ok = 0;
 
-    do {
-        MPI_Comm back = MPI_COMM_NULL;
-        dmesh_t again = DMESH_NULL;
-        revoke_all(s);
-        do
-            rc = dmesh_respawn(s->mesh, NULL, NULL, MPI_INFO_NULL, &back, &again);
-        while (rc == DMESH_ERR_PROC_FAILED);
-        if (rc != DMESH_SUCCESS) /* DMESH_ERR_SPAWN: no new process, the mesh stays short */
-            end_run("dmesh_respawn", rc);
-        /* the copies are the process's: restore() opens them on the new mesh */
-        dmesh_free(&s->flat);
-        dmesh_free(&s->mesh);
-        MPI_Comm_free(&s->comm);
-        s->comm = back;
-        s->mesh = again;
-        dmesh_flatten(s->mesh, NULL, MPI_INFO_NULL, &s->flat);
-        s->recoveries++;
-    } while (restore(s, &step) != 0);
-    return step;
+    while (!ok) {
+        while (rc == DMESH_ERR_PROC_FAILED) {
+            if (s->member && s->copies != DMESH_COPIES_NULL) /* where the block is now */
+                dmesh_copies_add(s->copies, 0, s->u, (MPI_Count)block_len(s), MPI_DOUBLE);
+            rc = dmesh_repair(&s->mesh, &s->comm, MPI_INFO_NULL, &v);
+            s->recoveries++;
+            if (rc == DMESH_SUCCESS && s->copies == DMESH_COPIES_NULL)
+                rc = open_copies(s, &v);
+        }
+        if (rc != DMESH_SUCCESS)
+            end_run("the repair", rc);
+        mine = s->member ? v : -1;
+        ok = !failed(MPI_Allreduce(&mine, &step, 1, MPI_INT, MPI_MAX, s->comm)) &&
+             !failed(MPI_Allreduce(MPI_IN_PLACE, &s->recoveries, 1, MPI_INT, MPI_MAX, s->comm));
+        ok = !failed_anywhere(s, !ok);
+        rc = DMESH_ERR_PROC_FAILED; /* when not ok: repair again */
+    }
+    s->stored = step;
+    if (s->member && step < 0)
+        heat2d_init(s->gnx, s->gny, s->x0, s->nx, s->y0, s->ny, s->u);
+    return step < 0 ? 0 : step;
 }
 
 /* DMESH_EXAMPLE_HYBRID: where the processes are, whether y (inside a
@@ -478,63 +424,50 @@ static int kill_step_of(int rank, int recoveries)
 int main(int argc, char **argv)
 {
     const char *names[2] = {"x", "y"};
-    int size, dims[2] = {0, 0}, iterations, spares, rank = 0;
-    int it = 0, corner, c[2];
+    int size, dims[2] = {0, 0}, iterations, spares, rank = 0, rc, v = DMESH_COPIES_NONE;
+    int it = 0, corner, c[2], first;
     double res, global;
     MPI_Comm parent;
     state_t s;
 
     MPI_Init(&argc, &argv);
-    /* a write to a dead peer's socket must not end a survivor (SIGPIPE's
-     * default action): under fault tolerance it is a failure to repair */
-    signal(SIGPIPE, SIG_IGN);
+    /* failures come back as codes (the communicator and the mesh of
+     * dmesh_start carry this handler, a new process's too) */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     memset(&s, 0, sizeof(s));
     s.gnx = argc > 1 ? atoi(argv[1]) : 96;
     s.gny = argc > 2 ? atoi(argv[2]) : 80;
     iterations = argc > 3 ? atoi(argv[3]) : 200;
     spares = argc > 4 ? atoi(argv[4]) : 0;
     MPI_Comm_get_parent(&parent);
-    if (parent == MPI_COMM_NULL) {
+    first = parent == MPI_COMM_NULL;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size - spares, 2, dims);
+    if (first && getenv("DMESH_EXAMPLE_HYBRID") != NULL) {
+        /* x across the nodes, y inside each, of P ranks */
+        const int in_node[2] = {1, atoi(getenv("DMESH_EXAMPLE_HYBRID"))}, across[2] = {0, 1};
         MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
-        MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
-        MPI_Comm_size(s.comm, &size);
-        MPI_Dims_create(size - spares, 2, dims);
-        if (getenv("DMESH_EXAMPLE_HYBRID") != NULL) {
-            /* x across the nodes, y inside each, of P ranks */
-            const int in_node[2] = {1, atoi(getenv("DMESH_EXAMPLE_HYBRID"))}, across[2] = {0, 1};
-            if (spares != 0 || dmesh_init_hybrid(s.comm, "cpu", 2, in_node, across, names,
-                                                 MPI_INFO_NULL, &s.mesh) != DMESH_SUCCESS) {
-                fprintf(stderr, "heat_respawn: a hybrid mesh (no spares): %s\n",
-                        spares != 0 ? "spares given" : dmesh_last_error());
-                MPI_Abort(s.comm, 1);
-            }
-        } else {
-            dmesh_init(s.comm, "cpu", 2, dims, names, MPI_INFO_NULL, &s.mesh);
+        if (spares != 0 || dmesh_init_hybrid(s.comm, "cpu", 2, in_node, across, names,
+                                             MPI_INFO_NULL, &s.mesh) != DMESH_SUCCESS) {
+            fprintf(stderr, "heat_respawn: a hybrid mesh (no spares): %s\n",
+                    spares != 0 ? "spares given" : dmesh_last_error());
+            MPI_Abort(s.comm, 1);
         }
-        setup(&s);
-        corner = s.member && s.x0 == 0 && s.y0 == 0;
-        if (corner)
-            heat2d_print_problem(s.gnx, s.gny, iterations);
-        if (restore(&s, &it) != 0) /* opens the copies: nothing stored yet */
-            it = repair(&s);
-        if (it == 0) /* DMESH_EXAMPLE_CHECKPOINT: a state on disk */
-            it = ckpt_read(&s, iterations);
-        report_hosts(&s);
-    } else {
-        /* a new process: the mesh and the communicator of the survivors,
-         * which get MPI_COMM_WORLD's handler: errors must come back as
-         * codes (a later failure is repaired, not fatal) */
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        if (dmesh_join(MPI_INFO_NULL, NULL, &s.comm, &s.mesh) != DMESH_SUCCESS) {
-            fprintf(stderr, "heat_respawn: dmesh_join: %s\n", dmesh_last_error());
-            MPI_Finalize();
-            return 1;
-        }
-        setup(&s);
-        if (restore(&s, &it) != 0) /* a process died in the restore */
-            it = repair(&s);
-        report_hosts(&s);
+    } else if (dmesh_start(MPI_COMM_WORLD, "cpu", 2, dims, names, MPI_INFO_NULL, &s.comm,
+                           &s.mesh) != DMESH_SUCCESS) { /* a first launch's, or a join */
+        fprintf(stderr, "heat_respawn: dmesh_start: %s\n", dmesh_last_error());
+        MPI_Finalize();
+        return 1;
     }
+    setup(&s);
+    corner = first && s.member && s.x0 == 0 && s.y0 == 0;
+    if (corner)
+        heat2d_print_problem(s.gnx, s.gny, iterations);
+    rc = open_copies(&s, &v); /* the first launch: nothing stored yet */
+    it = resume(&s, rc, v);
+    if (first && it == 0) /* DMESH_EXAMPLE_CHECKPOINT: a state on disk */
+        it = ckpt_read(&s, iterations);
+    report_hosts(&s);
     MPI_Comm_rank(s.comm, &rank);
     while (it < iterations) {
         int bad = 0;
@@ -561,9 +494,11 @@ int main(int argc, char **argv)
             continue;
         }
         /* a process died: come back whole, go back to the last copy */
-        it = repair(&s);
+        it = resume(&s, DMESH_ERR_PROC_FAILED, v);
         report_hosts(&s);
+        MPI_Comm_rank(s.comm, &rank);
     }
+    dmesh_flatten(s.mesh, NULL, MPI_INFO_NULL, &s.flat); /* for the gather */
     dmesh_get_coordinate(s.mesh, 2, c, &s.member);
     corner = s.member && c[0] == 0 && c[1] == 0;
     if (corner)
