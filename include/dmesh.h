@@ -1510,8 +1510,12 @@ DMESH_EXPORT int dmesh_agree_step(dmesh_t mesh, int *ok);
  *       and dmesh_copies_restore() for each name, in the order the
  *       survivors opened them); where one of those fails with
  *       DMESH_ERR_PROC_FAILED it calls dmesh_repair() too, and opens after
- *       it the names it had no handle of yet. Copies opened on other meshes
- *       of the universe are not moved. What it costs: the calls a
+ *       it the names it had no handle of yet. Between dmesh_start() and
+ *       its restores a new process makes no other collective call (the
+ *       survivors' repair is in its opens and restores then): derived
+ *       meshes (dmesh_flatten(), ...) are made after them, by every
+ *       process. Copies opened on other meshes of the universe are not
+ *       moved. What it costs: the calls a
  *       hand-written repair makes (a revocation, dmesh_respawn(), an open
  *       and a restore per handle) and one failure-aware agreement of the
  *       arguments. Thread level as dmesh_respawn().
