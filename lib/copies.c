@@ -836,26 +836,29 @@ static int carried(MPI_Comm ucomm, const dmesh_copies_data_t *d, open_args_t *a,
 
 /* What each member tells the others at an open. */
 typedef struct {
-    uint64_t id;      /* its identity, 0: none yet */
-    uint64_t drawn;   /* the identity it takes when it has no predecessor */
-    uint64_t domain;  /* its failure domain */
-    int64_t table_n;  /* the members it knew at its last open (0: none) */
-    int64_t epoch;    /* that open's */
-    int64_t version;  /* of its own copy, DMESH_COPIES_NONE */
-    int64_t held;     /* of its held copy or parity, DMESH_COPIES_NONE */
-    uint64_t nothing; /* it has an identity and nothing stored to give back */
+    uint64_t id;       /* its identity, 0: none yet */
+    uint64_t drawn;    /* the identity it takes when it has no predecessor */
+    uint64_t domain;   /* its failure domain */
+    int64_t table_n;   /* the members it knew at its last open (0: none) */
+    int64_t epoch;     /* that open's */
+    int64_t version;   /* of its own copy, DMESH_COPIES_NONE */
+    int64_t held;      /* of its held copy or parity, DMESH_COPIES_NONE */
+    uint64_t held_for; /* the identity or set its held data serves (0: none) */
+    uint64_t nothing;  /* it has an identity and nothing stored to give back */
 } member_rec_t;
 
-#define MEMBER_REC_WORDS 8
+#define MEMBER_REC_WORDS 9
 
 /* What the members learn from each other at an open, the same on all. */
 typedef struct {
     uint64_t *table; /* the members' newest table (rows of tn), NULL: none */
     int tn;
-    uint64_t *nothing; /* each member has nothing to get back (n) */
-    int64_t epoch;     /* the newest table's */
-    int64_t newest;    /* the newest version a member holds, DMESH_COPIES_NONE */
-    int all_own;       /* every member holds that version's own copy or has nothing */
+    uint64_t *nothing;  /* each member has nothing to get back (n) */
+    int64_t *held;      /* the version of each member's held copy or parity (n) */
+    uint64_t *held_for; /* what each one's serves (n) */
+    int64_t epoch;      /* the newest table's */
+    int64_t newest;     /* the newest version a member holds, DMESH_COPIES_NONE */
+    int all_own;        /* every member holds that version's own copy or has nothing */
 } learnt_t;
 
 /* A number no other process draws (the host, the process, the time), and
@@ -933,6 +936,8 @@ static void learn(struct dmesh_copies_s *c, const member_rec_t *all, const int *
     (void)root;
     l->all_own = 1;
     for (int r = 0; r < n; r++) {
+        l->held[r] = all[r].held;
+        l->held_for[r] = all[r].held_for;
         l->nothing[r] = all[r].id != 0 ? all[r].nothing : (uint64_t)b[r];
         if (!l->nothing[r] && (all[r].id == 0 || all[r].version != l->newest))
             l->all_own = 0; /* a replacement, or a process that missed a version */
@@ -954,17 +959,20 @@ static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, co
                          d->epoch,
                          d->slot.version,
                          d->slot.held_version,
+                         d->slot.held_for,
                          d->id != 0 && d->born && d->slot.version == DMESH_COPIES_NONE};
     member_rec_t *all = malloc((size_t)n * sizeof(*all));
     uint64_t *drawn = malloc((size_t)n * sizeof(uint64_t));
 
     mine.domain = a->domain_given ? a->domain : (uint64_t)lows[c->ranks[c->me]];
     l->nothing = malloc((size_t)n * sizeof(uint64_t));
+    l->held = malloc((size_t)n * sizeof(int64_t));
+    l->held_for = malloc((size_t)n * sizeof(uint64_t));
     c->ids = malloc((size_t)n * sizeof(uint64_t));
     c->domain = malloc((size_t)n * sizeof(uint64_t));
     b = calloc((size_t)n, sizeof(int));
-    if (all == NULL || drawn == NULL || l->nothing == NULL || c->ids == NULL || c->domain == NULL ||
-        b == NULL)
+    if (all == NULL || drawn == NULL || l->nothing == NULL || l->held == NULL ||
+        l->held_for == NULL || c->ids == NULL || c->domain == NULL || b == NULL)
         err = dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory for %d members", n);
     /* every member's memory agreed before the allgather, its outcome before
      * the broadcast that only some would take part in otherwise */
@@ -1011,8 +1019,8 @@ static int place(struct dmesh_copies_s *c, const open_args_t *a, const learnt_t 
     c->plan.dim = a->dim;
     c->plan.scheme = a->scheme;
     c->plan.k = a->k;
-    err = dmesh_copies_place_open(&c->plan, &c->next, now, c->ids, l->table, l->tn,
-                                  l->newest != DMESH_COPIES_NONE, l->all_own, remake, &kept_was);
+    err = dmesh_copies_place_open(&c->plan, &c->next, now, c->ids, l->table, l->tn, l->held,
+                                  l->newest, l->all_own, remake, &kept_was);
     if (err == DMESH_SUCCESS && (kept_was || now != NULL))
         memcpy(c->placed, kept_was ? l->table + n : now, (size_t)n * sizeof(uint64_t));
     return err;
@@ -1020,13 +1028,15 @@ static int place(struct dmesh_copies_s *c, const open_args_t *a, const learnt_t 
 
 /* The table the open leaves (identities, the placement's domains, who has
  * nothing): into *table. */
-static int table_of(const struct dmesh_copies_s *c, const learnt_t *l, uint64_t **table)
+static int table_of(const struct dmesh_copies_s *c, const learnt_t *l, int remade, uint64_t **table)
 {
     size_t n = (size_t)c->plan.n;
 
     if ((*table = malloc(DMESH_COPIES_TABLE_ROWS * n * sizeof(uint64_t))) == NULL)
         return dmesh_error_set(DMESH_ERR_NOMEM, "dmesh_copies_open: no memory");
     dmesh_copies_table_rows(&c->plan, c->ids, c->placed, *table);
+    if (!remade) /* the sets whose parity is held */
+        dmesh_copies_table_signs(&c->plan, c->ids, l->held_for, *table);
     memcpy(*table + 2 * n, l->nothing, n * sizeof(uint64_t));
     return DMESH_SUCCESS;
 }
@@ -1106,10 +1116,12 @@ static int member_steps(struct dmesh_copies_s *c, const dmesh_copies_data_t *d,
         err = place(c, a, &l, a->domain_given || lows != NULL, &again);
     *remake = again ? l.newest : DMESH_COPIES_NONE; /* the version to make again */
     if (!err)
-        err = table_of(c, &l, table);
+        err = table_of(c, &l, again, table);
     c->epoch = l.epoch + 1;
     free(l.table);
     free(l.nothing);
+    free(l.held);
+    free(l.held_for);
     return err;
 }
 

@@ -293,10 +293,35 @@ void dmesh_copies_table_rows(const dmesh_copies_plan_t *p, const uint64_t ids[],
     }
 }
 
+void dmesh_copies_table_signs(const dmesh_copies_plan_t *p, const uint64_t ids[],
+                              const uint64_t held_for[], uint64_t *table)
+{
+    size_t n = (size_t)p->n;
+
+    if (!p->scheme->grouped)
+        return;
+    for (int r = 0; r < p->n; r++) {
+        const int *m;
+        int sz, pos, made = 0;
+        uint64_t sign = dmesh_copies_set_sign(p, ids, r);
+        dmesh_copies_set(p, r, &m, &sz, &pos);
+        for (int i = 0; i < sz && !made; i++)
+            made = held_for[m[i]] == sign;
+        table[3 * n + (size_t)r] = made || sz < 2 ? sign : 0;
+    }
+}
+
 typedef struct {
     uint64_t sign, pos;
     int r;
 } placed_t;
+
+static int by_id(const void *a, const void *b)
+{
+    const placed_t *x = a, *y = b;
+
+    return (x->sign > y->sign) - (x->sign < y->sign);
+}
 
 static int by_set(const void *a, const void *b)
 {
@@ -307,6 +332,34 @@ static int by_set(const void *a, const void *b)
     if (x->pos != y->pos)
         return x->pos < y->pos ? -1 : 1;
     return (x->r > y->r) - (x->r < y->r);
+}
+
+/* m (sorted by set) with the members of every set whose present members
+ * do not make its sign (a member left, or none was made: sign 0) moved to
+ * the pool, sign 0, in member order; the pool's size. A set is kept whole
+ * only where its parity can still rebuild one of its members. */
+static int pool_incomplete(placed_t *m, int n, const uint64_t ids[])
+{
+    int pooled = 0;
+
+    for (int i = 0; i < n;) {
+        int e = i + 1;
+        uint64_t h = DMESH_HASH_INIT; /* dmesh_copies_set_sign's */
+        while (e < n && m[e].sign == m[i].sign)
+            e++;
+        for (int q = i; q < e && m[i].sign != 0; q++)
+            h = dmesh_hash(h, &ids[m[q].r], sizeof(uint64_t));
+        if (m[i].sign != 0 && (h | 1) != m[i].sign)
+            for (int q = i; q < e; q++)
+                m[q].sign = 0;
+        i = e;
+    }
+    for (int q = 0; q < n; q++)
+        if (m[q].sign == 0) {
+            m[q].pos = (uint64_t)m[q].r;
+            pooled++;
+        }
+    return pooled;
 }
 
 /* The sets the held parities were made for (the table's last two rows),
@@ -334,19 +387,12 @@ static int held_sets(const dmesh_copies_plan_t *t, const uint64_t ids[], const u
         old[j] = (placed_t){table[j], 0, j};
     qsort(old, (size_t)tn, sizeof(*old), by_set);
     for (int r = 0; r < n; r++) {
-        placed_t key = {ids[r], 0, -1}, *f = NULL;
-        for (int lo = 0, hi = tn; lo < hi && f == NULL;) { /* by identity alone */
-            int mid = lo + (hi - lo) / 2;
-            if (old[mid].sign == key.sign)
-                f = &old[mid];
-            else if (old[mid].sign < key.sign)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        placed_t key = {ids[r], 0, -1}, *f = bsearch(&key, old, (size_t)tn, sizeof(*old), by_id);
         m[r] = f != NULL ? (placed_t){table[3 * tn + f->r], table[4 * tn + f->r], r}
-                         : (placed_t){0, (uint64_t)fresh++, r}; /* sign 0: none was made */
+                         : (placed_t){0, 0, r}; /* sign 0: none was made */
     }
+    qsort(m, (size_t)n, sizeof(*m), by_set);
+    fresh = pool_incomplete(m, n, ids);
     qsort(m, (size_t)n, sizeof(*m), by_set);
     h->owner = h->holder + n;
     h->set_first = h->holder + 2 * n;
@@ -357,7 +403,7 @@ static int held_sets(const dmesh_copies_plan_t *t, const uint64_t ids[], const u
         int e = i + 1, sz;
         while (e < n && m[e].sign == m[i].sign && (m[i].sign != 0 || e - i < k))
             e++;
-        if (m[i].sign == 0 && e == fresh - 1) /* no set of one among the new ones */
+        if (m[i].sign == 0 && e == fresh - 1) /* no set of one among the pooled */
             e = fresh;
         sz = e - i;
         for (int q = 0; q < sz; q++) {
@@ -374,12 +420,46 @@ static int held_sets(const dmesh_copies_plan_t *t, const uint64_t ids[], const u
     return DMESH_SUCCESS;
 }
 
-int dmesh_copies_place_open(dmesh_copies_plan_t *p, dmesh_copies_plan_t *next, const uint64_t now[],
-                            const uint64_t ids[], const uint64_t *table, int tn, int stored,
-                            int all_own, int *remake, int *kept_was)
+/* Whether the copies held now serve plan p: for a scheme of sets, every
+ * member's parity was made for the set p gives it (the table's sign of its
+ * identity is its set's sign under p: a set that lost or gained a member
+ * has another); for partner, p is the placement of the table's domains,
+ * its members the table's in its places. */
+static int held_serve(const dmesh_copies_plan_t *p, const uint64_t ids[], const uint64_t *table,
+                      int tn, int kept, const dmesh_copies_plan_t *h, const int64_t held[],
+                      int64_t v)
 {
+    placed_t *old;
+    int ok = 1;
+
+    if (table == NULL)
+        return 0;
+    for (int r = 0; r < p->n; r++) /* every member holds its part (a replacement does not) */
+        if (held[r] != v && p->scheme->partner(p, r, 0) >= 0)
+            return 0;
+    if (!p->scheme->grouped)
+        return kept && same_placement(h, p);
+    if ((old = malloc((size_t)(tn > 0 ? tn : 1) * sizeof(*old))) == NULL)
+        return 0;                /* made again: never wrong */
+    for (int j = 0; j < tn; j++) /* the table by identity */
+        old[j] = (placed_t){table[j], 0, j};
+    qsort(old, (size_t)tn, sizeof(*old), by_set);
+    for (int r = 0; r < p->n && ok; r++) {
+        placed_t key = {ids[r], 0, -1}, *f = bsearch(&key, old, (size_t)tn, sizeof(*old), by_id);
+        ok = f != NULL && table[3 * tn + f->r] == dmesh_copies_set_sign(p, ids, r);
+    }
+    free(old);
+    return ok;
+}
+
+int dmesh_copies_place_open(dmesh_copies_plan_t *p, dmesh_copies_plan_t *next, const uint64_t now[],
+                            const uint64_t ids[], const uint64_t *table, int tn,
+                            const int64_t held[], int64_t newest, int all_own, int *remake,
+                            int *kept_was)
+{
+    int stored = newest != DMESH_COPIES_NONE;
     dmesh_copies_plan_t t = *p, h;
-    int n = p->n, err, have = 0;
+    int n = p->n, err, have = 0, serve;
     int kept = table != NULL && tn == n && memcmp(ids, table, (size_t)n * sizeof(uint64_t)) == 0;
 
     *remake = *kept_was = 0;
@@ -392,12 +472,9 @@ int dmesh_copies_place_open(dmesh_copies_plan_t *p, dmesh_copies_plan_t *next, c
         err = plan_for(&t, table + n, &h), have = 1;
     if (err != DMESH_SUCCESS)
         return err;
-    if (have && same_placement(&h, p)) {
-        dmesh_copies_plan_free(&h);
-        return DMESH_SUCCESS;
-    }
-    if (all_own || !have) { /* made again here from the own copies (where it can) */
-        *remake = all_own;
+    serve = held_serve(p, ids, table, tn, kept, have ? &h : NULL, held, newest);
+    if (serve || all_own || !have) { /* kept, or made again here from the own copies */
+        *remake = !serve && all_own;
         if (have)
             dmesh_copies_plan_free(&h);
         return DMESH_SUCCESS;

@@ -108,19 +108,28 @@ int dmesh_copies_adopt(int n, uint64_t ids[], const uint64_t drawn[], const uint
 void dmesh_copies_table_rows(const dmesh_copies_plan_t *p, const uint64_t ids[],
                              const uint64_t placed[], uint64_t *table);
 
+/* After an open that did not make the held parities again: the sign row
+ * says a member's set only where a member of that set holds a parity made
+ * for it (held_for: each member's), else 0 (a set that lost a member: its
+ * parity serves no set; a later open treats its members as new ones). */
+void dmesh_copies_table_signs(const dmesh_copies_plan_t *p, const uint64_t ids[],
+                              const uint64_t held_for[], uint64_t *table);
+
 /* The placement an open gives (the same on every member, from what they
  * agreed). p: the template (ndims, shape, n, scheme, k, and dim as asked:
  * DMESH_COPIES_DIM_DEFAULT for the default placement), then the plan; now:
  * the members' domains (NULL: not known); ids: their identities; table,
- * tn: the members' newest table (of tn members, NULL: none); stored: some
- * member holds a stored version; all_own: every member holds that
- * version's own copy, or has nothing to get back. The held copies were
+ * tn: the members' newest table (of tn members, NULL: none); held: the
+ * version each member's held copy or parity is of; newest: the newest
+ * version a member holds (DMESH_COPIES_NONE: none stored); all_own: every
+ * member holds that version's own copy, or has nothing to get back. The held copies were
  * made for the table's placement: for a scheme of sets, its sets found
  * again by identity (the members that left taken out, new ones in sets of
  * their own); for partner, its domains' placement where the members are
  * the table's in its places (a partner copy is found by its owner's
  * identity anywhere: a placement that differs loses none).
- * - nothing stored, or the held placement is the domains': the domains';
+ * - nothing stored, or the held copies serve the domains' placement
+ *   (made for it, every member holding its part): the domains';
  * - every member holds its own copy: the domains' placement, *remake set
  *   (the open makes the held copies again there before the old ones go);
  * - else the held placement, which the held copies serve, and *next the
@@ -128,8 +137,9 @@ void dmesh_copies_table_rows(const dmesh_copies_plan_t *p, const uint64_t ids[],
  *   *kept_was: the members are the table's, in its places.
  * DMESH_ERR_NOMEM. */
 int dmesh_copies_place_open(dmesh_copies_plan_t *p, dmesh_copies_plan_t *next, const uint64_t now[],
-                            const uint64_t ids[], const uint64_t *table, int tn, int stored,
-                            int all_own, int *remake, int *kept_was);
+                            const uint64_t ids[], const uint64_t *table, int tn,
+                            const int64_t held[], int64_t newest, int all_own, int *remake,
+                            int *kept_was);
 
 /* XOR: the sign of r's set: its members' identities in order. */
 uint64_t dmesh_copies_set_sign(const dmesh_copies_plan_t *p, const uint64_t ids[], int r);

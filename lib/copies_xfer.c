@@ -194,7 +194,37 @@ static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *
         return err;
     }
     err = commit(c, t);
+    if (c->d->table != NULL && c->d->table_n == c->plan.n) /* redundancy whole: as placed */
+        dmesh_copies_table_rows(&c->plan, c->ids, c->placed, c->d->table);
     return dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore");
+}
+
+/* After a restore of version v with a placement waiting (c->next, the
+ * domains'): every member holds its own copy again, so the held copies are
+ * made there and the old placement goes, redundancy whole where the
+ * domains ask (a set of one that a shrink left gets partners). Every
+ * member takes the step; a failure leaves the old placement (agreed). */
+static int place_anew(struct dmesh_copies_s *c, int64_t v)
+{
+    dmesh_copies_slot_t out = {DMESH_COPIES_NONE, NULL, 0, NULL, 0, DMESH_COPIES_NONE, 0};
+    dmesh_copies_slot_t *s = &c->d->slot;
+    int err;
+
+    dmesh_copies_swap_next(c);
+    if ((err = dmesh_copies_remake(c, s, v, &out, DMESH_SUCCESS)) != DMESH_SUCCESS) {
+        dmesh_copies_swap_next(c);
+        return err;
+    }
+    dmesh_copies_release(s->held);
+    s->held = out.held;
+    s->held_len = out.held_len;
+    s->held_version = out.held_version;
+    s->held_for = out.held_for;
+    dmesh_copies_drop_next(c);
+    memcpy(c->placed, c->domain, (size_t)c->plan.n * sizeof(uint64_t));
+    if (c->d->table != NULL && c->d->table_n == c->plan.n)
+        dmesh_copies_table_rows(&c->plan, c->ids, c->placed, c->d->table);
+    return DMESH_SUCCESS;
 }
 
 int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
@@ -223,6 +253,8 @@ int dmesh_copies_restore_impl(dmesh_copies_t h, int *version)
                               "dmesh_copies_restore", c->plan.n);
     t.rec = rec;
     err = restore_steps(c, &t, src, from, refresh, err);
+    if (err == DMESH_SUCCESS && t.v != DMESH_COPIES_NONE && c->next.n > 0)
+        err = place_anew(c, t.v); /* the buffers hold the version: a failure says repair */
     dmesh_copies_release(t.own);
     dmesh_copies_release(t.held);
     dmesh_copies_release(t.scratch);

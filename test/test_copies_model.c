@@ -207,11 +207,47 @@ static int newest_table(sim_t *s, int64_t *epoch, int64_t *newest)
 
 static void dump(const sim_t *s, const int *src);
 
+/* Redundancy whole (after a store, a restore, or an open where every
+ * member holds its own copy): every member's state at v is held again
+ * under the plan: by its holder, or by its set's parity made by exactly
+ * its set. */
+static void check_whole(const sim_t *s, int64_t v, const char *after)
+{
+    for (int r = 0; r < s->n; r++) {
+        const proc_t *x = &s->p[s->mem[r]];
+        if (s->stored[x->owner] == NONE)
+            continue; /* nothing to keep */
+        if (s->scheme == &dmesh_copies_partner) {
+            int h = dmesh_copies_holder(&s->plan, r);
+            const held_t *y = &s->p[s->mem[h]].held;
+            ck_assert_msg(h == r || (y->owner == x->owner && y->valid && y->v == v),
+                          "%s: after %s member %d's copy is not held by its holder %d", s->log,
+                          after, r, h);
+        } else {
+            const int *m;
+            int sz, pos, g = x->held.group;
+            dmesh_copies_set(&s->plan, r, &m, &sz, &pos);
+            ck_assert_msg(sz > 1 || s->n < 2, "%s: after %s member %d is a set of one", s->log,
+                          after, r);
+            if (sz < 2)
+                continue;
+            ck_assert_msg(g >= 0 && s->group[g].n == sz && x->held.v == v,
+                          "%s: after %s member %d holds no parity of its set", s->log, after, r);
+            for (int i = 0; i < sz; i++)
+                ck_assert_msg(
+                    s->group[g].proc[i] == s->mem[m[i]] && s->p[s->mem[m[i]]].held.group == g,
+                    "%s: after %s member %d's set %d is not its parity's", s->log, after, r, i);
+        }
+    }
+}
+
 /* dmesh_copies_open on the members, as copies.c runs it. */
 static void open_all(sim_t *s)
 {
     uint64_t ids[MAXP], drawn[MAXP], dom[MAXP], nothing[MAXP], *table = NULL;
     int born[MAXP] = {0}, root, all_own = 1, remake, kept_was, n = s->n, tn = 0;
+    int64_t held[MAXP];
+    uint64_t held_for[MAXP];
     int64_t epoch, newest;
     dmesh_copies_plan_t t;
 
@@ -241,8 +277,12 @@ static void open_all(sim_t *s)
     dmesh_copies_plan_free(&s->plan);
     dmesh_copies_plan_free(&s->next);
     s->plan = t;
-    ck_assert_int_eq(dmesh_copies_place_open(&s->plan, &s->next, dom, ids, table, tn,
-                                             newest != NONE, all_own, &remake, &kept_was),
+    for (int r = 0; r < n; r++) {
+        held[r] = s->p[s->mem[r]].held.v;
+        held_for[r] = s->p[s->mem[r]].held.held_for;
+    }
+    ck_assert_int_eq(dmesh_copies_place_open(&s->plan, &s->next, dom, ids, table, tn, held, newest,
+                                             all_own, &remake, &kept_was),
                      DMESH_SUCCESS);
     for (int r = 0; r < n; r++)
         s->placed[r] = kept_was ? table[tn + r] : dom[r];
@@ -251,6 +291,8 @@ static void open_all(sim_t *s)
         uint64_t *nt = malloc(DMESH_COPIES_TABLE_ROWS * (size_t)n * sizeof(uint64_t));
         ck_assert_ptr_nonnull(nt);
         dmesh_copies_table_rows(&s->plan, ids, s->placed, nt);
+        if (!remake)
+            dmesh_copies_table_signs(&s->plan, ids, held_for, nt);
         memcpy(nt + 2 * n, nothing, (size_t)n * sizeof(uint64_t));
         if (x->id == 0)
             x->born = born[r];
@@ -263,6 +305,8 @@ static void open_all(sim_t *s)
     free(table);
     if (remake)
         make_held(s, newest, NULL);
+    if (all_own && newest != NONE)
+        check_whole(s, newest, "an open where every member holds its own copy");
     if (getenv("DMESH_TEST_MODEL_DUMP") != NULL) {
         printf("open: remake %d kept_was %d next %d all_own %d tn %d\n", remake, kept_was,
                s->next.n, all_own, tn);
@@ -336,6 +380,7 @@ static void store(sim_t *s, int64_t v)
         s->stored[x->owner] = v;
     }
     make_held(s, v, NULL);
+    check_whole(s, v, "a store");
     for (int r = 0; r < s->n; r++) { /* copies_xfer.c's stored(): the table's rows */
         ids[r] = s->p[s->mem[r]].id;
         if (moved)
@@ -450,6 +495,22 @@ static void restore(sim_t *s)
         make_held(s, v, mark);
     } else {
         make_held(s, v, refresh);
+    }
+    if (s->next.n > 0) { /* place_anew: the domains' placement, made there */
+        dmesh_copies_plan_free(&s->plan);
+        s->plan = s->next;
+        s->next.n = 0;
+        s->next.holder = NULL;
+        for (int r = 0; r < n; r++)
+            s->placed[r] = s->p[s->mem[r]].domain;
+        make_held(s, v, NULL);
+    }
+    check_whole(s, v, "a restore");
+    for (int r = 0; r < n; r++) { /* copies_xfer.c: the table as placed */
+        uint64_t ids[MAXP];
+        for (int i = 0; i < n; i++)
+            ids[i] = s->p[s->mem[i]].id;
+        dmesh_copies_table_rows(&s->plan, ids, s->placed, s->p[s->mem[r]].table);
     }
 }
 
