@@ -69,3 +69,15 @@ $(test_test_copies_fortran_OBJECTS) $(test_test_copies_f08_OBJECTS): $(DMESH_FOR
 	test/fortran/test_copies_body.inc
 TESTS += test/test_copies_fortran-np2.mpi test/test_copies_f08-np2.mpi
 endif
+# test_copies_seq (test/copies-seq.sh): copies against a model, through the
+# real calls without fault tolerance: sequences of stores, losses (a whole
+# domain, the holder of a copy, replacements in another domain), shrinks,
+# grows, restores and opens that fail, made from seeds, each on a new mesh,
+# both schemes; then fixed sequences that once failed.
+check_PROGRAMS += test/test_copies_seq
+test_test_copies_seq_SOURCES = test/test_copies_seq.c
+test_test_copies_seq_CPPFLAGS = $(DMESH_TEST_CPPFLAGS)
+test_test_copies_seq_CFLAGS = $(DMESH_TEST_CFLAGS)
+test_test_copies_seq_LDADD = $(DMESH_TEST_LIBS)
+TESTS += test/copies-seq-np4.mpi test/copies-seq-np8.mpi
+EXTRA_DIST += test/copies-seq.sh
