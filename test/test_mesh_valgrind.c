@@ -283,6 +283,18 @@ static int e_copies_open(dmesh_t h)
 
     return c == DMESH_COPIES_NULL ? rc : -1;
 }
+static int e_agree_step(dmesh_t h)
+{
+    int ok = 1;
+
+    return dmesh_agree_step(h, &ok);
+}
+static int e_repair(dmesh_t h)
+{
+    int v = 0;
+
+    return dmesh_repair(&h, &s_comm, MPI_INFO_NULL, &v);
+}
 static int e_free(dmesh_t h)
 {
     return dmesh_free(&h);
@@ -324,6 +336,8 @@ static const entry_t entries[] = {
     {"dmesh_respawn", e_respawn},
     {"dmesh_grow", e_grow},
     {"dmesh_copies_open", e_copies_open},
+    {"dmesh_agree_step", e_agree_step},
+    {"dmesh_repair", e_repair},
     {"dmesh_free", e_free},
 };
 
