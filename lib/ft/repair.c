@@ -166,13 +166,15 @@ static int repair_args(dmesh_t mesh, MPI_Info info, repair_args_t *a)
     return pass_on(info, how || dim, a);
 }
 
-/* The copies opened on mesh `from` opened again on `to` (the program's
- * handles stay the same) and restored, in the order this process opened
- * them; *version: the first one's. */
-static int move_copies(dmesh_t from, dmesh_t to, int *version)
+/* The copies handles h[n] (those opened on the mesh the repair began
+ * with, in the order this process opened them) opened again on `to` (the
+ * program's handles stay the same: a handle that an earlier round moved,
+ * or did not reach, is moved from where it is) and each restored right
+ * after its open, as a new process opens and restores; *version: the
+ * first one's. */
+static int move_copies(struct dmesh_copies_s **h, int n, dmesh_t to, int *version)
 {
-    struct dmesh_copies_s **h = NULL;
-    int n = 0, err = dmesh_copies_of_mesh(from, &h, &n);
+    int err = DMESH_SUCCESS;
 
     *version = DMESH_COPIES_NONE;
     for (int i = 0; !err && i < n; i++) {
@@ -186,13 +188,13 @@ static int move_copies(dmesh_t from, dmesh_t to, int *version)
         if (i == 0)
             *version = v;
     }
-    free(h);
     return err;
 }
 
 /* One round: the processes back (the mesh and communicator replaced in
  * the program's variables), then the copies. */
-static int round_of(dmesh_t *mesh, MPI_Comm *comm, const repair_args_t *a, int *version)
+static int round_of(dmesh_t *mesh, MPI_Comm *comm, const repair_args_t *a,
+                    struct dmesh_copies_s **h, int n, int *version)
 {
     MPI_Comm nc = MPI_COMM_NULL;
     dmesh_t nm = DMESH_NULL;
@@ -207,7 +209,7 @@ static int round_of(dmesh_t *mesh, MPI_Comm *comm, const repair_args_t *a, int *
         err = dmesh_shrink_impl(*mesh, a->dim, a->info, &nc, &nm);
     if (err != DMESH_SUCCESS)
         return err; /* agreed; the mesh stays (DMESH_ERR_PROC_FAILED: again) */
-    err = move_copies(*mesh, nm, version);
+    err = move_copies(h, n, nm, version);
     dmesh_free_impl(mesh);
     MPI_Comm_free(comm);
     *mesh = nm;
@@ -247,8 +249,9 @@ static int agreed(struct dmesh_mesh *m, int err)
 int dmesh_repair_impl(dmesh_t *mesh, MPI_Comm *comm, MPI_Info info, int *version)
 {
     struct dmesh_mesh *m;
+    struct dmesh_copies_s **h = NULL;
     repair_args_t a;
-    int err, v = DMESH_COPIES_NONE;
+    int err, v = DMESH_COPIES_NONE, n = 0;
 
     DMESH_CHECK_PTR_OF("dmesh_repair", mesh);
     DMESH_TRY(dmesh_mesh_get(*mesh, DMESH_ANY_DIM, "dmesh_repair", &m));
@@ -257,14 +260,18 @@ int dmesh_repair_impl(dmesh_t *mesh, MPI_Comm *comm, MPI_Info info, int *version
     a.info = info;
     if ((err = checked(m, comm, version)) == DMESH_SUCCESS)
         err = repair_args(*mesh, info, &a);
+    if (err == DMESH_SUCCESS) /* the handles to move, kept across the rounds */
+        err = dmesh_copies_of_mesh(*mesh, &h, &n);
     if ((err = agreed(m, err)) != DMESH_SUCCESS) {
+        free(h);
         if (a.info != info)
             MPI_Info_free(&a.info);
         return err;
     }
     do /* a process that dies during the repair: the repair again */
-        err = round_of(mesh, comm, &a, &v);
+        err = round_of(mesh, comm, &a, h, n, &v);
     while (err == DMESH_ERR_PROC_FAILED);
+    free(h);
     if (a.info != info)
         MPI_Info_free(&a.info);
     if (err == DMESH_SUCCESS)
