@@ -42,6 +42,27 @@ check_expect() {
     fi
 }
 
+# check_in_bound STATUS WHAT: STATUS, a launch's through test/mpirun.sh, is
+# not 124, mpirun.sh's status for a launch that ran past its bound (a hang;
+# it says so on stderr), whatever else the test accepts: records the failure
+# and returns 1 when it is.
+check_in_bound() {
+    [ "$1" -ne 124 ] && return 0
+    check_fail "$2: exit 124: it ran past its bound (a hang)"
+    return 1
+}
+
+# check_fails_in_bound STATUS WHAT: STATUS, a launch's through
+# test/mpirun.sh that must fail, is a failure: not 0, and not a hang
+# (check_in_bound). Records the failure and returns 1 otherwise.
+check_fails_in_bound() {
+    if [ "$1" -eq 0 ]; then
+        check_fail "$2: exit 0 (want a failure)"
+        return 1
+    fi
+    check_in_bound "$@"
+}
+
 # check_pc NAME: NAME's value in the build tree's dmesh.pc, a variable
 # (NAME=value) or a field (NAME: value).
 check_pc() {

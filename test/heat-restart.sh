@@ -12,7 +12,8 @@
 #      launcher's status is not 0, or 0 from MPICH 4.2's mpiexec, which
 #      exits 0 in some runs in which a process was killed (13 of 20 for a
 #      two-process MPI program whose rank 1 raises SIGKILL, without dmesh):
-#      reported, not failed;
+#      reported, not failed; a launcher that did not end (mpirun.sh's 124:
+#      it ran past its bound) fails;
 #   3. the same command again goes on from step 30 and gives the
 #      reference, and writes done;
 #   4. one block's newest file removed (a process that died before writing
@@ -49,6 +50,7 @@ DMESH_EXAMPLE_KILLS=1:37 "$MPIRUN" "$np" $prog $args >"$out.run" 2>&1
 rc=$?
 final "$out.run" >"$out.got"
 [ ! -s "$out.got" ] || { cat "$out.run"; check_fail "the killed run printed its field"; }
+check_in_bound $rc "the run killed at step 37" || cat "$out.run"
 if [ $rc -eq 0 ]; then
     # the launcher's: MPICH 4.2's mpiexec, say (the header)
     "$MPIRUN" --version | grep -q '^HYDRA' ||

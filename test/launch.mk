@@ -11,6 +11,7 @@ EXTRA_DIST += test/slurm/one-node.sh test/slurm/run.sh test/slurm/lib.sh \
 # Debian 13 (Open MPI 5, MPICH 4.2) in a chroot, for CI (.ci/run, stages
 # debian13).
 EXTRA_DIST += test/trixie/run.sh test/trixie/inside.sh test/trixie/respawn-counts.sh \
+	test/trixie/launcher-hang.sh \
 	test/trixie/merge-dead-peer.c test/trixie/spawn-kill.c test/trixie/grow-kill.c \
 	test/trixie/agree-threads.c test/trixie/threads-traffic.c
 # Network-namespace hosts on one machine, for CI (.ci/run, stage hosts).

@@ -48,7 +48,8 @@ if [ "${1:-}" = --inside ]; then
     done <"$DMESH_HOSTS_DIR/hostfile"
     bad=0
     # check NAME FLAGS EXPECT PROGRAM...: one run; it must pass (fail, with
-    # want=fail), print EXPECT (an extended regex), and skip nothing.
+    # want=fail, within its bound: mpirun.sh's 124 is a hang), print EXPECT
+    # (an extended regex), and skip nothing.
     want=pass
     check() {
         local name=$1 flags=$2 expect=$3 rc start=$SECONDS
@@ -62,6 +63,9 @@ if [ "${1:-}" = --inside ]; then
             bad=1
         elif [ $rc -eq 0 ] && [ $want = fail ]; then
             echo "hosts: $name passed where it must fail"
+            bad=1
+        elif [ $rc -eq 124 ]; then
+            echo "hosts: $name ran past its bound (a hang) where it must fail"
             bad=1
         elif printf '%s\n' "$out" | grep -q 'skipped'; then
             echo "hosts: $name skipped a case"

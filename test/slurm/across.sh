@@ -78,7 +78,8 @@ if [ "${1:-}" = --inside ]; then
             }' "$1"
     }
     # check NAME EXPECT WANT SRUN_ARGS...: one srun from the build's
-    # directory; it must end as WANT (pass or fail), print EXPECT (an
+    # directory; it must end as WANT (pass or fail; a failure within its
+    # bound: timeout's 124 or 137 after 120 s is a hang), print EXPECT (an
     # extended regex) and skip nothing; its output is in $o
     check() {
         local name=$1 expect=$2 want=$3 rc start=$SECONDS
@@ -109,6 +110,8 @@ if [ "${1:-}" = --inside ]; then
         grep -E '^(table|dmesh_node|[0-9]+ node|uneven|100%|heat2d|field|.*DMESH_ERR)' "$o" | head -n 8
         if { [ $rc -ne 0 ] && [ "$want" = pass ]; } || { [ $rc -eq 0 ] && [ "$want" = fail ]; }; then
             echo "slurm hosts: $name: exit $rc, wanted $want"
+        elif { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ $((SECONDS - start)) -ge 120 ]; then
+            echo "slurm hosts: $name: exit $rc after $((SECONDS - start)) s: it ran past its bound of 120 s (a hang), wanted $want"
         elif grep -q skipped "$o"; then
             echo "slurm hosts: $name skipped a case"
         elif ! grep -qE "$expect" "$o"; then
