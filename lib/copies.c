@@ -408,6 +408,16 @@ void dmesh_copies_slot_free(dmesh_copies_slot_t *s)
     s->held_version = DMESH_COPIES_NONE;
 }
 
+void dmesh_copies_slot_take_held(dmesh_copies_slot_t *s, dmesh_copies_slot_t *from)
+{
+    dmesh_copies_release(s->held);
+    s->held = from->held;
+    s->held_len = from->held_len;
+    s->held_version = from->held_version;
+    s->held_for = from->held_for;
+    from->held = NULL;
+}
+
 void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n)
 {
     dmesh_copies_slot_t old = *s;
@@ -699,12 +709,7 @@ static int attach(struct dmesh_copies_s *c, dmesh_copies_data_t *d, dmesh_copies
         d->epoch = c->epoch;
     }
     if (c->remade.version != DMESH_COPIES_NONE) { /* the held copies the open made */
-        dmesh_copies_release(d->slot.held);
-        d->slot.held = c->remade.held;
-        d->slot.held_len = c->remade.held_len;
-        d->slot.held_version = c->remade.held_version;
-        d->slot.held_for = c->remade.held_for;
-        c->remade.held = NULL;
+        dmesh_copies_slot_take_held(&d->slot, &c->remade);
         c->remade.version = DMESH_COPIES_NONE;
     }
     c->d = d;
@@ -733,18 +738,6 @@ static void park(dmesh_copies_data_t *d, const void *universe)
     pthread_mutex_unlock(&lock);
 }
 
-static int get_key(MPI_Info info, const char *key, char *val, int *flag)
-{
-    int rc;
-
-    *flag = 0;
-    if (info == MPI_INFO_NULL)
-        return DMESH_SUCCESS;
-    if ((rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, flag)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "dmesh_copies_open: MPI_Info_get");
-    return DMESH_SUCCESS;
-}
-
 static int parse_info(dmesh_t mesh, MPI_Info info, open_args_t *a)
 {
     char val[MPI_MAX_INFO_VAL + 1];
@@ -755,7 +748,7 @@ static int parse_info(dmesh_t mesh, MPI_Info info, open_args_t *a)
     a->dim = DMESH_COPIES_DIM_DEFAULT;
     a->domain_given = dmesh_options_copies_domain(info, val);
     a->domain = a->domain_given ? dmesh_hash(DMESH_HASH_INIT, val, strlen(val)) : 0;
-    DMESH_TRY(get_key(info, "dmesh_copies_scheme", val, &flag));
+    DMESH_TRY(dmesh_option_get(info, "dmesh_copies_scheme", "dmesh_copies_open", val, &flag));
     if (flag) {
         const char *names[DMESH_COPIES_NSCHEMES];
         int code;
@@ -765,10 +758,10 @@ static int parse_info(dmesh_t mesh, MPI_Info info, open_args_t *a)
             dmesh_option_choices("dmesh_copies_scheme", val, DMESH_COPIES_NSCHEMES, names, &code));
         a->scheme = dmesh_copies_schemes[code];
     }
-    DMESH_TRY(get_key(info, "dmesh_copies_group", val, &flag));
+    DMESH_TRY(dmesh_option_get(info, "dmesh_copies_group", "dmesh_copies_open", val, &flag));
     if (flag)
         DMESH_TRY(dmesh_option_int("dmesh_copies_group", val, 2, DMESH_COPIES_MAX_GROUP, &a->k));
-    DMESH_TRY(get_key(info, "dmesh_copies_dim", val, &flag));
+    DMESH_TRY(dmesh_option_get(info, "dmesh_copies_dim", "dmesh_copies_open", val, &flag));
     if (flag)
         return dmesh_handle_dim_of_option(mesh, "dmesh_copies_dim", val, &a->dim);
     return DMESH_SUCCESS;
@@ -928,12 +921,10 @@ static int share_table(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, i
 /* After the identities are adopted (b: drew its own or took a predecessor
  * that had nothing): who has nothing, and whether every member holds its
  * own copy of the newest version. */
-static void learn(struct dmesh_copies_s *c, const member_rec_t *all, const int *b, int root,
-                  learnt_t *l)
+static void learn(struct dmesh_copies_s *c, const member_rec_t *all, const int *b, learnt_t *l)
 {
     int n = c->plan.n;
 
-    (void)root;
     l->all_own = 1;
     for (int r = 0; r < n; r++) {
         l->held[r] = all[r].held;
@@ -995,7 +986,7 @@ static int identities(struct dmesh_copies_s *c, const dmesh_copies_data_t *d, co
     else if (!err)
         err = dmesh_copies_adopt(n, c->ids, drawn, NULL, NULL, 0, b);
     if (!err)
-        learn(c, all, b, root, l);
+        learn(c, all, b, l);
     *born = !err ? b[c->me] : 0;
     free(b);
     free(all);

@@ -153,4 +153,8 @@ void dmesh_copies_slot_set(dmesh_copies_slot_t *s, const dmesh_copies_slot_t *n)
 
 void dmesh_copies_slot_free(dmesh_copies_slot_t *s);
 
+/* The held part of s (copy or parity, its version and whom it serves)
+ * replaced by *from's, which gives it up (its held NULL). */
+void dmesh_copies_slot_take_held(dmesh_copies_slot_t *s, dmesh_copies_slot_t *from);
+
 #endif /* DMESH_COPIES_H */

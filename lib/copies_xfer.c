@@ -27,7 +27,7 @@
 
 /* ---- store --------------------------------------------------------------- */
 
-static void stored(struct dmesh_copies_s *c, int moved);
+static void settle(struct dmesh_copies_s *c, int moved, int all_stored);
 
 int dmesh_copies_store_impl(dmesh_copies_t h, int version)
 {
@@ -71,13 +71,14 @@ int dmesh_copies_store_impl(dmesh_copies_t h, int version)
         n.held_for = 0;
     }
     dmesh_copies_slot_set(&c->d->slot, &n);
-    stored(c, moved);
+    settle(c, moved, 1);
     return DMESH_SUCCESS;
 }
 
-/* After a store: the placement given up dropped, and the table the next
- * open reads says where the copies are and that every member has some. */
-static void stored(struct dmesh_copies_s *c, int moved)
+/* After a store (every member then has something stored), a restore, or
+ * a restore that moved the copies: the placement given up dropped (moved),
+ * and the table the next open reads says where the copies are. */
+static void settle(struct dmesh_copies_s *c, int moved, int all_stored)
 {
     dmesh_copies_data_t *d = c->d;
     size_t n = (size_t)c->plan.n;
@@ -86,10 +87,11 @@ static void stored(struct dmesh_copies_s *c, int moved)
         dmesh_copies_drop_next(c);
         memcpy(c->placed, c->domain, n * sizeof(uint64_t));
     }
-    if (d->table != NULL && (size_t)d->table_n == n) {
-        dmesh_copies_table_rows(&c->plan, c->ids, c->placed, d->table);
+    if (d->table == NULL || (size_t)d->table_n != n)
+        return;
+    dmesh_copies_table_rows(&c->plan, c->ids, c->placed, d->table);
+    if (all_stored)
         memset(d->table + 2 * n, 0, n * sizeof(uint64_t));
-    }
 }
 
 /* ---- restore ------------------------------------------------------------- */
@@ -194,8 +196,7 @@ static int restore_steps(struct dmesh_copies_s *c, restore_t *t, int *src, int *
         return err;
     }
     err = commit(c, t);
-    if (c->d->table != NULL && c->d->table_n == c->plan.n) /* redundancy whole: as placed */
-        dmesh_copies_table_rows(&c->plan, c->ids, c->placed, c->d->table);
+    settle(c, 0, 0); /* redundancy whole: as placed */
     return dmesh_agree_outcome(c->comm, err, "dmesh_copies_restore");
 }
 
@@ -215,15 +216,8 @@ static int place_anew(struct dmesh_copies_s *c, int64_t v)
         dmesh_copies_swap_next(c);
         return err;
     }
-    dmesh_copies_release(s->held);
-    s->held = out.held;
-    s->held_len = out.held_len;
-    s->held_version = out.held_version;
-    s->held_for = out.held_for;
-    dmesh_copies_drop_next(c);
-    memcpy(c->placed, c->domain, (size_t)c->plan.n * sizeof(uint64_t));
-    if (c->d->table != NULL && c->d->table_n == c->plan.n)
-        dmesh_copies_table_rows(&c->plan, c->ids, c->placed, c->d->table);
+    dmesh_copies_slot_take_held(s, &out);
+    settle(c, 1, 0);
     return DMESH_SUCCESS;
 }
 

@@ -96,3 +96,16 @@ int dmesh_option_hosts(const char *key, const char *val, char *names, int *n)
     *n = k;
     return DMESH_SUCCESS;
 }
+
+int dmesh_option_get(MPI_Info info, const char *key, const char *fn, char *val, int *flag)
+{
+    char what[96];
+    int rc;
+
+    *flag = 0;
+    if (info == MPI_INFO_NULL ||
+        (rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, flag)) == MPI_SUCCESS)
+        return DMESH_SUCCESS;
+    snprintf(what, sizeof(what), "%s: MPI_Info_get", fn);
+    return dmesh_error_mpi(rc, what);
+}

@@ -4,7 +4,14 @@
 #ifndef DMESH_OPTION_VALUE_H
 #define DMESH_OPTION_VALUE_H
 
+#include <mpi.h>
+
 /* An integer of [lo, hi]; DMESH_ERR_ARG naming key otherwise. */
+/* The value of key in info (val: MPI_MAX_INFO_VAL + 1 bytes), *flag 0
+ * when absent or info is MPI_INFO_NULL; fn names the call in an MPI
+ * failure's detail. */
+int dmesh_option_get(MPI_Info info, const char *key, const char *fn, char *val, int *flag);
+
 int dmesh_option_int(const char *key, const char *val, int lo, int hi, int *out);
 
 /* a (0) or b (1); DMESH_ERR_ARG naming key and both otherwise. */

@@ -109,17 +109,6 @@ typedef struct {
     MPI_Info info; /* what the call passes on: the caller's, or a copy with spares */
 } repair_args_t;
 
-static int get_key(MPI_Info info, const char *key, char *val, int *flag)
-{
-    int rc;
-
-    *flag = 0;
-    if (info != MPI_INFO_NULL &&
-        (rc = MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, flag)) != MPI_SUCCESS)
-        return dmesh_error_mpi(rc, "dmesh_repair: MPI_Info_get");
-    return DMESH_SUCCESS;
-}
-
 /* The info the repair's dmesh_respawn or dmesh_shrink gets: the caller's
  * without dmesh_repair's own keys (the new processes' mesh would take
  * them for keys of its creation), with dmesh_spares for spares. */
@@ -155,10 +144,10 @@ static int repair_args(dmesh_t mesh, MPI_Info info, repair_args_t *a)
     a->how = REPAIR_RESPAWN;
     a->dim = 0;
     a->info = info;
-    DMESH_TRY(get_key(info, "dmesh_repair", val, &how));
+    DMESH_TRY(dmesh_option_get(info, "dmesh_repair", "dmesh_repair", val, &how));
     if (how)
         DMESH_TRY(dmesh_option_choices("dmesh_repair", val, 3, ways, &a->how));
-    DMESH_TRY(get_key(info, "dmesh_repair_dim", val, &dim));
+    DMESH_TRY(dmesh_option_get(info, "dmesh_repair_dim", "dmesh_repair", val, &dim));
     if (dim)
         DMESH_TRY(dmesh_handle_dim_of_option(mesh, "dmesh_repair_dim", val, &a->dim));
     if (a->how == REPAIR_SPARES)
