@@ -41,19 +41,21 @@ int dmesh_start_impl(MPI_Comm comm, const char *device_type, int ndims, const in
     MPI_Comm parent = MPI_COMM_NULL, dup = MPI_COMM_NULL;
     int rc, err;
 
-    DMESH_CHECK_PTR_OF("dmesh_start", newcomm);
-    DMESH_CHECK_PTR_OF("dmesh_start", mesh);
     if ((rc = MPI_Comm_get_parent(&parent)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_start: MPI_Comm_get_parent");
     if (parent != MPI_COMM_NULL) /* started by dmesh_respawn or dmesh_grow */
-        return dmesh_join_impl(info, NULL, newcomm, mesh);
+        return dmesh_join_impl(info, NULL, newcomm, mesh); /* its own checks, agreed */
     if (comm == MPI_COMM_NULL)
         return dmesh_error_set(DMESH_ERR_ARG, "dmesh_start: argument 'comm' is MPI_COMM_NULL");
     if ((rc = MPI_Comm_dup(comm, &dup)) != MPI_SUCCESS)
         return dmesh_error_mpi(rc, "dmesh_start: MPI_Comm_dup");
-    err = dmesh_init_impl(dup, device_type, ndims, shape, dim_names, info, mesh);
+    /* a NULL output takes part: dmesh_init agrees its refusal on every process */
+    err = dmesh_init_impl(dup, device_type, ndims, shape, dim_names, info,
+                          newcomm != NULL ? mesh : NULL);
     if (err != DMESH_SUCCESS) { /* agreed: every process frees its duplicate */
         MPI_Comm_free(&dup);
+        if (newcomm == NULL)
+            dmesh_error_set(err, "dmesh_start: argument 'newcomm' is NULL");
         return err;
     }
     *newcomm = dup;
@@ -83,11 +85,12 @@ int dmesh_agree_step_impl(dmesh_t mesh, int *ok)
     int flag;
 
     DMESH_TRY(dmesh_mesh_get(mesh, DMESH_ANY_DIM, "dmesh_agree_step", &m));
-    DMESH_CHECK_PTR_OF("dmesh_agree_step", ok);
     u = dmesh_universe_comm(m->u);
-    if (!dmesh_ulfm_enabled(u))
+    if (!dmesh_ulfm_enabled(u)) {
+        DMESH_CHECK_PTR_OF("dmesh_agree_step", ok);
         return DMESH_SUCCESS; /* no process fails alone: the local outcome */
-    flag = *ok != 0;
+    }
+    flag = ok != NULL && *ok != 0; /* a NULL ok takes part, as a failed step */
     if (!flag)
         revoke_all(m, MPI_COMM_NULL);
     /* the agreement works on a revoked communicator and gives every
@@ -95,6 +98,7 @@ int dmesh_agree_step_impl(dmesh_t mesh, int *ok)
      * failed step */
     if (dmesh_ulfm_agree(u, &flag) != MPI_SUCCESS)
         flag = 0;
+    DMESH_CHECK_PTR_OF("dmesh_agree_step", ok);
     *ok = flag;
     return DMESH_SUCCESS;
 }
