@@ -382,6 +382,22 @@ MT_TEST(dims_impossible)
 /* Ranks that pass 0 where others pass the size it stands for: the mesh
  * would be the same, but the calls differ (as with MPI_Dims_create's
  * input), so the agreement check fails everywhere. */
+/* dmesh_start with a NULL output on one rank: refused on every rank, none
+ * left waiting in the creation (a rank that returned at once left the
+ * others in dmesh_init's collectives). */
+MT_TEST(start_null_output)
+{
+    MPI_Comm nc = MPI_COMM_NULL;
+    dmesh_t h;
+
+    if (mt_size < 2)
+        return;
+    WORLD_FAILS(dmesh_start(MPI_COMM_WORLD, "cpu", 1, &mt_size, NULL, MPI_INFO_NULL,
+                            mt_rank == 1 ? NULL : &nc, &h),
+                DMESH_ERR_ARG, h);
+    ck_assert(nc == MPI_COMM_NULL);
+}
+
 MT_TEST(dims_agreement)
 {
     int zero[1] = {0}, all[1] = {mt_size}, z2[2] = {0, 1}, g2[2] = {mt_size, 1};
@@ -1250,6 +1266,7 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, size_errors);
     tcase_add_test(tc, dims_impossible);
     tcase_add_test(tc, dims_agreement);
+    tcase_add_test(tc, start_null_output);
     tcase_add_test(tc, name_errors_creation);
     tcase_add_test(tc, name_errors_derived);
     tcase_add_test(tc, layout_errors);
